@@ -1,0 +1,160 @@
+/**
+ * Typed errors. Callers branch on `error.code`, never on message text.
+ *
+ * Every error carries the structured fields a caller needs to recover (which output, which
+ * argument, what would have been valid), and a message that says the same in words, so the
+ * CLI can print it and a model can read it as a tool error.
+ */
+
+/** Who is at fault, so a runtime can decide what to do (tell the user, tell the model, retry). */
+export type ErrorFault = "user" | "model" | "tool" | "store" | "internal";
+
+/** The string codes of every {@link SpillwayError}. */
+export const ERROR_CODES = [
+  "OUTPUT_NOT_FOUND",
+  "OUTPUT_NOT_READY",
+  "OUTPUT_FAILED",
+  "OUTPUT_TOO_LARGE",
+  "RANGE_TOO_LARGE",
+  "INVALID_RANGE",
+  "INVALID_ARGUMENT",
+  "INVALID_PATTERN",
+  "PATTERN_TIMEOUT",
+  "INVALID_QUERY",
+  "INVALID_JSON",
+  "UNSUPPORTED_KIND",
+  "STORE_CORRUPT",
+  "STORE_UNAVAILABLE",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Base class of all typed spillway errors. */
+export class SpillwayError extends Error {
+  override readonly name: string = "SpillwayError";
+  readonly code: ErrorCode;
+  readonly fault: ErrorFault;
+  /** Structured, JSON-serializable details (ids, sizes, valid values). */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options: { fault?: ErrorFault; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.fault = options.fault ?? "user";
+    this.details = details;
+  }
+
+  /** A plain object for `--json` output, HTTP bodies and tool-error payloads. */
+  toJSON(): { code: ErrorCode; message: string; details: Record<string, unknown> } {
+    return { code: this.code, message: this.message, details: { ...this.details } };
+  }
+}
+
+/** True when `value` is a {@link SpillwayError}, optionally with one of the given codes. */
+export function isSpillwayError(value: unknown, ...codes: ErrorCode[]): value is SpillwayError {
+  return value instanceof SpillwayError && (codes.length === 0 || codes.includes(value.code));
+}
+
+/** The read modes a caller can use instead of a whole-output read. */
+export type ReadMode = "raw" | "slice" | "grep" | "page" | "json";
+
+export class OutputNotFoundError extends SpillwayError {
+  override readonly name = "OutputNotFoundError";
+  readonly outputId: string;
+  constructor(outputId: string) {
+    super(
+      "OUTPUT_NOT_FOUND",
+      `No output with id "${outputId}" is visible here. Output ids look like "out_…" and are ` +
+        "only readable from the session that stored them; list this session's outputs to see valid ids.",
+      { outputId },
+      { fault: "model" },
+    );
+    this.outputId = outputId;
+  }
+}
+
+export class OutputNotReadyError extends SpillwayError {
+  override readonly name = "OutputNotReadyError";
+  readonly outputId: string;
+  constructor(outputId: string, toolName: string) {
+    super(
+      "OUTPUT_NOT_READY",
+      `Output "${outputId}" of tool ${toolName} is still running; its content is not stored yet.`,
+      { outputId, toolName, status: "running" },
+      { fault: "model" },
+    );
+    this.outputId = outputId;
+  }
+}
+
+export class OutputFailedError extends SpillwayError {
+  override readonly name = "OutputFailedError";
+  readonly outputId: string;
+  constructor(outputId: string, toolName: string, toolError: string) {
+    super(
+      "OUTPUT_FAILED",
+      `Tool ${toolName} failed, so output "${outputId}" has no content. The tool's error: ${toolError}`,
+      { outputId, toolName, status: "failed", error: toolError },
+      { fault: "tool" },
+    );
+    this.outputId = outputId;
+  }
+}
+
+/** A whole read (raw/export) or a stored payload over a size limit. */
+export class OutputTooLargeError extends SpillwayError {
+  override readonly name = "OutputTooLargeError";
+  constructor(
+    message: string,
+    details: {
+      outputId?: string;
+      byteSize?: number;
+      charCount?: number;
+      lineCount?: number;
+      tokenEstimate?: number;
+      limit: number;
+      limitUnit: "bytes" | "chars";
+      modes?: ReadMode[];
+    },
+  ) {
+    super("OUTPUT_TOO_LARGE", message, details, { fault: "user" });
+  }
+}
+
+/** An argument outside its valid range; names the argument and what would be valid. */
+export class InvalidRangeError extends SpillwayError {
+  override readonly name = "InvalidRangeError";
+  constructor(argument: string, value: unknown, valid: string, outputId?: string) {
+    super(
+      "INVALID_RANGE",
+      `${argument}=${JSON.stringify(value)} is out of range${outputId ? ` for output "${outputId}"` : ""}: valid is ${valid}.`,
+      { argument, value, valid, ...(outputId ? { outputId } : {}) },
+      { fault: "model" },
+    );
+  }
+}
+
+/** A missing, mistyped or contradictory argument. */
+export class InvalidArgumentError extends SpillwayError {
+  override readonly name = "InvalidArgumentError";
+  constructor(argument: string, problem: string, valid: string) {
+    super(
+      "INVALID_ARGUMENT",
+      `Argument ${argument}: ${problem}. Valid: ${valid}.`,
+      { argument, problem, valid },
+      { fault: "model" },
+    );
+  }
+}
+
+export class StoreCorruptError extends SpillwayError {
+  override readonly name = "StoreCorruptError";
+  constructor(message: string, details: Record<string, unknown>, cause?: unknown) {
+    super("STORE_CORRUPT", message, details, { fault: "store", cause });
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Token counting and estimation.
+ *
+ * Exact counts use `gpt-tokenizer` (BPE encodings of OpenAI models). Estimates for large
+ * outputs tokenize evenly spaced samples of the text and extrapolate the measured
+ * tokens-per-character ratio to the whole output: this adapts to the kind of content (JSON,
+ * CJK, code) where a fixed chars/4 rule is off by up to 75%. See docs/token-estimation.md for
+ * measured error.
+ */
+
+/** BPE encodings spillway can count with. */
+export type TokenizerName = "o200k_base" | "cl100k_base";
+
+export const DEFAULT_TOKENIZER: TokenizerName = "o200k_base";
+
+/** Counts tokens of a string exactly. */
+export interface Tokenizer {
+  readonly name: TokenizerName;
+  count(text: string): number;
+}
+
+/** How a token figure was made, e.g. `exact:o200k_base` or `sampled:o200k_base:64x2048`. */
+export type TokenMethod = string;
+
+export interface TokenEstimate {
+  readonly tokens: number;
+  readonly method: TokenMethod;
+}
+
+const loaded = new Map<TokenizerName, Promise<Tokenizer>>();
+
+/** Special-token text (e.g. "<|endoftext|>") inside tool output is ordinary text. */
+const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/**
+ * Loads a tokenizer once per process (the BPE tables take ~150 ms to load, so not at import).
+ *
+ * @example
+ * const tokenizer = await loadTokenizer("o200k_base");
+ * tokenizer.count("hello world"); // 2
+ */
+export function loadTokenizer(name: TokenizerName = DEFAULT_TOKENIZER): Promise<Tokenizer> {
+  let tokenizer = loaded.get(name);
+  if (!tokenizer) {
+    const module =
+      name === "cl100k_base"
+        ? import("gpt-tokenizer/encoding/cl100k_base")
+        : import("gpt-tokenizer/encoding/o200k_base");
+    tokenizer = module.then((encoding) => ({
+      name,
+      count: (text: string) => (text.length === 0 ? 0 : encoding.countTokens(text, AS_PLAIN_TEXT)),
+    }));
+    loaded.set(name, tokenizer);
+  }
+  return tokenizer;
+}
+
+/** Texts up to this many characters are counted exactly instead of sampled. */
+export const EXACT_COUNT_MAX_CHARS = 65_536;
+const SAMPLE_CHARS = 2_048;
+const MAX_SAMPLES = 64;
+
+/**
+ * Collects evenly spaced samples of a text seen piece by piece (the text may be far larger
+ * than memory should hold), then extrapolates a token estimate from them.
+ */
+export class TokenSampler {
+  private samples: { at: number; text: string }[] = [];
+  private stride = SAMPLE_CHARS * 2;
+  private nextAt = 0;
+
+  /** Offers the piece of text that starts at character `pieceStart`. */
+  push(piece: string, pieceStart: number): void {
+    const pieceEnd = pieceStart + piece.length;
+    while (this.nextAt < pieceEnd) {
+      // Keep each window inside the piece so no sample is a fragment of a few characters.
+      const from = Math.max(0, Math.min(this.nextAt - pieceStart, piece.length - SAMPLE_CHARS));
+      // Copy the window (a sliced string would keep the whole piece alive).
+      this.samples.push({
+        at: pieceStart + from,
+        text: Buffer.from(piece.slice(from, from + SAMPLE_CHARS), "utf16le").toString("utf16le"),
+      });
+      this.nextAt = pieceStart + from + this.stride;
+      if (this.samples.length > MAX_SAMPLES) this.thin();
+    }
+  }
+
+  private thin(): void {
+    this.samples = this.samples.filter((_, i) => i % 2 === 0);
+    this.stride *= 2;
+    const last = this.samples[this.samples.length - 1];
+    this.nextAt = (last?.at ?? 0) + this.stride;
+  }
+
+  /** The estimate for a text of `totalChars`; `wholeText` is given when it is small. */
+  async finish(
+    totalChars: number,
+    wholeText: string | undefined,
+    tokenizerName: TokenizerName = DEFAULT_TOKENIZER,
+  ): Promise<TokenEstimate> {
+    const tokenizer = await loadTokenizer(tokenizerName);
+    if (wholeText !== undefined && wholeText.length === totalChars) {
+      return { tokens: tokenizer.count(wholeText), method: `exact:${tokenizer.name}` };
+    }
+    let sampledChars = 0;
+    let sampledTokens = 0;
+    for (const sample of this.samples) {
+      sampledChars += sample.text.length;
+      sampledTokens += tokenizer.count(sample.text);
+    }
+    if (sampledChars === 0) return { tokens: 0, method: `exact:${tokenizer.name}` };
+    return {
+      tokens: Math.round((totalChars * sampledTokens) / sampledChars),
+      method: `sampled:${tokenizer.name}:${this.samples.length}x${SAMPLE_CHARS}`,
+    };
+  }
+}
+
+/**
+ * Estimates the tokens of a string in memory: exact when it is small, sampled otherwise.
+ *
+ * @example
+ * const { tokens, method } = await estimateTokens(bigLog); // method "sampled:o200k_base:64x2048"
+ */
+export async function estimateTokens(
+  text: string,
+  tokenizerName: TokenizerName = DEFAULT_TOKENIZER,
+): Promise<TokenEstimate> {
+  const sampler = new TokenSampler();
+  if (text.length > EXACT_COUNT_MAX_CHARS) sampler.push(text, 0);
+  return sampler.finish(
+    text.length,
+    text.length <= EXACT_COUNT_MAX_CHARS ? text : undefined,
+    tokenizerName,
+  );
+}
+
+/** Counts the tokens of a string exactly. */
+export async function countTokens(
+  text: string,
+  tokenizerName: TokenizerName = DEFAULT_TOKENIZER,
+): Promise<number> {
+  return (await loadTokenizer(tokenizerName)).count(text);
+}

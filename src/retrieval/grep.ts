@@ -1,0 +1,389 @@
+import { InvalidArgumentError } from "../core/errors.js";
+import { advance, type TextPosition } from "../store/line-index.js";
+import type { OpenedOutput } from "../store/output-store.js";
+import type { TextReader } from "../store/text-reader.js";
+import { ByteScanner, MAX_LITERAL_BYTES, nextNewline } from "./byte-search.js";
+import { intArg, stringArg, textReaderOf } from "./common.js";
+import { type Provenance, provenanceOf } from "./provenance.js";
+import { checkPattern, type RegexRunner, scanLines, sharedRegexRunner } from "./regex-runner.js";
+
+export const DEFAULT_MAX_MATCHES = 50;
+export const DEFAULT_PATTERN_TIMEOUT_MS = 5_000;
+/** Lines longer than this are shown as an excerpt around the match. */
+export const DEFAULT_MAX_LINE_CHARS = 500;
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+export interface GrepRequest {
+  readonly pattern: string;
+  /** Treat `pattern` as a JavaScript regular expression (default: literal text). */
+  readonly regex?: boolean;
+  readonly ignoreCase?: boolean;
+  /** Lines of context before and after each matching line (default 0, at most 20). */
+  readonly context?: number;
+  /** Matching lines to return (default 50, at most 1000). */
+  readonly maxMatches?: number;
+  /** Character offset to search from: a previous result's `nextCursor`. */
+  readonly cursor?: number;
+  /** Deadline for a regular expression, in ms (default 5000). */
+  readonly timeoutMs?: number;
+  /** Longest line shown whole; longer lines become an excerpt around the match. */
+  readonly maxLineChars?: number;
+}
+
+/** A line shown whole, or as an excerpt when it is long. */
+export interface GrepLine {
+  /** 1-based line number. */
+  readonly line: number;
+  /** The line without its terminator, or an excerpt of it (see `clipped`). */
+  readonly text: string;
+  /** True when `text` is an excerpt of a longer line; `provenance` says which part. */
+  readonly clipped: boolean;
+  readonly provenance: Provenance;
+}
+
+export interface GrepMatch extends GrepLine {
+  /** 1-based column (in characters) of the match within its line. */
+  readonly column: number;
+  /** The matched text. */
+  readonly match: string;
+  readonly matchCharStart: number;
+  readonly matchCharEnd: number;
+  readonly matchByteStart: number;
+  readonly matchByteEnd: number;
+  readonly before: GrepLine[];
+  readonly after: GrepLine[];
+}
+
+export interface GrepResult {
+  readonly mode: "grep";
+  readonly outputId: string;
+  readonly sha256: string;
+  readonly pattern: string;
+  readonly regex: boolean;
+  readonly ignoreCase: boolean;
+  /** Matching lines, each once, in order. */
+  readonly matches: GrepMatch[];
+  /** Matching lines from `cursor` to the end, when cheap to know (literal searches); else null. */
+  readonly totalMatches: number | null;
+  /** True when more matching lines exist after the returned ones. */
+  readonly moreMatches: boolean;
+  /** Pass as `cursor` to continue after the last returned match; null when none remain. */
+  readonly nextCursor: number | null;
+}
+
+interface ByteMatch {
+  readonly byteStart: number;
+  readonly byteEnd: number;
+}
+
+/** Yields the first match of each line, in order. */
+interface LineMatcher {
+  next(): Promise<ByteMatch | null>;
+  /** Counts remaining matching lines, or null when that would cost a full regex scan. */
+  countRemaining(): Promise<number | null>;
+}
+
+class LiteralMatcher implements LineMatcher {
+  private readonly scanner: ByteScanner;
+  constructor(
+    output: OpenedOutput,
+    private readonly needle: Buffer,
+    fromByte: number,
+  ) {
+    this.scanner = new ByteScanner(output.source, needle, fromByte);
+  }
+
+  async next(): Promise<ByteMatch | null> {
+    const at = await this.scanner.next();
+    if (at === null) return null;
+    await this.scanner.skipLine();
+    return { byteStart: at, byteEnd: at + this.needle.byteLength };
+  }
+
+  countRemaining(): Promise<number> {
+    return this.scanner.countRemaining(true);
+  }
+}
+
+/** Regex search over decoded text, a chunk of whole lines at a time. */
+class RegexMatcher implements LineMatcher {
+  private readonly blocks: AsyncGenerator<{ text: string; start: TextPosition }>;
+  private carry = "";
+  private carryStart: TextPosition;
+  private pending: ByteMatch[] = [];
+  private done = false;
+
+  constructor(
+    reader: TextReader,
+    from: TextPosition,
+    private readonly wanted: number,
+    private readonly scan: (text: string, max: number) => Promise<number[]>,
+  ) {
+    this.blocks = reader.blocks(from, CHUNK_BYTES);
+    this.carryStart = from;
+  }
+
+  /** The next run of whole lines (the last may lack a newline only at the end of the output). */
+  private async nextChunk(): Promise<{ text: string; start: TextPosition } | null> {
+    for (;;) {
+      const block = await this.blocks.next();
+      if (block.done) {
+        if (this.carry.length === 0) return null;
+        const chunk = { text: this.carry, start: this.carryStart };
+        this.carry = "";
+        return chunk;
+      }
+      const text = this.carry + block.value.text;
+      const lastNewline = text.lastIndexOf("\n");
+      if (lastNewline === -1) {
+        this.carry = text;
+        continue;
+      }
+      const chunk = { text: text.slice(0, lastNewline + 1), start: this.carryStart };
+      this.carry = text.slice(lastNewline + 1);
+      this.carryStart = advance(chunk.start, chunk.text);
+      return chunk;
+    }
+  }
+
+  async next(): Promise<ByteMatch | null> {
+    while (this.pending.length === 0 && !this.done) {
+      const chunk = await this.nextChunk();
+      if (!chunk) {
+        this.done = true;
+        break;
+      }
+      const found = await this.scan(chunk.text, this.wanted);
+      let charAt = 0;
+      let byteAt = chunk.start.byte;
+      for (let i = 0; i < found.length; i += 2) {
+        const index = found[i]!;
+        const length = found[i + 1]!;
+        byteAt += Buffer.byteLength(chunk.text.slice(charAt, index));
+        charAt = index;
+        const byteEnd = byteAt + Buffer.byteLength(chunk.text.slice(index, index + length));
+        this.pending.push({ byteStart: byteAt, byteEnd });
+      }
+    }
+    return this.pending.shift() ?? null;
+  }
+
+  async countRemaining(): Promise<null> {
+    return null;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/**
+ * Searches an output line by line, like grep: each matching line once, with its 1-based
+ * number, the match's offsets and optional context lines, all with provenance. Literal
+ * patterns are searched in the stored bytes directly; regular expressions run in a worker
+ * with a deadline (PATTERN_TIMEOUT), so a model's pattern cannot hang the process.
+ *
+ * @example
+ * const first = await grepOutput(opened, { pattern: "ERROR", context: 2, maxMatches: 20 });
+ * const more = await grepOutput(opened, { pattern: "ERROR", cursor: first.nextCursor! });
+ */
+export async function grepOutput(
+  output: OpenedOutput,
+  request: GrepRequest,
+  runner: RegexRunner = sharedRegexRunner,
+): Promise<GrepResult> {
+  const { record } = output;
+  const reader = textReaderOf(output, "grep");
+  const pattern = stringArg(
+    "pattern",
+    request.pattern,
+    "a non-empty literal or regular expression",
+  );
+  const regex = request.regex === true;
+  const ignoreCase = request.ignoreCase === true;
+  const context = intArg("context", request.context, 0, 0, 20);
+  const maxMatches = intArg("maxMatches", request.maxMatches, DEFAULT_MAX_MATCHES, 1, 1000);
+  const cursor = intArg("cursor", request.cursor, 0, 0, record.charCount ?? 0, record.id);
+  const timeoutMs = intArg("timeoutMs", request.timeoutMs, DEFAULT_PATTERN_TIMEOUT_MS, 1, 600_000);
+  const maxLineChars = intArg("maxLineChars", request.maxLineChars, DEFAULT_MAX_LINE_CHARS, 20);
+  const from = await reader.positionAtChar(cursor);
+
+  let matcher: LineMatcher;
+  if (!regex && !ignoreCase) {
+    const needle = Buffer.from(pattern, "utf8");
+    if (needle.byteLength > MAX_LITERAL_BYTES) {
+      throw new InvalidArgumentError(
+        "pattern",
+        `is ${needle.byteLength} bytes long`,
+        `at most ${MAX_LITERAL_BYTES} bytes`,
+      );
+    }
+    matcher = new LiteralMatcher(output, needle, from.byte);
+  } else {
+    const source = regex ? pattern : escapeRegExp(pattern);
+    const flags = ignoreCase ? "i" : "";
+    checkPattern(source, flags);
+    // A literal (escaped) pattern is linear-time and safe on this thread; a model's regex is not.
+    const scan = regex
+      ? (text: string, max: number) => runner.scan(text, source, flags, max, timeoutMs)
+      : async (text: string, max: number) => scanLines(text, source, flags, max);
+    matcher = new RegexMatcher(reader, from, maxMatches + 1, scan);
+  }
+
+  const matches: GrepMatch[] = [];
+  let nextCursor: number | null = null;
+  let moreMatches = false;
+  for (;;) {
+    const hit = await matcher.next();
+    if (hit === null) break;
+    if (matches.length === maxMatches) {
+      moreMatches = true;
+      break;
+    }
+    matches.push(await describeMatch(output, reader, hit, context, maxLineChars));
+  }
+  let totalMatches: number | null = matches.length;
+  if (moreMatches) {
+    const rest = await matcher.countRemaining();
+    totalMatches = rest === null ? null : matches.length + 1 + rest;
+    const last = matches[matches.length - 1]!;
+    nextCursor = await lineEndCursor(output, reader, last);
+  }
+  return {
+    mode: "grep",
+    outputId: record.id,
+    sha256: record.sha256,
+    pattern,
+    regex,
+    ignoreCase,
+    matches,
+    totalMatches,
+    moreMatches,
+    nextCursor,
+  };
+}
+
+/** The character offset just after the line of `match` (where a continued search starts). */
+async function lineEndCursor(
+  output: OpenedOutput,
+  reader: TextReader,
+  match: GrepMatch,
+): Promise<number> {
+  const newline = await nextNewline(output.source, match.matchByteStart);
+  const end = Math.min(output.source.size, newline + 1);
+  return (await reader.positionAtByte(end)).char;
+}
+
+/** The end of the line holding byte `fromByte`: before its "\n" (and before a "\r" ending it). */
+async function lineEndAt(
+  output: OpenedOutput,
+  reader: TextReader,
+  fromByte: number,
+  lineStartByte: number,
+): Promise<TextPosition> {
+  let end = await nextNewline(output.source, fromByte);
+  if (end > lineStartByte && end < output.source.size) {
+    const [before] = await output.source.read(end - 1, 1);
+    if (before === 13) end--;
+  }
+  return reader.positionAtByte(end);
+}
+
+async function describeMatch(
+  output: OpenedOutput,
+  reader: TextReader,
+  hit: ByteMatch,
+  context: number,
+  maxLineChars: number,
+): Promise<GrepMatch> {
+  const matchStart = await reader.positionAtByte(hit.byteStart);
+  const matchEnd = await reader.positionAtByte(hit.byteEnd);
+  const lineNumber = matchStart.line; // 0-based
+  const lineStart = await reader.positionAtLine(lineNumber);
+  const lineEnd = await lineEndAt(output, reader, hit.byteStart, lineStart.byte);
+  const matched = await reader.readChars(matchStart.char, matchEnd.char);
+  const shown = await lineExcerpt(
+    output,
+    reader,
+    lineStart,
+    lineEnd,
+    matchStart.char,
+    matchEnd.char,
+    maxLineChars,
+  );
+  const totalLines = output.record.lineCount ?? 0;
+  const before =
+    context > 0 && lineNumber > 0
+      ? await contextLines(
+          output,
+          reader,
+          Math.max(0, lineNumber - context),
+          lineNumber - 1,
+          maxLineChars,
+        )
+      : [];
+  const after =
+    context > 0 && lineNumber + 1 < totalLines
+      ? await contextLines(
+          output,
+          reader,
+          lineNumber + 1,
+          Math.min(totalLines - 1, lineNumber + context),
+          maxLineChars,
+        )
+      : [];
+  return {
+    ...shown,
+    column: matchStart.char - lineStart.char + 1,
+    match: matched.text,
+    matchCharStart: matchStart.char,
+    matchCharEnd: matchEnd.char,
+    matchByteStart: hit.byteStart,
+    matchByteEnd: hit.byteEnd,
+    before,
+    after,
+  };
+}
+
+/** The line [lineStart, lineEnd) whole, or a window of it around [focusStart, focusEnd). */
+async function lineExcerpt(
+  output: OpenedOutput,
+  reader: TextReader,
+  lineStart: TextPosition,
+  lineEnd: TextPosition,
+  focusStart: number,
+  focusEnd: number,
+  maxLineChars: number,
+): Promise<GrepLine> {
+  let from = lineStart.char;
+  let to = Math.max(lineEnd.char, focusEnd);
+  const clipped = to - from > maxLineChars;
+  if (clipped) {
+    const room = Math.max(0, maxLineChars - (focusEnd - focusStart));
+    from = Math.max(lineStart.char, focusStart - Math.floor(room / 2));
+    to = Math.min(to, Math.max(focusEnd, from + maxLineChars));
+  }
+  const range = await reader.readChars(from, to);
+  return {
+    line: lineStart.line + 1,
+    text: range.text,
+    clipped,
+    provenance: provenanceOf(output, range),
+  };
+}
+
+async function contextLines(
+  output: OpenedOutput,
+  reader: TextReader,
+  first: number,
+  last: number,
+  maxLineChars: number,
+): Promise<GrepLine[]> {
+  const lines: GrepLine[] = [];
+  for (let line = first; line <= last; line++) {
+    const start = await reader.positionAtLine(line);
+    const end = await lineEndAt(output, reader, start.byte, start.byte);
+    lines.push(await lineExcerpt(output, reader, start, end, start.char, start.char, maxLineChars));
+  }
+  return lines;
+}

@@ -1,0 +1,161 @@
+import { Worker } from "node:worker_threads";
+import { SpillwayError } from "../core/errors.js";
+
+/**
+ * Finds the first match of a regular expression in each line of `text` (lines end at "\n";
+ * a match never spans lines). Returns flat pairs [index, length, index, length, …], at most
+ * `max` pairs.
+ *
+ * This function is also the body of the worker that runs model-supplied patterns, so it must
+ * stay self-contained: no imports, no outer variables.
+ */
+export function scanLines(text: string, pattern: string, flags: string, max: number): number[] {
+  const found: number[] = [];
+  const all = new RegExp(pattern, `${flags}gm`);
+  const oneLine = new RegExp(pattern, flags.replace("g", ""));
+  let from = 0;
+  while (from < text.length && found.length < 2 * max) {
+    all.lastIndex = from;
+    const match = all.exec(text);
+    if (match === null) break;
+    // After a final "\n" there is no further line in this text.
+    if (match.index === text.length && text.charCodeAt(text.length - 1) === 10) break;
+    const lineStart = text.lastIndexOf("\n", match.index - 1) + 1;
+    let lineEnd = text.indexOf("\n", match.index);
+    if (lineEnd === -1) lineEnd = text.length;
+    if (match.index + match[0].length <= lineEnd) {
+      found.push(match.index, match[0].length);
+    } else {
+      // The match crossed a line end: look for a match inside this line alone.
+      const inLine = oneLine.exec(text.slice(lineStart, lineEnd));
+      if (inLine !== null) found.push(lineStart + inLine.index, inLine[0].length);
+    }
+    if (lineEnd >= text.length) break;
+    from = lineEnd + 1;
+  }
+  return found;
+}
+
+/** Compiles a pattern to check its syntax; INVALID_PATTERN with the engine's reason. */
+export function checkPattern(pattern: string, flags: string): void {
+  try {
+    new RegExp(pattern, `${flags}gm`);
+  } catch (error) {
+    throw new SpillwayError(
+      "INVALID_PATTERN",
+      `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. ` +
+        "Use JavaScript regular expression syntax, or set regex=false for a literal search.",
+      { pattern, reason: (error as Error).message },
+      { fault: "model" },
+    );
+  }
+}
+
+const WORKER_SOURCE = `
+const { parentPort } = require("node:worker_threads");
+const scanLines = ${scanLines.toString()};
+parentPort.on("message", (request) => {
+  try {
+    parentPort.postMessage({ ok: true, found: scanLines(request.text, request.pattern, request.flags, request.max) });
+  } catch (error) {
+    parentPort.postMessage({ ok: false, error: String(error && error.message || error) });
+  }
+});
+`;
+
+type WorkerReply = { ok: true; found: number[] } | { ok: false; error: string };
+
+/**
+ * Runs model-supplied patterns in a worker thread with a deadline: a catastrophic pattern
+ * (e.g. `(a+)+$`) cannot hang the process. On timeout the worker is terminated and replaced
+ * on next use. Requests run one at a time.
+ */
+export class RegexRunner {
+  private worker: Worker | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  scan(
+    text: string,
+    pattern: string,
+    flags: string,
+    max: number,
+    timeoutMs: number,
+  ): Promise<number[]> {
+    const run = this.queue.then(() => this.runOne(text, pattern, flags, max, timeoutMs));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private runOne(
+    text: string,
+    pattern: string,
+    flags: string,
+    max: number,
+    timeoutMs: number,
+  ): Promise<number[]> {
+    if (!this.worker) {
+      this.worker = new Worker(WORKER_SOURCE, { eval: true });
+      this.worker.unref();
+    }
+    const worker = this.worker;
+    return new Promise<number[]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        cleanup();
+        this.worker = undefined;
+        void worker.terminate();
+        reject(
+          new SpillwayError(
+            "PATTERN_TIMEOUT",
+            `Pattern ${JSON.stringify(pattern)} took longer than ${timeoutMs} ms and was stopped ` +
+              "(likely catastrophic backtracking). Simplify it, anchor it, or search for a literal.",
+            { pattern, timeoutMs },
+            { fault: "model" },
+          ),
+        );
+      }, timeoutMs);
+      const onMessage = (reply: WorkerReply) => {
+        cleanup();
+        if (reply.ok) resolve(reply.found);
+        else
+          reject(
+            new SpillwayError(
+              "INVALID_PATTERN",
+              `Pattern ${JSON.stringify(pattern)} failed: ${reply.error}`,
+              { pattern, reason: reply.error },
+              { fault: "model" },
+            ),
+          );
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        this.worker = undefined;
+        reject(
+          new SpillwayError(
+            "INVALID_PATTERN",
+            `Pattern ${JSON.stringify(pattern)} failed: ${error.message}`,
+            { pattern, reason: error.message },
+            { fault: "internal", cause: error },
+          ),
+        );
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+      };
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.postMessage({ text, pattern, flags, max });
+    });
+  }
+
+  /** Stops the worker (tests and shutdown). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
+  }
+}
+
+/** The process-wide runner used by grep. */
+export const sharedRegexRunner = new RegexRunner();

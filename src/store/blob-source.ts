@@ -1,0 +1,86 @@
+import { type FileHandle, open } from "node:fs/promises";
+import { StoreCorruptError } from "../core/errors.js";
+
+/** Random-access bytes of one stored payload, wherever it lives (inline row or blob file). */
+export interface BlobSource {
+  readonly size: number;
+  /** Reads up to `length` bytes at `offset` (fewer only at the end of the payload). */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/** A payload held in memory (small outputs stored inline in the database). */
+export class MemoryBlobSource implements BlobSource {
+  constructor(private readonly data: Uint8Array) {}
+
+  get size(): number {
+    return this.data.byteLength;
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    return this.data.subarray(offset, Math.min(this.data.byteLength, offset + length));
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** A payload in a content-addressed blob file. */
+export class FileBlobSource implements BlobSource {
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly size: number,
+    private readonly path: string,
+  ) {}
+
+  /** Opens a blob file and checks it has the size its record promises. */
+  static async open(path: string, expectedSize: number, sha256: string): Promise<FileBlobSource> {
+    let handle: FileHandle;
+    try {
+      handle = await open(path, "r");
+    } catch (error) {
+      throw new StoreCorruptError(
+        `Blob file for sha256 ${sha256} is missing or unreadable at ${path}.`,
+        { path, sha256 },
+        error,
+      );
+    }
+    const { size } = await handle.stat();
+    if (size !== expectedSize) {
+      await handle.close();
+      throw new StoreCorruptError(
+        `Blob file ${path} has ${size} bytes; its record says ${expectedSize}.`,
+        { path, sha256, expectedSize, actualSize: size },
+      );
+    }
+    return new FileBlobSource(handle, size, path);
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    const wanted = Math.max(0, Math.min(length, this.size - offset));
+    const buffer = Buffer.allocUnsafe(wanted);
+    let filled = 0;
+    while (filled < wanted) {
+      const { bytesRead } = await this.handle.read(
+        buffer,
+        filled,
+        wanted - filled,
+        offset + filled,
+      );
+      if (bytesRead === 0) {
+        throw new StoreCorruptError(
+          `Blob file ${this.path} ended early at byte ${offset + filled}.`,
+          {
+            path: this.path,
+            offset: offset + filled,
+          },
+        );
+      }
+      filled += bytesRead;
+    }
+    return buffer;
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}

@@ -1,0 +1,460 @@
+import { createHash } from "node:crypto";
+import { chmod, open as openFile } from "node:fs/promises";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { type Clock, systemClock } from "../core/clock.js";
+import {
+  InvalidArgumentError,
+  OutputFailedError,
+  OutputNotFoundError,
+  OutputNotReadyError,
+  SpillwayError,
+  StoreCorruptError,
+} from "../core/errors.js";
+import { type IdGenerator, OUTPUT_ID_PREFIX, randomId } from "../core/ids.js";
+import type { OutputKind } from "../core/kinds.js";
+import type { TokenizerName } from "../core/tokens.js";
+import { BlobDirectory, BlobSink, FILE_MODE, makePrivateDir } from "./blob-files.js";
+import { type BlobSource, FileBlobSource, MemoryBlobSource } from "./blob-source.js";
+import { resolveHome } from "./home.js";
+import { type IngestResult, ingest, type OutputContent } from "./ingest.js";
+import { LineIndex } from "./line-index.js";
+import type {
+  ListOutputsFilter,
+  OpenedOutput,
+  OutputOrigin,
+  OutputRecord,
+  OutputStore,
+  PutOutputOptions,
+  ReadScope,
+  VerifyResult,
+} from "./output-store.js";
+import { migrate } from "./sqlite-schema.js";
+
+/** 1 GiB: the default largest output a store accepts. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
+/** Payloads up to this size live inline in the database instead of a blob file. */
+export const DEFAULT_INLINE_MAX_BYTES = 32 * 1024;
+
+export interface SqliteOutputStoreOptions {
+  /** Store directory; default `$SPILLWAY_HOME` or `~/.spillway`. */
+  readonly home?: string;
+  /** Largest accepted output in bytes (default 1 GiB). */
+  readonly maxOutputBytes?: number;
+  readonly inlineMaxBytes?: number;
+  /** Tokenizer for token estimates (default o200k_base). */
+  readonly tokenizer?: TokenizerName;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  /** @internal Test hook: runs after a blob file is durable and before its record is written. */
+  readonly afterBlobDurable?: (sha256: string) => void | Promise<void>;
+}
+
+interface OutputRow {
+  id: string;
+  session_id: string;
+  tool_name: string;
+  tool_args: string;
+  tool_call_id: string | null;
+  status: OutputRecord["status"];
+  error: string | null;
+  created_at: number;
+  completed_at: number | null;
+  blob_sha256: string | null;
+  byte_size: number | null;
+  char_count: number | null;
+  line_count: number | null;
+  token_estimate: number | null;
+  token_method: string | null;
+  kind: OutputKind | null;
+  media_type: string | null;
+  sanitized: number;
+  read_count: number;
+}
+
+interface BlobRow {
+  sha256: string;
+  byte_size: number;
+  storage: "inline" | "file";
+  inline_data: Buffer | null;
+  line_index: Buffer;
+}
+
+function toRecord(row: OutputRow): OutputRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    toolName: row.tool_name,
+    toolArgs: row.tool_args,
+    toolCallId: row.tool_call_id,
+    status: row.status,
+    error: row.error,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    byteSize: row.byte_size,
+    charCount: row.char_count,
+    lineCount: row.line_count,
+    tokenEstimate: row.token_estimate,
+    tokenMethod: row.token_method,
+    kind: row.kind,
+    mediaType: row.media_type,
+    sha256: row.blob_sha256,
+    sanitized: row.sanitized === 1,
+    readCount: row.read_count,
+  };
+}
+
+function checkOrigin(origin: OutputOrigin): void {
+  if (!origin.sessionId) throw new InvalidArgumentError("sessionId", "is empty", "a session id");
+  if (!origin.toolName) throw new InvalidArgumentError("toolName", "is empty", "the tool's name");
+  if (typeof origin.toolArgs !== "string") {
+    throw new InvalidArgumentError(
+      "toolArgs",
+      `is a ${typeof origin.toolArgs}`,
+      "the tool's arguments as verbatim JSON text",
+    );
+  }
+}
+
+/**
+ * Opens (creating if needed) the SQLite output store in a directory: `spillway.db` (WAL,
+ * synchronous=FULL) plus content-addressed blob files.
+ *
+ * @example
+ * const store = await openSqliteOutputStore({ home: process.env.SPILLWAY_HOME });
+ * const record = await store.put(
+ *   { sessionId: "ses_demo", toolName: "shell__run", toolArgs: '{"cmd":"cat app.log"}' },
+ *   logText,
+ * );
+ * console.log(record.id, record.byteSize, record.kind);
+ */
+export async function openSqliteOutputStore(
+  options: SqliteOutputStoreOptions = {},
+): Promise<SqliteOutputStore> {
+  const home = resolveHome(options.home);
+  await makePrivateDir(home);
+  const blobs = new BlobDirectory(home);
+  await blobs.prepare();
+  const dbPath = join(home, "spillway.db");
+  // Create the file private before SQLite opens it; SQLite gives -wal/-shm the same mode.
+  await (await openFile(dbPath, "a", FILE_MODE)).close();
+  await chmod(dbPath, FILE_MODE);
+  let db: Database.Database;
+  try {
+    db = new Database(dbPath, { timeout: 30_000 });
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
+    migrate(db, (options.clock ?? systemClock)());
+  } catch (error) {
+    throw new SpillwayError(
+      "STORE_UNAVAILABLE",
+      `Cannot open the store database at ${dbPath}: ${(error as Error).message}`,
+      { path: dbPath },
+      { fault: "store", cause: error },
+    );
+  }
+  return new SqliteOutputStore(home, db, blobs, options);
+}
+
+/** The SQLite implementation of {@link OutputStore}. Open it with {@link openSqliteOutputStore}. */
+export class SqliteOutputStore implements OutputStore {
+  readonly maxOutputBytes: number;
+  private readonly inlineMaxBytes: number;
+  private readonly clock: Clock;
+  private readonly ids: IdGenerator;
+  /** Parsed indexes by blob, so positions remembered by one read help the next. */
+  private readonly indexes = new Map<string, LineIndex>();
+
+  constructor(
+    readonly location: string,
+    private readonly db: Database.Database,
+    private readonly blobs: BlobDirectory,
+    private readonly options: SqliteOutputStoreOptions,
+  ) {
+    this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.inlineMaxBytes = options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
+    this.clock = options.clock ?? systemClock;
+    this.ids = options.ids ?? randomId;
+  }
+
+  async put(
+    origin: OutputOrigin,
+    content: OutputContent,
+    options: PutOutputOptions = {},
+  ): Promise<OutputRecord> {
+    checkOrigin(origin);
+    const id = this.ids(OUTPUT_ID_PREFIX);
+    const createdAt = origin.createdAt ?? this.clock();
+    const stored = await this.storePayload(content, options);
+    this.db
+      .transaction(() => {
+        this.insertBlob(stored);
+        this.db
+          .prepare(
+            `INSERT INTO outputs (id, session_id, tool_name, tool_args, tool_call_id, status, created_at)
+           VALUES (?, ?, ?, ?, ?, 'running', ?)`,
+          )
+          .run(
+            id,
+            origin.sessionId,
+            origin.toolName,
+            origin.toolArgs,
+            origin.toolCallId ?? null,
+            createdAt,
+          );
+        this.markReady(id, stored, options);
+      })
+      .immediate();
+    return this.getRow(id);
+  }
+
+  async begin(origin: OutputOrigin): Promise<OutputRecord> {
+    checkOrigin(origin);
+    const id = this.ids(OUTPUT_ID_PREFIX);
+    this.db
+      .prepare(
+        `INSERT INTO outputs (id, session_id, tool_name, tool_args, tool_call_id, status, created_at)
+         VALUES (?, ?, ?, ?, ?, 'running', ?)`,
+      )
+      .run(
+        id,
+        origin.sessionId,
+        origin.toolName,
+        origin.toolArgs,
+        origin.toolCallId ?? null,
+        origin.createdAt ?? this.clock(),
+      );
+    return this.getRow(id);
+  }
+
+  async complete(
+    id: string,
+    content: OutputContent,
+    options: PutOutputOptions = {},
+  ): Promise<OutputRecord> {
+    this.requireRunning(id);
+    const stored = await this.storePayload(content, options);
+    this.db
+      .transaction(() => {
+        this.requireRunning(id);
+        this.insertBlob(stored);
+        this.markReady(id, stored, options);
+      })
+      .immediate();
+    return this.getRow(id);
+  }
+
+  async fail(id: string, error: string): Promise<OutputRecord> {
+    this.db
+      .transaction(() => {
+        this.requireRunning(id);
+        this.db
+          .prepare("UPDATE outputs SET status = 'failed', error = ?, completed_at = ? WHERE id = ?")
+          .run(error, this.clock(), id);
+      })
+      .immediate();
+    return this.getRow(id);
+  }
+
+  async get(id: string, scope: ReadScope): Promise<OutputRecord> {
+    const row = this.db.prepare("SELECT * FROM outputs WHERE id = ?").get(id) as
+      | OutputRow
+      | undefined;
+    if (!row || ("sessionId" in scope && row.session_id !== scope.sessionId)) {
+      throw new OutputNotFoundError(id);
+    }
+    return toRecord(row);
+  }
+
+  async list(filter: ListOutputsFilter = {}): Promise<OutputRecord[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.sessionId !== undefined) {
+      where.push("session_id = ?");
+      params.push(filter.sessionId);
+    }
+    if (filter.status !== undefined) {
+      where.push("status = ?");
+      params.push(filter.status);
+    }
+    const sql =
+      `SELECT * FROM outputs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ` +
+      "ORDER BY created_at DESC, rowid DESC LIMIT ?";
+    params.push(filter.limit ?? 100);
+    return (this.db.prepare(sql).all(...params) as OutputRow[]).map(toRecord);
+  }
+
+  async open(id: string, scope: ReadScope): Promise<OpenedOutput> {
+    const record = await this.get(id, scope);
+    if (record.status === "running") throw new OutputNotReadyError(id, record.toolName);
+    if (record.status === "failed") {
+      throw new OutputFailedError(id, record.toolName, record.error ?? "unknown error");
+    }
+    const sha256 = record.sha256;
+    const blob = sha256
+      ? (this.db.prepare("SELECT * FROM blobs WHERE sha256 = ?").get(sha256) as BlobRow | undefined)
+      : undefined;
+    if (!sha256 || !blob) {
+      throw new StoreCorruptError(`Output "${id}" is ready but its payload record is missing.`, {
+        outputId: id,
+        sha256,
+      });
+    }
+    const source = await this.sourceFor(blob);
+    const index = record.kind === "binary" ? null : this.indexFor(blob);
+    return {
+      record: { ...record, status: "ready", sha256 },
+      source,
+      index,
+      close: () => source.close(),
+    };
+  }
+
+  async countRead(id: string): Promise<void> {
+    this.db.prepare("UPDATE outputs SET read_count = read_count + 1 WHERE id = ?").run(id);
+  }
+
+  async verify(id: string, scope: ReadScope): Promise<VerifyResult> {
+    const opened = await this.open(id, scope);
+    try {
+      const hash = createHash("sha256");
+      const step = 4 * 1024 * 1024;
+      for (let at = 0; at < opened.source.size; at += step) {
+        hash.update(await opened.source.read(at, step));
+      }
+      const actualSha256 = hash.digest("hex");
+      return {
+        id,
+        ok: actualSha256 === opened.record.sha256,
+        expectedSha256: opened.record.sha256,
+        actualSha256,
+        byteSize: opened.source.size,
+      };
+    } finally {
+      await opened.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  /** Ingests content and makes its payload durable; records nothing yet. */
+  private async storePayload(
+    content: OutputContent,
+    options: PutOutputOptions,
+  ): Promise<IngestResult> {
+    const sink = new BlobSink(this.blobs, this.inlineMaxBytes);
+    let result: IngestResult;
+    try {
+      result = await ingest(content, sink, {
+        maxBytes: this.maxOutputBytes,
+        ...(options.binary ? { binary: true } : {}),
+        ...(this.options.tokenizer ? { tokenizer: this.options.tokenizer } : {}),
+      });
+    } catch (error) {
+      await sink.abort();
+      throw error;
+    }
+    if ("tempPath" in result.payload) {
+      await this.blobs.commit(result.payload.tempPath, result.sha256);
+      await this.options.afterBlobDurable?.(result.sha256);
+    }
+    return result;
+  }
+
+  private insertBlob(stored: IngestResult): void {
+    const inline = "inline" in stored.payload ? stored.payload.inline : null;
+    this.db
+      .prepare(
+        `INSERT OR IGNORE INTO blobs (sha256, byte_size, storage, inline_data, line_index, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        stored.sha256,
+        stored.byteSize,
+        inline ? "inline" : "file",
+        inline,
+        Buffer.from(stored.index.buffer, stored.index.byteOffset, stored.index.byteLength),
+        this.clock(),
+      );
+  }
+
+  private markReady(id: string, stored: IngestResult, options: PutOutputOptions): void {
+    this.db
+      .prepare(
+        `UPDATE outputs SET status = 'ready', completed_at = ?, blob_sha256 = ?, byte_size = ?,
+           char_count = ?, line_count = ?, token_estimate = ?, token_method = ?, kind = ?,
+           media_type = ?, sanitized = ?
+         WHERE id = ?`,
+      )
+      .run(
+        this.clock(),
+        stored.sha256,
+        stored.byteSize,
+        stored.charCount,
+        stored.lineCount,
+        stored.tokenEstimate,
+        stored.tokenMethod,
+        stored.kind,
+        options.mediaType ?? null,
+        stored.sanitized ? 1 : 0,
+        id,
+      );
+  }
+
+  private requireRunning(id: string): void {
+    const row = this.db.prepare("SELECT status, tool_name FROM outputs WHERE id = ?").get(id) as
+      | { status: string; tool_name: string }
+      | undefined;
+    if (!row) throw new OutputNotFoundError(id);
+    if (row.status !== "running") {
+      throw new InvalidArgumentError(
+        "id",
+        `output "${id}" of tool ${row.tool_name} is already ${row.status}`,
+        "the id of a running output (from begin())",
+      );
+    }
+  }
+
+  private getRow(id: string): OutputRecord {
+    const row = this.db.prepare("SELECT * FROM outputs WHERE id = ?").get(id) as
+      | OutputRow
+      | undefined;
+    if (!row) throw new OutputNotFoundError(id);
+    return toRecord(row);
+  }
+
+  private async sourceFor(blob: BlobRow): Promise<BlobSource> {
+    if (blob.storage === "inline") {
+      const data = blob.inline_data ?? Buffer.alloc(0);
+      if (data.byteLength !== blob.byte_size) {
+        throw new StoreCorruptError(
+          `Inline payload ${blob.sha256} has ${data.byteLength} bytes; its record says ${blob.byte_size}.`,
+          { sha256: blob.sha256, expectedSize: blob.byte_size, actualSize: data.byteLength },
+        );
+      }
+      return new MemoryBlobSource(data);
+    }
+    return FileBlobSource.open(this.blobs.pathFor(blob.sha256), blob.byte_size, blob.sha256);
+  }
+
+  private indexFor(blob: BlobRow): LineIndex {
+    let index = this.indexes.get(blob.sha256);
+    if (!index) {
+      try {
+        index = new LineIndex(blob.line_index);
+      } catch (error) {
+        throw new StoreCorruptError(
+          `The line index of payload ${blob.sha256} is unreadable.`,
+          { sha256: blob.sha256 },
+          error,
+        );
+      }
+      if (this.indexes.size >= 64) this.indexes.delete(this.indexes.keys().next().value!);
+      this.indexes.set(blob.sha256, index);
+    }
+    return index;
+  }
+}

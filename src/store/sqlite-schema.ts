@@ -1,0 +1,76 @@
+import type { Database } from "better-sqlite3";
+
+/**
+ * Schema migrations of the SQLite store, applied in order and recorded in
+ * `schema_migrations`. Types stay portable (TEXT, BIGINT, BLOB/BYTEA) so a PostgreSQL store can
+ * mirror them. The canonical history (sessions, messages, tool calls) joins this database in
+ * later migrations; outputs reference sessions by id only, so those tables can arrive without
+ * rewriting this one.
+ */
+const MIGRATIONS: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE blobs (
+        sha256      TEXT PRIMARY KEY,
+        byte_size   BIGINT NOT NULL,
+        storage     TEXT NOT NULL CHECK (storage IN ('inline', 'file')),
+        inline_data BLOB,
+        line_index  BLOB NOT NULL,
+        created_at  BIGINT NOT NULL
+      );
+      CREATE TABLE outputs (
+        id             TEXT PRIMARY KEY,
+        session_id     TEXT NOT NULL,
+        tool_name      TEXT NOT NULL,
+        tool_args      TEXT NOT NULL,
+        tool_call_id   TEXT,
+        status         TEXT NOT NULL CHECK (status IN ('running', 'ready', 'failed')),
+        error          TEXT,
+        created_at     BIGINT NOT NULL,
+        completed_at   BIGINT,
+        blob_sha256    TEXT REFERENCES blobs (sha256),
+        byte_size      BIGINT,
+        char_count     BIGINT,
+        line_count     BIGINT,
+        token_estimate BIGINT,
+        token_method   TEXT,
+        kind           TEXT,
+        media_type     TEXT,
+        sanitized      INTEGER NOT NULL DEFAULT 0,
+        read_count     BIGINT NOT NULL DEFAULT 0
+      );
+      CREATE INDEX outputs_by_session ON outputs (session_id, created_at);
+      CREATE INDEX outputs_by_created ON outputs (created_at);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Brings a database up to the latest schema, each migration in its own transaction. */
+export function migrate(db: Database, now: number): void {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)",
+  );
+  const applied = new Set(
+    (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map(
+      (row) => row.version,
+    ),
+  );
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      // Another process may have applied it between our read and this write lock.
+      const done = db
+        .prepare("SELECT 1 FROM schema_migrations WHERE version = ?")
+        .get(migration.version);
+      if (done) return;
+      db.exec(migration.sql);
+      db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(
+        migration.version,
+        now,
+      );
+    }).immediate();
+  }
+}
