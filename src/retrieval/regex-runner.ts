@@ -2,8 +2,9 @@ import { Worker } from "node:worker_threads";
 import { SpillwayError } from "../core/errors.js";
 
 /**
- * Finds the first match of a regular expression in each line of `text` (lines end at "\n";
- * a match never spans lines). Returns flat pairs [index, length, index, length, …], at most
+ * Finds the first match of a regular expression in each line of `text`, as if each line
+ * (split on "\n" only) were matched alone: a match never spans lines, `^` and `$` are the
+ * line's start and end. Returns flat pairs [index, length, index, length, …], at most
  * `max` pairs.
  *
  * This function is also the body of the worker that runs model-supplied patterns, so it must
@@ -23,13 +24,10 @@ export function scanLines(text: string, pattern: string, flags: string, max: num
     const lineStart = text.lastIndexOf("\n", match.index - 1) + 1;
     let lineEnd = text.indexOf("\n", match.index);
     if (lineEnd === -1) lineEnd = text.length;
-    if (match.index + match[0].length <= lineEnd) {
-      found.push(match.index, match[0].length);
-    } else {
-      // The match crossed a line end: look for a match inside this line alone.
-      const inLine = oneLine.exec(text.slice(lineStart, lineEnd));
-      if (inLine !== null) found.push(lineStart + inLine.index, inLine[0].length);
-    }
+    // The whole-text match only proposes a line (with the m flag, ^ and $ also match at "\r"
+    // and a match may cross a line end): the line alone decides, as grep would.
+    const inLine = oneLine.exec(text.slice(lineStart, lineEnd));
+    if (inLine !== null) found.push(lineStart + inLine.index, inLine[0].length);
     if (lineEnd >= text.length) break;
     from = lineEnd + 1;
   }

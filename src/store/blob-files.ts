@@ -1,11 +1,23 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { access, chmod, type FileHandle, mkdir, open, rename, rm } from "node:fs/promises";
+import {
+  access,
+  chmod,
+  type FileHandle,
+  mkdir,
+  open,
+  readdir,
+  rename,
+  rm,
+  stat,
+} from "node:fs/promises";
 import { join } from "node:path";
 
 /** Directories are private to the user; so are files. */
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
+/** A temp file older than this cannot belong to a live write. */
+const ABANDONED_TEMP_AGE_MS = 24 * 3600 * 1000;
 
 /** Creates a directory (and parents) private to the user. */
 export async function makePrivateDir(path: string): Promise<void> {
@@ -48,6 +60,21 @@ export class BlobDirectory {
   async prepare(): Promise<void> {
     await makePrivateDir(this.blobsDir);
     await makePrivateDir(this.tmpDir);
+    await this.removeAbandonedTemps();
+  }
+
+  /**
+   * Deletes temp files a crashed writer left behind. Only old ones: a younger file may belong
+   * to another process writing right now.
+   */
+  private async removeAbandonedTemps(): Promise<void> {
+    const cutoff = Date.now() - ABANDONED_TEMP_AGE_MS;
+    for (const name of await readdir(this.tmpDir)) {
+      if (!name.endsWith(".part")) continue;
+      const path = join(this.tmpDir, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info && info.mtimeMs < cutoff) await rm(path, { force: true });
+    }
   }
 
   pathFor(sha256: string): string {

@@ -1,0 +1,45 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach } from "vitest";
+import {
+  openSqliteOutputStore,
+  type SqliteOutputStore,
+  type SqliteOutputStoreOptions,
+} from "../../src/store/sqlite-output-store.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** Runs `cleanup` after the current test (last registered runs first). */
+export function onCleanup(cleanup: () => Promise<void>): void {
+  cleanups.push(cleanup);
+}
+
+/** A fresh temp directory removed after the test. */
+export async function tempDir(prefix = "spillway-test-"): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A store in a fresh temp home, closed and removed after the test. */
+export async function tempStore(
+  options: Omit<SqliteOutputStoreOptions, "home"> = {},
+): Promise<{ store: SqliteOutputStore; home: string }> {
+  const home = await tempDir();
+  const store = await openSqliteOutputStore({ ...options, home });
+  cleanups.push(() => store.close());
+  return { store, home };
+}
+
+export const SESSION = "ses_test";
+export const SCOPE = { sessionId: SESSION } as const;
+
+/** The origin of a test tool call. */
+export function origin(toolName = "test__tool", toolArgs = "{}") {
+  return { sessionId: SESSION, toolName, toolArgs };
+}
