@@ -19,6 +19,8 @@ function asBuffer(bytes: Uint8Array): Buffer {
  * of the last match, so grep reports each line once.
  */
 export class ByteScanner {
+  /** One block buffer, reused for every read of this scan. */
+  private scratch: Buffer | undefined;
   private block: Buffer = Buffer.alloc(0);
   private blockStart = 0;
   private searchFrom: number;
@@ -41,7 +43,9 @@ export class ByteScanner {
   }
 
   private async load(at: number): Promise<void> {
-    this.block = asBuffer(await this.source.read(at, BLOCK_BYTES));
+    this.scratch ??= Buffer.allocUnsafe(Math.min(BLOCK_BYTES, Math.max(1, this.source.size)));
+    const length = await this.source.readInto(this.scratch, at);
+    this.block = this.scratch.subarray(0, length);
     this.blockStart = at;
   }
 

@@ -116,6 +116,8 @@ function finishPage(
     text.length === range.text.length
       ? range
       : { text, start: range.start, end: advance(range.start, text) };
+  // Remember where this page really ended, so the next page starts decoding right there.
+  output.index?.remember(final.end);
   const nextCursor = final.end.char >= total ? null : final.end.char;
   return {
     mode: "page",

@@ -110,16 +110,18 @@ export class BlobDirectory {
   }
 }
 
-const FLUSH_BYTES = 4 * 1024 * 1024;
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 /**
- * Receives a payload's bytes as they are produced. Payloads up to `inlineMaxBytes` stay in
- * memory (to be stored inline in the database); larger ones spill to a temp file, written in
- * batches with one write in flight while the caller keeps hashing and indexing.
+ * Receives a payload's bytes as they are produced. Bytes are gathered in a 4 MiB batch buffer;
+ * a full batch is written to a temp file while the caller fills the other of two buffers, so
+ * hashing and indexing overlap the disk write and no per-piece buffers are allocated. Payloads
+ * up to `inlineMaxBytes` never reach the disk here (they are stored inline in the database).
  */
 export class BlobSink {
-  private chunks: Uint8Array[] = [];
-  private chunkBytes = 0;
+  private batch: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
+  private spare: Buffer | undefined;
+  private used = 0;
   private total = 0;
   private temp: { path: string; handle: FileHandle } | undefined;
   private inFlight: Promise<void> = Promise.resolve();
@@ -134,36 +136,62 @@ export class BlobSink {
     return this.total;
   }
 
-  async write(bytes: Uint8Array): Promise<void> {
-    if (bytes.byteLength === 0) return;
-    this.chunks.push(bytes);
-    this.chunkBytes += bytes.byteLength;
-    this.total += bytes.byteLength;
-    if (this.total > this.inlineMaxBytes && this.chunkBytes >= FLUSH_BYTES) await this.flush();
+  /**
+   * Encodes a string as UTF-8 into the batch and returns a view of its bytes. The view stays
+   * valid only until the next write: hash or copy it at once.
+   */
+  async writeString(text: string): Promise<Uint8Array> {
+    const worstCase = text.length * 3;
+    if (worstCase > BATCH_BYTES)
+      throw new RangeError("writeString takes pieces of at most 1.3 M characters");
+    if (this.used + worstCase > BATCH_BYTES) await this.flush();
+    const length = this.batch.write(text, this.used, "utf8");
+    const bytes = this.batch.subarray(this.used, this.used + length);
+    this.used += length;
+    this.total += length;
+    return bytes;
   }
 
+  /** Appends bytes (copied: the caller may reuse its buffer). */
+  async write(bytes: Uint8Array): Promise<void> {
+    let at = 0;
+    while (at < bytes.byteLength) {
+      if (this.used === BATCH_BYTES) await this.flush();
+      const take = Math.min(BATCH_BYTES - this.used, bytes.byteLength - at);
+      this.batch.set(bytes.subarray(at, at + take), this.used);
+      this.used += take;
+      this.total += take;
+      at += take;
+    }
+  }
+
+  /** Starts writing the current batch and switches to the spare buffer. */
   private async flush(): Promise<void> {
-    if (this.failure !== undefined) throw this.failure;
-    await this.inFlight;
-    if (this.failure !== undefined) throw this.failure;
+    await this.settle();
     this.temp ??= await this.directory.createTemp();
-    const batch = this.chunks;
-    this.chunks = [];
-    this.chunkBytes = 0;
-    const handle = this.temp.handle;
-    this.inFlight = writeAll(handle, batch).catch((error: unknown) => {
+    // The spare buffer's write has settled, so it is free to fill while this one is written.
+    const full = this.batch;
+    const length = this.used;
+    this.batch = this.spare ?? Buffer.allocUnsafe(BATCH_BYTES);
+    this.spare = full;
+    this.used = 0;
+    this.inFlight = writeAll(this.temp.handle, full.subarray(0, length)).catch((error: unknown) => {
       this.failure = error;
     });
   }
 
-  /** Completes the payload: inline bytes, or the path of a complete, fsynced temp file. */
-  async finish(): Promise<{ inline: Uint8Array } | { tempPath: string }> {
-    if (this.total <= this.inlineMaxBytes) {
-      return { inline: Buffer.concat(this.chunks, this.total) };
-    }
-    await this.flush();
+  private async settle(): Promise<void> {
     await this.inFlight;
     if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Completes the payload: inline bytes, or the path of a complete, fsynced temp file. */
+  async finish(): Promise<{ inline: Uint8Array } | { tempPath: string }> {
+    if (!this.temp && this.total <= this.inlineMaxBytes) {
+      return { inline: Buffer.from(this.batch.subarray(0, this.used)) };
+    }
+    if (this.used > 0) await this.flush();
+    await this.settle();
     const temp = this.temp!;
     await temp.handle.sync();
     await temp.handle.close();
@@ -173,33 +201,24 @@ export class BlobSink {
 
   /** Drops everything written so far (nothing partial may remain). */
   async abort(): Promise<void> {
-    this.chunks = [];
+    this.used = 0;
     await this.inFlight;
     if (this.temp) {
-      await this.temp.handle.close().catch(() => undefined);
-      await this.directory.discard(this.temp.path);
+      const temp = this.temp;
       this.temp = undefined;
+      try {
+        await temp.handle.close();
+      } finally {
+        await this.directory.discard(temp.path);
+      }
     }
   }
 }
 
-async function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<void> {
-  let pending = buffers;
-  while (pending.length > 0) {
-    const expected = pending.reduce((sum, b) => sum + b.byteLength, 0);
-    const { bytesWritten } = await handle.writev(pending);
-    if (bytesWritten === expected) return;
-    // Partial write: keep what was not written.
-    let skip = bytesWritten;
-    const rest: Uint8Array[] = [];
-    for (const buffer of pending) {
-      if (skip >= buffer.byteLength) {
-        skip -= buffer.byteLength;
-        continue;
-      }
-      rest.push(skip > 0 ? buffer.subarray(skip) : buffer);
-      skip = 0;
-    }
-    pending = rest;
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  let at = 0;
+  while (at < bytes.byteLength) {
+    const { bytesWritten } = await handle.write(bytes, at, bytes.byteLength - at);
+    at += bytesWritten;
   }
 }

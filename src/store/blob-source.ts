@@ -6,6 +6,11 @@ export interface BlobSource {
   readonly size: number;
   /** Reads up to `length` bytes at `offset` (fewer only at the end of the payload). */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Reads into a caller's buffer (reused across calls by scanners, so no new memory is mapped
+   * per block); returns the bytes read, fewer than `target.byteLength` only at the end.
+   */
+  readInto(target: Uint8Array, offset: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -19,6 +24,12 @@ export class MemoryBlobSource implements BlobSource {
 
   async read(offset: number, length: number): Promise<Uint8Array> {
     return this.data.subarray(offset, Math.min(this.data.byteLength, offset + length));
+  }
+
+  async readInto(target: Uint8Array, offset: number): Promise<number> {
+    const bytes = await this.read(offset, target.byteLength);
+    target.set(bytes);
+    return bytes.byteLength;
   }
 
   async close(): Promise<void> {}
@@ -58,12 +69,23 @@ export class FileBlobSource implements BlobSource {
   async read(offset: number, length: number): Promise<Uint8Array> {
     const wanted = Math.max(0, Math.min(length, this.size - offset));
     const buffer = Buffer.allocUnsafe(wanted);
+    await this.fill(buffer, offset);
+    return buffer;
+  }
+
+  async readInto(target: Uint8Array, offset: number): Promise<number> {
+    const wanted = Math.max(0, Math.min(target.byteLength, this.size - offset));
+    await this.fill(target.subarray(0, wanted), offset);
+    return wanted;
+  }
+
+  private async fill(target: Uint8Array, offset: number): Promise<void> {
     let filled = 0;
-    while (filled < wanted) {
+    while (filled < target.byteLength) {
       const { bytesRead } = await this.handle.read(
-        buffer,
+        target,
         filled,
-        wanted - filled,
+        target.byteLength - filled,
         offset + filled,
       );
       if (bytesRead === 0) {
@@ -77,7 +99,6 @@ export class FileBlobSource implements BlobSource {
       }
       filled += bytesRead;
     }
-    return buffer;
   }
 
   async close(): Promise<void> {

@@ -49,9 +49,9 @@ class TextFacts {
   tail = "";
   sanitized = false;
 
-  push(piece: string, byteLength: number): void {
+  push(piece: string, byteLength: number, bytes?: Uint8Array): void {
     this.sampler.push(piece, this.index.charCount);
-    this.index.push(piece, byteLength);
+    this.index.push(piece, byteLength, bytes);
     if (this.head.length < HEAD_CHARS) this.head += piece.slice(0, HEAD_CHARS - this.head.length);
     this.tail =
       piece.length >= TAIL_CHARS
@@ -163,21 +163,14 @@ class IngestState {
     private readonly maxBytes: number,
   ) {}
 
-  private async emitBytes(bytes: Uint8Array): Promise<void> {
-    if (this.sink.byteCount + bytes.byteLength > this.maxBytes) {
-      throw new OutputTooLargeError(
-        `Output exceeds the store's maximum output size of ${this.maxBytes} bytes ` +
-          `(received more than ${this.sink.byteCount + bytes.byteLength} bytes); nothing was stored. ` +
-          "Raise maxOutputBytes to store it.",
-        {
-          byteSize: this.sink.byteCount + bytes.byteLength,
-          limit: this.maxBytes,
-          limitUnit: "bytes",
-        },
-      );
-    }
-    this.hash.update(bytes);
-    await this.sink.write(bytes);
+  /** Fails as soon as the payload passes the store's limit; the caller then aborts the sink. */
+  private checkLimit(byteCount: number): void {
+    if (byteCount <= this.maxBytes) return;
+    throw new OutputTooLargeError(
+      `Output exceeds the store's maximum output size of ${this.maxBytes} bytes ` +
+        `(received more than ${byteCount} bytes); nothing was stored. Raise maxOutputBytes to store it.`,
+      { byteSize: byteCount, limit: this.maxBytes, limitUnit: "bytes" },
+    );
   }
 
   /** Text given as a JS string: sanitize, encode, then index. */
@@ -190,20 +183,26 @@ class IngestState {
       this.pendingHighSurrogate = text.slice(-1);
       text = text.slice(0, -1);
     }
-    for (let piece of stringPieces(text)) {
-      if (!piece.isWellFormed()) {
-        piece = piece.toWellFormed();
-        if (this.text) this.text.sanitized = true;
-      }
-      const bytes = Buffer.from(piece, "utf8");
-      await this.emitBytes(bytes);
-      this.text?.push(piece, bytes.byteLength);
+    for (const piece of stringPieces(text)) await this.pushPiece(piece);
+  }
+
+  private async pushPiece(raw: string): Promise<void> {
+    let piece = raw;
+    if (!piece.isWellFormed()) {
+      piece = piece.toWellFormed();
+      if (this.text) this.text.sanitized = true;
     }
+    const bytes = await this.sink.writeString(piece);
+    this.checkLimit(this.sink.byteCount);
+    this.hash.update(bytes);
+    this.text?.push(piece, bytes.byteLength, bytes);
   }
 
   /** Bytes: stored verbatim; decoded (strictly) for the text facts until proven binary. */
   async pushBytes(chunk: Uint8Array): Promise<void> {
-    await this.emitBytes(chunk);
+    this.checkLimit(this.sink.byteCount + chunk.byteLength);
+    this.hash.update(chunk);
+    await this.sink.write(chunk);
     if (!this.text) return;
     this.decoder ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
     for (let at = 0; at < chunk.byteLength && this.text; at += BYTE_SLICE) {
@@ -228,14 +227,9 @@ class IngestState {
   async end(): Promise<void> {
     if (this.pendingHighSurrogate) {
       // A lone high surrogate at the very end: sanitized like any other.
-      const piece = this.pendingHighSurrogate.toWellFormed();
+      const piece = this.pendingHighSurrogate;
       this.pendingHighSurrogate = "";
-      const bytes = Buffer.from(piece, "utf8");
-      await this.emitBytes(bytes);
-      if (this.text) {
-        this.text.sanitized = true;
-        this.text.push(piece, bytes.byteLength);
-      }
+      await this.pushPiece(piece);
     }
     if (this.decoder && this.text) this.decodeSlice(new Uint8Array(0), false);
   }

@@ -60,23 +60,33 @@ export class LineIndexBuilder {
   private lastCheckpointChar = 0;
   private lastCheckpointLine = 0;
 
-  /** Adds the next piece of text; `byteLength` is its UTF-8 length. */
-  push(piece: string, byteLength: number): void {
+  /**
+   * Adds the next piece of text; `byteLength` is its UTF-8 length and `bytes`, when the
+   * caller has them, its UTF-8 bytes (they make byte offsets of non-ASCII lines cheap).
+   */
+  push(piece: string, byteLength: number, bytes?: Uint8Array): void {
     if (piece.length === 0) return;
     if (this.char - this.lastCheckpointChar >= CHAR_STRIDE) {
       this.addCheckpoint(this.byte, this.char, this.newlines, this.lastCharWasNewline);
     }
     const ascii = byteLength === piece.length;
-    let at = piece.indexOf("\n");
-    // Byte offset bookkeeping for non-ASCII pieces: measured only between checkpoints.
+    // The k-th "\n" of the string is the k-th 0x0A of its UTF-8 bytes (UTF-8 never uses
+    // 0x0A inside a multi-byte sequence), so bytes and characters can be walked in step.
+    const byteView =
+      !ascii && bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined;
+    let byteAt = -1;
     let measuredChars = 0;
     let measuredBytes = 0;
+    let at = piece.indexOf("\n");
     while (at !== -1) {
       this.newlines++;
+      if (byteView) byteAt = byteView.indexOf(10, byteAt + 1);
       if (this.newlines - this.lastCheckpointLine >= LINE_STRIDE) {
         const charsIn = at + 1;
         let bytesIn = charsIn;
-        if (!ascii) {
+        if (byteView) {
+          bytesIn = byteAt + 1;
+        } else if (!ascii) {
           measuredBytes += Buffer.byteLength(piece.slice(measuredChars, charsIn));
           measuredChars = charsIn;
           bytesIn = measuredBytes;

@@ -62,10 +62,14 @@ export class TextReader {
    */
   async *blocks(from: TextPosition, blockBytes = DEFAULT_BLOCK_BYTES): AsyncGenerator<TextBlock> {
     const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    // Decoding copies into a string, so one buffer serves every block.
+    const scratch = Buffer.allocUnsafe(
+      Math.max(1, Math.min(blockBytes, this.source.size - from.byte)),
+    );
     let position = from;
     let byte = from.byte;
     while (byte < this.source.size) {
-      const bytes = await this.source.read(byte, blockBytes);
+      const bytes = scratch.subarray(0, await this.source.readInto(scratch, byte));
       byte += bytes.byteLength;
       const text = this.decode(decoder, bytes, byte < this.source.size, from.byte);
       if (text.length === 0) continue;
