@@ -4,12 +4,6 @@ const BLOCK_BYTES = 4 * 1024 * 1024;
 /** Longest literal the scanner accepts (it must fit well inside one block). */
 export const MAX_LITERAL_BYTES = 64 * 1024;
 
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 /**
  * Finds a literal byte sequence in a stored payload, block by block, without decoding.
  * Searching UTF-8 bytes for a UTF-8 needle is exact: UTF-8 is self-synchronizing, so a
