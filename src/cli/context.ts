@@ -1,0 +1,69 @@
+/**
+ * What every command needs: the global options, where output goes, and the store. The CLI is
+ * the store's owner, so it reads every session's outputs.
+ */
+import type { Command } from "commander";
+import {
+  isSpillwayError,
+  type OutputStore,
+  openSqliteOutputStore,
+  type ReadScope,
+  resolveHome,
+} from "../index.js";
+import { CliFailure } from "./errors.js";
+import { Output } from "./output.js";
+
+/** The CLI reads as the store owner: every session is visible. */
+export const OWNER_SCOPE: ReadScope = { allSessions: true };
+
+export interface GlobalOptions {
+  readonly home?: string;
+  readonly json?: boolean;
+}
+
+export interface CliContext {
+  /** The store directory (from --home, $SPILLWAY_HOME or ~/.spillway). */
+  readonly home: string;
+  /** True when --home was given explicitly (follow-up commands must repeat it). */
+  readonly explicitHome: boolean;
+  readonly json: boolean;
+  readonly out: Output;
+}
+
+let sharedOutput: Output | undefined;
+
+/** The context of the command being run, from its own and its parents' options. */
+export function contextOf(command: Command): CliContext {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  sharedOutput ??= new Output();
+  return {
+    home: resolveHome(globals.home),
+    explicitHome: globals.home !== undefined,
+    json: globals.json === true,
+    out: sharedOutput,
+  };
+}
+
+/** Opens the store, runs `work`, and closes the store whatever happens. */
+export async function withStore<T>(
+  context: CliContext,
+  work: (store: OutputStore) => Promise<T>,
+): Promise<T> {
+  let store: OutputStore;
+  try {
+    store = await openSqliteOutputStore({ home: context.home });
+  } catch (error) {
+    if (isSpillwayError(error)) throw error;
+    // The core lets file-system errors from creating the home directory through as they are.
+    throw new CliFailure(
+      "STORE_UNAVAILABLE",
+      `Cannot open the store at ${context.home}: ${(error as Error).message}`,
+      { home: context.home },
+    );
+  }
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * `outputs grep`: matching lines as `LINE:COL: text`, context lines as `LINE- text` and `--`
+ * between separate groups (like grep -n); a footer on stderr says how many matched and the
+ * cursor that continues the search.
+ */
+import { type GrepLine, type GrepResult, readOutput } from "../index.js";
+import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
+import { EXIT_OK } from "./errors.js";
+import { formatCount, shellQuote } from "./format.js";
+
+export interface GrepOptions {
+  readonly regex?: boolean;
+  readonly ignoreCase?: boolean;
+  readonly context?: number;
+  readonly max?: number;
+  readonly cursor?: number;
+  readonly timeoutMs?: number;
+}
+
+interface ShownLine {
+  readonly line: number;
+  readonly text: string;
+  /** The 1-based column of the match, on a matching line. */
+  readonly column?: number;
+}
+
+function shown(line: GrepLine, column?: number): ShownLine {
+  const text = line.clipped ? `…${line.text}…` : line.text;
+  return { line: line.line, text, ...(column !== undefined ? { column } : {}) };
+}
+
+/** Display lines for a grep result; context shared by nearby matches is shown once. */
+export function renderGrep(result: GrepResult): string[] {
+  const byLine = new Map<number, ShownLine>();
+  for (const match of result.matches) {
+    for (const line of [...match.before, ...match.after]) {
+      if (!byLine.has(line.line)) byLine.set(line.line, shown(line));
+    }
+    byLine.set(match.line, shown(match, match.column));
+  }
+  const hasContext = result.matches.some((m) => m.before.length > 0 || m.after.length > 0);
+  const lines: string[] = [];
+  let previous: number | undefined;
+  for (const entry of [...byLine.values()].sort((a, b) => a.line - b.line)) {
+    if (hasContext && previous !== undefined && entry.line > previous + 1) lines.push("--");
+    lines.push(
+      entry.column !== undefined
+        ? `${entry.line}:${entry.column}: ${entry.text}`
+        : `${entry.line}- ${entry.text}`,
+    );
+    previous = entry.line;
+  }
+  return lines;
+}
+
+/** The stderr footer: count, whether more exist, and the command that continues. */
+function footer(result: GrepResult, id: string, options: GrepOptions, home: string | undefined) {
+  const count = result.matches.length;
+  const total =
+    result.totalMatches !== null && result.moreMatches
+      ? ` of ${formatCount(result.totalMatches)} from this cursor`
+      : "";
+  const head = `# ${formatCount(count)} matching line${count === 1 ? "" : "s"}${total} in ${result.outputId}`;
+  if (!result.moreMatches || result.nextCursor === null) return [`${head}; no more matches`];
+  const flags = [
+    ...(home !== undefined ? ["--home", shellQuote(home)] : []),
+    ...(options.regex ? ["--regex"] : []),
+    ...(options.ignoreCase ? ["-i"] : []),
+    ...(options.context ? ["-C", String(options.context)] : []),
+    ...(options.max !== undefined ? ["--max", String(options.max)] : []),
+    "--cursor",
+    String(result.nextCursor),
+  ];
+  return [
+    `${head}; more matches exist; next cursor ${result.nextCursor}`,
+    `# continue: spillway outputs grep ${id} ${shellQuote(result.pattern)} ${flags.join(" ")}`,
+  ];
+}
+
+export async function grepCommand(
+  context: CliContext,
+  id: string,
+  pattern: string,
+  options: GrepOptions,
+): Promise<number> {
+  const result = await withStore(context, (store) =>
+    readOutput(store, id, OWNER_SCOPE, {
+      mode: "grep",
+      pattern,
+      ...(options.regex ? { regex: true } : {}),
+      ...(options.ignoreCase ? { ignoreCase: true } : {}),
+      ...(options.context !== undefined ? { context: options.context } : {}),
+      ...(options.max !== undefined ? { maxMatches: options.max } : {}),
+      ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    }),
+  );
+  if (context.json) {
+    await context.out.json(result);
+    return EXIT_OK;
+  }
+  await context.out.lines(renderGrep(result));
+  for (const line of footer(result, id, options, context.explicitHome ? context.home : undefined)) {
+    context.out.note(line);
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * `spillway`: the human CLI over the output store.
+ *
+ * Global options (accepted before or after the subcommand): `--home <dir>` (else
+ * $SPILLWAY_HOME, else ~/.spillway) and `--json` (one JSON document on stdout, for scripts).
+ *
+ * Exit codes: 0 ok; 1 a spillway error (not found, invalid range, corrupt, …) or another
+ * runtime failure; 2 a usage error (unknown command or option, missing argument, invalid flag
+ * value). Errors print as `error CODE: message` on stderr; with --json the error is the JSON
+ * document on stdout instead: `{"error": {"code", "message", "details"}}` (see errors.ts).
+ */
+import { readFileSync } from "node:fs";
+import { Command } from "commander";
+import { reportError } from "./errors.js";
+import { addOutputsCommand } from "./outputs-command.js";
+
+function packageVersion(): string {
+  try {
+    const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+    return (JSON.parse(text) as { version?: string }).version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+/** The whole command tree. Errors are thrown (exitOverride), never printed by commander. */
+export function buildProgram(): Command {
+  const program = new Command("spillway")
+    .description(
+      "Lossless tool outputs for LLM agents: every result stored whole, read back exactly.",
+    )
+    .version(packageVersion(), "-V, --version")
+    .option("--home <dir>", "store directory (default: $SPILLWAY_HOME or ~/.spillway)")
+    .option("--json", "print one JSON document on stdout (errors too), for scripts")
+    .exitOverride()
+    .configureOutput({ outputError: () => {} })
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 ok, 1 spillway error (e.g. OUTPUT_NOT_FOUND), 2 usage error.\n" +
+        "Start with: spillway outputs demo",
+    );
+  addOutputsCommand(program);
+  return program;
+}
+
+/** True when --json appears among the options (before a `--`), even if parsing failed. */
+function wantsJson(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).includes("--json");
+}
+
+export async function main(argv: readonly string[] = process.argv): Promise<number> {
+  try {
+    await buildProgram().parseAsync([...argv]);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    return reportError(error, wantsJson(argv.slice(2)), {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+    });
+  }
+}
+
+// Let pending writes drain and exit naturally instead of calling process.exit().
+process.exitCode = await main();
