@@ -3,14 +3,7 @@
  * the store's owner, so it reads every session's outputs.
  */
 import type { Command } from "commander";
-import {
-  isSpillwayError,
-  type OutputStore,
-  openSqliteOutputStore,
-  type ReadScope,
-  resolveHome,
-} from "../index.js";
-import { CliFailure } from "./errors.js";
+import { type OutputStore, openSqliteOutputStore, type ReadScope, resolveHome } from "../index.js";
 import { Output } from "./output.js";
 
 /** The CLI reads as the store owner: every session is visible. */
@@ -49,18 +42,7 @@ export async function withStore<T>(
   context: CliContext,
   work: (store: OutputStore) => Promise<T>,
 ): Promise<T> {
-  let store: OutputStore;
-  try {
-    store = await openSqliteOutputStore({ home: context.home });
-  } catch (error) {
-    if (isSpillwayError(error)) throw error;
-    // The core lets file-system errors from creating the home directory through as they are.
-    throw new CliFailure(
-      "STORE_UNAVAILABLE",
-      `Cannot open the store at ${context.home}: ${(error as Error).message}`,
-      { home: context.home },
-    );
-  }
+  const store = await openSqliteOutputStore({ home: context.home });
   try {
     return await work(store);
   } finally {

@@ -9,6 +9,7 @@ export interface ListOptions {
   readonly session?: string;
   readonly status?: OutputStatus;
   readonly limit?: number;
+  readonly offset?: number;
 }
 
 export async function listOutputs(context: CliContext, options: ListOptions): Promise<number> {
@@ -17,6 +18,7 @@ export async function listOutputs(context: CliContext, options: ListOptions): Pr
       ...(options.session !== undefined ? { sessionId: options.session } : {}),
       ...(options.status !== undefined ? { status: options.status } : {}),
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      ...(options.offset !== undefined ? { offset: options.offset } : {}),
     }),
   );
   if (context.json) {
@@ -31,7 +33,8 @@ export async function listOutputs(context: CliContext, options: ListOptions): Pr
   await context.out.lines(recordTable(records));
   const limit = options.limit ?? 100;
   if (records.length === limit) {
-    context.out.note(`# newest ${limit} shown; use --limit to see more`);
+    const next = (options.offset ?? 0) + limit;
+    context.out.note(`# ${limit} shown; more may exist: add --offset ${next} for the next ones`);
   }
   return EXIT_OK;
 }

@@ -36,6 +36,11 @@ export function addOutputsCommand(program: Command): void {
       ]),
     )
     .option(`--limit ${N}`, "show at most n outputs (default 100)", integer(1, 1_000_000))
+    .option(
+      `--offset ${N}`,
+      "skip the n newest (to page through a long list)",
+      integer(0, Number.MAX_SAFE_INTEGER),
+    )
     .action((options, command: Command) => run(listOutputs(contextOf(command), options)));
 
   outputs

@@ -66,11 +66,14 @@ export type ReadMode = "raw" | "slice" | "grep" | "page" | "json";
 export class OutputNotFoundError extends SpillwayError {
   override readonly name = "OutputNotFoundError";
   readonly outputId: string;
-  constructor(outputId: string) {
+  /** `sessionScoped`: the read was limited to one session (another session's ids are hidden). */
+  constructor(outputId: string, sessionScoped = true) {
     super(
       "OUTPUT_NOT_FOUND",
-      `No output with id "${outputId}" is visible here. Output ids look like "out_…" and are ` +
-        "only readable from the session that stored them; list this session's outputs to see valid ids.",
+      sessionScoped
+        ? `No output with id "${outputId}" is visible here. Output ids look like "out_…" and are ` +
+            "only readable from the session that stored them; use an id from this session's tool results."
+        : `No output with id "${outputId}" exists in this store. Output ids look like "out_…".`,
       { outputId },
       { fault: "model" },
     );

@@ -144,6 +144,8 @@ export async function queryJson(
   const offset = intArg("offset", request.offset, 0, 0);
   const maxResults = intArg("maxResults", request.maxResults, DEFAULT_MAX_JSON_RESULTS, 1, 10_000);
   const maxChars = intArg("maxChars", request.maxChars, DEFAULT_MAX_JSON_RESULT_CHARS, 1);
+  const syntaxProblem = jsonPathSyntaxProblem(query);
+  if (syntaxProblem) throw invalidQuery(query, syntaxProblem);
   const document = await parseDocument(output, maxJsonBytes);
   let found: { path: string; pointer: string; value: unknown }[];
   try {
@@ -155,13 +157,7 @@ export async function queryJson(
       wrap: true,
     });
   } catch (error) {
-    throw new SpillwayError(
-      "INVALID_QUERY",
-      `Invalid JSONPath query ${JSON.stringify(query)}: ${(error as Error).message}. ` +
-        'Example: $.items[*].id, $..error, $.items[?(@.status=="failed")]',
-      { query, reason: (error as Error).message },
-      { fault: "model" },
-    );
+    throw invalidQuery(query, (error as Error).message);
   }
   const matches: JsonMatch[] = [];
   let chars = 0;
@@ -199,6 +195,44 @@ export async function queryJson(
     offset,
     nextOffset: index < found.length ? index : null,
   };
+}
+
+function invalidQuery(query: string, reason: string): SpillwayError {
+  return new SpillwayError(
+    "INVALID_QUERY",
+    `Invalid JSONPath query ${JSON.stringify(query)}: ${reason}. ` +
+      'Examples: $.items[*].id, $..error, $.items[?(@.status=="failed")]',
+    { query, reason },
+    { fault: "model" },
+  );
+}
+
+/**
+ * Structural checks the JSONPath library skips (it reads `$.a[` as `$.a`): the query starts
+ * at the root, and brackets, parentheses and quotes are closed.
+ */
+export function jsonPathSyntaxProblem(query: string): string | undefined {
+  if (!query.trimStart().startsWith("$")) return "a query starts at the root, $";
+  const open: string[] = [];
+  let quote: string | undefined;
+  for (let i = 0; i < query.length; i++) {
+    const ch = query[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === "[" || ch === "(") open.push(ch);
+    else if (ch === "]" || ch === ")") {
+      const expected = ch === "]" ? "[" : "(";
+      if (open.pop() !== expected) return `unexpected "${ch}" at character ${i}`;
+    }
+  }
+  if (quote) return `unclosed ${quote} quote`;
+  if (open.length > 0) return `unclosed "${open[open.length - 1]}"`;
+  if (query.trimEnd().endsWith(".")) return "the query ends with a dot: name a member after it";
+  return undefined;
 }
 
 function recordLine(pointer: string, recordLines: number[]): number | undefined {

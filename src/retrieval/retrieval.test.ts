@@ -296,7 +296,9 @@ describe("json", () => {
     });
     const rest = await queryJson(opened, { query: "$.items[?(@.status=='failed')].id", offset: 2 });
     expect(rest).toMatchObject({ matches: [{ value: 2007 }], nextOffset: null });
-    expect((await errorOf(queryJson(opened, { query: "$..[?(@.x>" }))).code).toBe("INVALID_QUERY");
+    for (const query of ["$..[?(@.x>", "$.items[", "$.items.", "items[0]", "$['a", "$.a]"]) {
+      expect((await errorOf(queryJson(opened, { query }))).code, query).toBe("INVALID_QUERY");
+    }
     expect((await errorOf(queryJson(opened, { query: "$.items", maxChars: 1000 }))).code).toBe(
       "RANGE_TOO_LARGE",
     );

@@ -66,6 +66,8 @@ export interface ListOutputsFilter {
   readonly status?: OutputStatus;
   /** Newest first; default 100. */
   readonly limit?: number;
+  /** Skip this many (newest first), to page through a long list. */
+  readonly offset?: number;
 }
 
 /** An output opened for reading: its record, index and bytes. Close it when done. */

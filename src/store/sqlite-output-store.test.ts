@@ -243,7 +243,7 @@ describe("session isolation and listing", () => {
     expect((await store.list()).map((r) => r.id)).toEqual([c.id, b.id, a.id]);
     expect((await store.list({ sessionId: SESSION })).map((r) => r.id)).toEqual([c.id, a.id]);
     expect((await store.list({ status: "running" })).map((r) => r.id)).toEqual([c.id]);
-    expect(await store.list({ limit: 1 })).toHaveLength(1);
+    expect((await store.list({ limit: 1, offset: 1 })).map((r) => r.id)).toEqual([b.id]);
   });
 
   it("counts reads", async () => {
@@ -256,6 +256,15 @@ describe("session isolation and listing", () => {
 });
 
 describe("durability and corruption", () => {
+  it("says which directory it cannot use", async () => {
+    const { home } = await tempStore();
+    const notADirectory = join(home, "spillway.db", "nested");
+    const { openSqliteOutputStore } = await import("./sqlite-output-store.js");
+    const error = await errorOf(openSqliteOutputStore({ home: notADirectory }));
+    expect(isSpillwayError(error, "STORE_UNAVAILABLE")).toBe(true);
+    expect((error as Error).message).toContain(notADirectory);
+  });
+
   it("survives reopening", async () => {
     const { store, home } = await tempStore();
     const record = await store.put(origin(), "persisted\n".repeat(10_000));

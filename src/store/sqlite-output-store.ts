@@ -132,15 +132,15 @@ export async function openSqliteOutputStore(
   options: SqliteOutputStoreOptions = {},
 ): Promise<SqliteOutputStore> {
   const home = resolveHome(options.home);
-  await makePrivateDir(home);
-  const blobs = new BlobDirectory(home);
-  await blobs.prepare();
   const dbPath = join(home, "spillway.db");
-  // Create the file private before SQLite opens it; SQLite gives -wal/-shm the same mode.
-  await (await openFile(dbPath, "a", FILE_MODE)).close();
-  await chmod(dbPath, FILE_MODE);
+  const blobs = new BlobDirectory(home);
   let db: Database.Database;
   try {
+    await makePrivateDir(home);
+    await blobs.prepare();
+    // Create the file private before SQLite opens it; SQLite gives -wal/-shm the same mode.
+    await (await openFile(dbPath, "a", FILE_MODE)).close();
+    await chmod(dbPath, FILE_MODE);
     db = new Database(dbPath, { timeout: 30_000 });
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
@@ -149,8 +149,9 @@ export async function openSqliteOutputStore(
   } catch (error) {
     throw new SpillwayError(
       "STORE_UNAVAILABLE",
-      `Cannot open the store database at ${dbPath}: ${(error as Error).message}`,
-      { path: dbPath },
+      `Cannot open the store at ${home}: ${(error as Error).message}. ` +
+        "Set SPILLWAY_HOME (or --home) to a directory you can write.",
+      { home, path: dbPath },
       { fault: "store", cause: error },
     );
   }
@@ -261,8 +262,9 @@ export class SqliteOutputStore implements OutputStore {
     const row = this.db.prepare("SELECT * FROM outputs WHERE id = ?").get(id) as
       | OutputRow
       | undefined;
-    if (!row || ("sessionId" in scope && row.session_id !== scope.sessionId)) {
-      throw new OutputNotFoundError(id);
+    const scoped = "sessionId" in scope;
+    if (!row || (scoped && row.session_id !== scope.sessionId)) {
+      throw new OutputNotFoundError(id, scoped);
     }
     return toRecord(row);
   }
@@ -280,8 +282,8 @@ export class SqliteOutputStore implements OutputStore {
     }
     const sql =
       `SELECT * FROM outputs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ` +
-      "ORDER BY created_at DESC, rowid DESC LIMIT ?";
-    params.push(filter.limit ?? 100);
+      "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?";
+    params.push(filter.limit ?? 100, filter.offset ?? 0);
     return (this.db.prepare(sql).all(...params) as OutputRow[]).map(toRecord);
   }
 
