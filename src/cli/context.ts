@@ -3,7 +3,13 @@
  * the store's owner, so it reads every session's outputs.
  */
 import type { Command } from "commander";
-import { type OutputStore, openSqliteOutputStore, type ReadScope, resolveHome } from "../index.js";
+import {
+  type OutputStore,
+  openSqliteOutputStore,
+  type ReadScope,
+  resolveHome,
+  type SqliteOutputStoreOptions,
+} from "../index.js";
 import { Output } from "./output.js";
 
 /** The CLI reads as the store owner: every session is visible. */
@@ -41,8 +47,9 @@ export function contextOf(command: Command): CliContext {
 export async function withStore<T>(
   context: CliContext,
   work: (store: OutputStore) => Promise<T>,
+  options: Omit<SqliteOutputStoreOptions, "home"> = {},
 ): Promise<T> {
-  const store = await openSqliteOutputStore({ home: context.home });
+  const store = await openSqliteOutputStore({ ...options, home: context.home });
   try {
     return await work(store);
   } finally {

@@ -59,6 +59,11 @@ export function addOutputsCommand(program: Command): void {
     .option("--tool-call-id <id>", "the tool call's id")
     .option("--binary", "store as bytes (kind binary), without decoding")
     .option("--media-type <type>", "media type of binary content, e.g. image/png")
+    .option(
+      `--max-output-bytes ${N}`,
+      "refuse content larger than n bytes, storing nothing (default 1 GiB)",
+      integer(1),
+    )
     .action((file: string | undefined, options, command: Command) =>
       run(putOutput(contextOf(command), file, options)),
     );

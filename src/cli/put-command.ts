@@ -19,6 +19,7 @@ export interface PutOptions {
   readonly toolCallId?: string;
   readonly binary?: boolean;
   readonly mediaType?: string;
+  readonly maxOutputBytes?: number;
 }
 
 const READ_BLOCK_BYTES = 1024 * 1024;
@@ -65,7 +66,13 @@ export async function putOutput(
   };
   let record: OutputRecord;
   try {
-    record = await withStore(context, (store) => store.put(origin, content, putOptions));
+    const storeOptions =
+      options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {};
+    record = await withStore(
+      context,
+      (store) => store.put(origin, content, putOptions),
+      storeOptions,
+    );
   } finally {
     // Releases the file if the store stopped reading early (e.g. OUTPUT_TOO_LARGE).
     if (content !== process.stdin) content.destroy();

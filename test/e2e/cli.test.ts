@@ -176,6 +176,37 @@ describe("outputs put, list, show", () => {
     expect(all.map((r: { id: string }) => r.id)).toContain(id);
     const none = await ok(["outputs", "list", "--session", "ses_nobody"]);
     expect(none.stdout).toContain("No outputs match");
+    const second = await putFile("list2.txt", "gamma\n", "--session", "ses_list");
+    const paged = JSON.parse(
+      (
+        await ok([
+          "outputs",
+          "list",
+          "--session",
+          "ses_list",
+          "--limit",
+          "1",
+          "--offset",
+          "1",
+          "--json",
+        ])
+      ).stdout,
+    );
+    expect(paged.map((r: { id: string }) => r.id)).toEqual([id]);
+    expect(second).not.toBe(id);
+  });
+
+  it("refuses content over --max-output-bytes and stores nothing", async () => {
+    const result = await run(
+      ["outputs", "put", "--session", "ses_max", "--max-output-bytes", "10"],
+      "x".repeat(100),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("OUTPUT_TOO_LARGE");
+    const listed = JSON.parse(
+      (await ok(["outputs", "list", "--session", "ses_max", "--json"])).stdout,
+    );
+    expect(listed).toEqual([]);
   });
 
   it("shows a JSON outline for JSON and the size for binary content", async () => {
