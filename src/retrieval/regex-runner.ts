@@ -80,7 +80,11 @@ export class RegexRunner {
     timeoutMs: number,
   ): Promise<number[]> {
     const run = this.queue.then(() => this.runOne(text, pattern, flags, max, timeoutMs));
-    this.queue = run.catch(() => undefined);
+    // The caller gets `run` and its error; the queue only needs to know it settled.
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
@@ -111,30 +115,22 @@ export class RegexRunner {
           ),
         );
       }, timeoutMs);
+      const failed = (reason: string, fault: "model" | "internal", cause?: unknown) =>
+        new SpillwayError(
+          "INVALID_PATTERN",
+          `Pattern ${JSON.stringify(pattern)} failed: ${reason}`,
+          { pattern, reason },
+          { fault, cause },
+        );
       const onMessage = (reply: WorkerReply) => {
         cleanup();
         if (reply.ok) resolve(reply.found);
-        else
-          reject(
-            new SpillwayError(
-              "INVALID_PATTERN",
-              `Pattern ${JSON.stringify(pattern)} failed: ${reply.error}`,
-              { pattern, reason: reply.error },
-              { fault: "model" },
-            ),
-          );
+        else reject(failed(reply.error, "model"));
       };
       const onError = (error: Error) => {
         cleanup();
         this.worker = undefined;
-        reject(
-          new SpillwayError(
-            "INVALID_PATTERN",
-            `Pattern ${JSON.stringify(pattern)} failed: ${error.message}`,
-            { pattern, reason: error.message },
-            { fault: "internal", cause: error },
-          ),
-        );
+        reject(failed(error.message, "internal", error));
       };
       const cleanup = () => {
         clearTimeout(timer);

@@ -191,19 +191,7 @@ export class SqliteOutputStore implements OutputStore {
     this.db
       .transaction(() => {
         this.insertBlob(stored);
-        this.db
-          .prepare(
-            `INSERT INTO outputs (id, session_id, tool_name, tool_args, tool_call_id, status, created_at)
-           VALUES (?, ?, ?, ?, ?, 'running', ?)`,
-          )
-          .run(
-            id,
-            origin.sessionId,
-            origin.toolName,
-            origin.toolArgs,
-            origin.toolCallId ?? null,
-            createdAt,
-          );
+        this.insertRunning(id, origin, createdAt);
         this.markReady(id, stored, options);
       })
       .immediate();
@@ -213,19 +201,7 @@ export class SqliteOutputStore implements OutputStore {
   async begin(origin: OutputOrigin): Promise<OutputRecord> {
     checkOrigin(origin);
     const id = this.ids(OUTPUT_ID_PREFIX);
-    this.db
-      .prepare(
-        `INSERT INTO outputs (id, session_id, tool_name, tool_args, tool_call_id, status, created_at)
-         VALUES (?, ?, ?, ?, ?, 'running', ?)`,
-      )
-      .run(
-        id,
-        origin.sessionId,
-        origin.toolName,
-        origin.toolArgs,
-        origin.toolCallId ?? null,
-        origin.createdAt ?? this.clock(),
-      );
+    this.insertRunning(id, origin, origin.createdAt ?? this.clock());
     return this.getRow(id);
   }
 
@@ -364,6 +340,22 @@ export class SqliteOutputStore implements OutputStore {
       await this.options.afterBlobDurable?.(result.sha256);
     }
     return result;
+  }
+
+  private insertRunning(id: string, origin: OutputOrigin, createdAt: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO outputs (id, session_id, tool_name, tool_args, tool_call_id, status, created_at)
+         VALUES (?, ?, ?, ?, ?, 'running', ?)`,
+      )
+      .run(
+        id,
+        origin.sessionId,
+        origin.toolName,
+        origin.toolArgs,
+        origin.toolCallId ?? null,
+        createdAt,
+      );
   }
 
   private insertBlob(stored: IngestResult): void {
