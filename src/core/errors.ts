@@ -25,6 +25,21 @@ export const ERROR_CODES = [
   "UNSUPPORTED_KIND",
   "STORE_CORRUPT",
   "STORE_UNAVAILABLE",
+  // Configuration and agent files (fault: user).
+  "CONFIG_INVALID",
+  "AGENT_FILE_INVALID",
+  "UNKNOWN_PROVIDER",
+  "MISSING_API_KEY",
+  // Models and tools at run time.
+  "MODEL_UNAVAILABLE",
+  "MODEL_CALL_FAILED",
+  "MCP_SERVER_FAILED",
+  "TOOL_FAILED",
+  "TOOL_TIMEOUT",
+  "UNKNOWN_TOOL",
+  "INVALID_TOOL_ARGUMENTS",
+  "SESSION_NOT_FOUND",
+  "ABORTED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
