@@ -75,12 +75,14 @@ function rangeTooLarge(
   chars: number,
   maxChars: number,
   hint: string,
+  /** Where the requested range starts, for a caller that wants to page from there. */
+  cursor?: number,
 ): SpillwayError {
   return new SpillwayError(
     "RANGE_TOO_LARGE",
     `The requested range of output "${outputId}" holds ${chars > maxChars ? "more than " : ""}${maxChars} characters, ` +
       `over the read limit of ${maxChars}. ${hint}`,
-    { outputId, limit: maxChars, modes: ["page", "slice"] },
+    { outputId, limit: maxChars, modes: ["page", "slice"], ...(cursor !== undefined ? { cursor } : {}) },
     { fault: "model" },
   );
 }
@@ -184,6 +186,7 @@ async function sliceLines(
       maxChars + 1,
       maxChars,
       `Request fewer lines, or page from cursor ${range.start.char} (the start of line ${lineStart}).`,
+      range.start.char,
     );
   }
   return { mode: "slice", found: true, encoding: "utf-8", text: range.text, provenance };

@@ -131,21 +131,33 @@ function checkOrigin(origin: OutputOrigin): void {
 export async function openSqliteOutputStore(
   options: SqliteOutputStoreOptions = {},
 ): Promise<SqliteOutputStore> {
-  const home = resolveHome(options.home);
+  const { home, db, blobs } = await openSqliteDatabase(options.home, options.clock ?? systemClock);
+  return new SqliteOutputStore(home, db, blobs, options);
+}
+
+/**
+ * Opens (creating if needed) the store's directory and database: `spillway.db` (WAL,
+ * synchronous=FULL, migrated to the latest schema) plus the blob directories.
+ */
+export async function openSqliteDatabase(
+  explicitHome: string | undefined,
+  clock: Clock,
+): Promise<{ home: string; db: Database.Database; blobs: BlobDirectory }> {
+  const home = resolveHome(explicitHome);
   const dbPath = join(home, "spillway.db");
   const blobs = new BlobDirectory(home);
-  let db: Database.Database;
   try {
     await makePrivateDir(home);
     await blobs.prepare();
     // Create the file private before SQLite opens it; SQLite gives -wal/-shm the same mode.
     await (await openFile(dbPath, "a", FILE_MODE)).close();
     await chmod(dbPath, FILE_MODE);
-    db = new Database(dbPath, { timeout: 30_000 });
+    const db = new Database(dbPath, { timeout: 30_000 });
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
-    migrate(db, (options.clock ?? systemClock)());
+    migrate(db, clock());
+    return { home, db, blobs };
   } catch (error) {
     throw new SpillwayError(
       "STORE_UNAVAILABLE",
@@ -155,7 +167,6 @@ export async function openSqliteOutputStore(
       { fault: "store", cause: error },
     );
   }
-  return new SqliteOutputStore(home, db, blobs, options);
 }
 
 /** The SQLite implementation of {@link OutputStore}. Open it with {@link openSqliteOutputStore}. */
@@ -172,6 +183,8 @@ export class SqliteOutputStore implements OutputStore {
     private readonly db: Database.Database,
     private readonly blobs: BlobDirectory,
     private readonly options: SqliteOutputStoreOptions,
+    /** False when the database is shared with other stores that close it. */
+    private readonly ownsDatabase = true,
   ) {
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.inlineMaxBytes = options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
@@ -315,7 +328,7 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async close(): Promise<void> {
-    this.db.close();
+    if (this.ownsDatabase && this.db.open) this.db.close();
   }
 
   /** Ingests content and makes its payload durable; records nothing yet. */

@@ -44,6 +44,52 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
       CREATE INDEX outputs_by_created ON outputs (created_at);
     `,
   },
+  {
+    // The canonical history: sessions, their messages and tool calls, written as they happen.
+    version: 2,
+    sql: `
+      CREATE TABLE sessions (
+        id                  TEXT PRIMARY KEY,
+        parent_session_id   TEXT REFERENCES sessions (id),
+        parent_tool_call_id TEXT,
+        agent_name          TEXT NOT NULL,
+        agent_path          TEXT,
+        prompt              TEXT NOT NULL,
+        status              TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'aborted')),
+        settings            TEXT NOT NULL,
+        final_report        TEXT,
+        error               TEXT,
+        turns               INTEGER NOT NULL DEFAULT 0,
+        accounting          TEXT,
+        created_at          BIGINT NOT NULL,
+        updated_at          BIGINT NOT NULL
+      );
+      CREATE INDEX sessions_by_created ON sessions (created_at);
+      CREATE INDEX sessions_by_parent ON sessions (parent_session_id);
+      CREATE TABLE messages (
+        session_id TEXT NOT NULL REFERENCES sessions (id),
+        seq        INTEGER NOT NULL,
+        turn       INTEGER NOT NULL,
+        role       TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+        parts      TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+      CREATE TABLE tool_calls (
+        session_id   TEXT NOT NULL REFERENCES sessions (id),
+        tool_call_id TEXT NOT NULL,
+        turn         INTEGER NOT NULL,
+        tool_name    TEXT NOT NULL,
+        args         TEXT NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('running', 'ok', 'error', 'aborted')),
+        output_id    TEXT REFERENCES outputs (id),
+        error        TEXT,
+        started_at   BIGINT NOT NULL,
+        finished_at  BIGINT,
+        PRIMARY KEY (session_id, tool_call_id)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

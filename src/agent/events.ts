@@ -1,0 +1,57 @@
+import type { ShownAs } from "../store/history.js";
+import type { UsageReport } from "./accounting.js";
+
+/**
+ * Progress events of a run, for the CLI's status line, `--json` event lines, a server's SSE
+ * stream and the trace. Sub-agents emit theirs with their own `sessionId` and `depth` > 0.
+ */
+export type AgentEvent =
+  | {
+      readonly type: "session.start";
+      readonly sessionId: string;
+      readonly parentSessionId: string | null;
+      readonly agent: string;
+      readonly models: readonly string[];
+      readonly maxTurns: number;
+      readonly resumed: boolean;
+    }
+  | { readonly type: "turn.start"; readonly sessionId: string; readonly turn: number; readonly maxTurns: number; readonly final: boolean }
+  | {
+      readonly type: "model.call";
+      readonly sessionId: string;
+      readonly turn: number;
+      readonly model: string;
+      readonly inputTokens: number;
+      readonly outputTokens: number;
+      readonly costUsd: number | null;
+      readonly latencyMs: number;
+      readonly toolCalls: number;
+    }
+  | { readonly type: "model.retry"; readonly sessionId: string; readonly model: string; readonly error: string; readonly willRetry: boolean }
+  | { readonly type: "tool.start"; readonly sessionId: string; readonly turn: number; readonly toolCallId: string; readonly toolName: string }
+  | {
+      readonly type: "tool.end";
+      readonly sessionId: string;
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly status: "ok" | "error";
+      readonly durationMs: number;
+      readonly outputId?: string;
+      readonly bytes?: number;
+      readonly shown?: ShownAs;
+      readonly error?: string;
+    }
+  | { readonly type: "status"; readonly sessionId: string; readonly text: string }
+  | { readonly type: "warning"; readonly sessionId: string; readonly message: string }
+  | {
+      readonly type: "session.end";
+      readonly sessionId: string;
+      readonly status: "completed" | "failed" | "aborted";
+      readonly report: string | null;
+      readonly error: string | null;
+      readonly usage: UsageReport;
+    };
+
+/** Receives events; may be called from sub-agent sessions too (look at `sessionId`). */
+export type AgentEventListener = (event: AgentEvent & { readonly depth: number }) => void;

@@ -1,0 +1,74 @@
+import { countTokens } from "../core/tokens.js";
+import type { ShownAs, ToolResultRef } from "../store/history.js";
+import type { OutputRecord } from "../store/output-store.js";
+import { placeholderText } from "./render-result.js";
+import { remainingTokens, type SessionContext, tokenizerOf } from "./session-context.js";
+import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
+
+/**
+ * The single interception point (seed 000, decision 18). Every raw tool result (MCP,
+ * sub-agent, internal) is stored whole in the canonical store FIRST, before any size logic;
+ * only then does projection decide what the model sees: the whole output inline when it is
+ * under `toolResponseMaxBytes` and fits the remaining context budget, otherwise the surface's
+ * placeholder (a handle message, or a seed-002 continuation). The budget is charged for what
+ * will be shown, not for the stored output (decision 19).
+ */
+export async function interceptContent(
+  context: SessionContext,
+  call: ToolCallInput,
+  outcome: Extract<ToolOutcome, { type: "content" }>,
+): Promise<{ ref: ToolResultRef; record: OutputRecord; storedBytes: number }> {
+  const origin = {
+    sessionId: context.sessionId,
+    toolName: call.toolName,
+    toolArgs: call.argsText,
+    toolCallId: call.toolCallId,
+  };
+  const attachments: OutputRecord[] = [];
+  for (const part of outcome.binary ?? []) {
+    attachments.push(await context.outputs.put(origin, part.data, { binary: true, mediaType: part.mediaType }));
+  }
+  const hasText = outcome.text !== undefined || attachments.length === 0;
+  const record = hasText ? await context.outputs.put(origin, outcome.text ?? "") : attachments.shift()!;
+  const shown = await decideShown(context, record);
+  const storedBytes = (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);
+  return {
+    ref: {
+      kind: "output",
+      outputId: record.id,
+      isError: outcome.isError,
+      shown,
+      ...(attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {}),
+    },
+    record,
+    storedBytes,
+  };
+}
+
+/** Decides, once, how a stored output is shown, and charges the budget for it. */
+async function decideShown(context: SessionContext, record: OutputRecord): Promise<ShownAs> {
+  const { settings, state } = context;
+  const byteSize = record.byteSize ?? 0;
+  if (!settings.toolOutput.enabled) {
+    // Legacy: the model sees at most the byte cap; the store still keeps the whole output.
+    state.pendingTokens += Math.min(record.tokenEstimate ?? 0, Math.ceil(settings.toolResponseMaxBytes / 3));
+    return byteSize <= settings.toolResponseMaxBytes ? "inline" : "truncated";
+  }
+  const tokens = record.tokenEstimate ?? 0;
+  const underCap =
+    context.surface.shownAs === "continuation"
+      ? (record.charCount ?? 0) <= settings.toolOutput.continuationChars
+      : byteSize <= settings.toolResponseMaxBytes;
+  if (record.kind !== "binary" && underCap && tokens <= remainingTokens(context)) {
+    state.pendingTokens += tokens;
+    return "inline";
+  }
+  // Oversized (byte cap exceeded OR projected tokens would overflow, decision 11): the budget
+  // is charged for the placeholder only.
+  const placeholder = await placeholderText(context, record);
+  const placeholderTokens = await countTokens(placeholder, tokenizerOf(settings));
+  if (placeholderTokens > remainingTokens(context)) state.budgetExhausted = true;
+  state.pendingTokens += placeholderTokens;
+  state.hasStoredOutputs = true;
+  return context.surface.shownAs;
+}

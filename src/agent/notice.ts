@@ -1,0 +1,39 @@
+import type { ToolDefinition } from "../providers/model-caller.js";
+import type { SessionContext } from "./session-context.js";
+
+/** What the next model call may do: decided by the turn policy, shown by the notice. */
+export interface TurnPlan {
+  /** The turn number as counted toward maxTurns. */
+  readonly turn: number;
+  readonly maxTurns: number;
+  /** Only the final report is allowed. */
+  readonly final: boolean;
+  readonly tools: readonly ToolDefinition[];
+  /** The surface's tools are listed (some output is shown by handle). */
+  readonly canRetrieve: boolean;
+}
+
+/**
+ * The per-turn system notice (seed 003's XML-NEXT): turn i of N, context window % used, and the
+ * options the model has now. Ephemeral: part of the projection, never of the canonical history.
+ */
+export function renderNotice(context: SessionContext, plan: TurnPlan, contextPercent: number): string {
+  const lines = ["# System Notice", "", `This is turn ${plan.turn} of ${plan.maxTurns}.`, `Your context window is ${contextPercent}% full.`, ""];
+  if (plan.final) {
+    lines.push(
+      "This is your final turn: call agent__final_report now with your complete answer.",
+      "No other tool is available in this turn.",
+    );
+    return lines.join("\n");
+  }
+  const retrieve = context.surface
+    .tools()
+    .map((t) => t.name)
+    .join(" or ");
+  lines.push("You now need to decide your next move:");
+  const options = ["Call tools to advance your task"];
+  if (plan.canRetrieve) options.push(`Read stored tool outputs with ${retrieve} (their ids are in the tool results)`);
+  options.push("Provide your final report/answer with agent__final_report");
+  options.forEach((option, i) => lines.push(`${i + 1}. ${option}`));
+  return lines.join("\n");
+}

@@ -1,0 +1,108 @@
+import { readOutput } from "../retrieval/read-output.js";
+import type { ToolResultRef } from "../store/history.js";
+import type { OutputRecord } from "../store/output-store.js";
+import { continuationMarker } from "../surfaces/get-continuation.js";
+import type { SessionContext } from "./session-context.js";
+
+/**
+ * Renders a canonical tool result into the text a model is sent. Rendering is part of the
+ * projection: the canonical history holds references and numbers, and any shortening here
+ * names the handle that holds the whole output.
+ */
+
+const number = (n: number | null) => (n ?? 0).toLocaleString("en-US");
+
+async function outputRecord(context: SessionContext, outputId: string): Promise<OutputRecord> {
+  return context.outputs.get(outputId, { sessionId: context.sessionId });
+}
+
+async function cached(context: SessionContext, key: string, make: () => Promise<string>): Promise<string> {
+  const hit = context.state.rendered.get(key);
+  if (hit !== undefined) return hit;
+  const text = await make();
+  context.state.rendered.set(key, text);
+  return text;
+}
+
+/** The surface's placeholder text for an oversized output (marker included for continuations). */
+export function placeholderText(context: SessionContext, record: OutputRecord): Promise<string> {
+  return cached(context, `placeholder:${record.id}`, async () => {
+    const placeholder = await context.surface.placeholder(record, {
+      toolCallId: record.toolCallId ?? "",
+      outputs: context.outputs,
+      scope: { sessionId: context.sessionId },
+    });
+    if (!placeholder.continuation) return placeholder.text;
+    const { toolCallId, shown, total } = placeholder.continuation;
+    return `${placeholder.text}\n${continuationMarker(toolCallId, shown, total, true)}`;
+  });
+}
+
+/** Legacy truncation (toolOutput.enabled: false): head and tail within the byte cap, marked. */
+async function legacyTruncated(context: SessionContext, record: OutputRecord): Promise<string> {
+  const total = record.charCount ?? 0;
+  const half = Math.max(1, Math.floor(context.settings.toolResponseMaxBytes / 2 / 3));
+  const scope = { sessionId: context.sessionId };
+  const head = await readOutput(context.outputs, record.id, scope, { mode: "slice", start: 0, length: half });
+  const tail = await readOutput(context.outputs, record.id, scope, { mode: "slice", start: Math.max(0, total - half), length: half });
+  const from = head.found && "charEnd" in head.provenance ? head.provenance.charEnd : 0;
+  const to = tail.found && "charStart" in tail.provenance ? tail.provenance.charStart : total;
+  return (
+    `${head.found ? head.text : ""}\n[… truncated: ${number(to - from)} of ${number(total)} characters omitted here (chars ${from}-${to}); ` +
+    `the whole output is stored as ${record.id} …]\n${tail.found ? tail.text : ""}`
+  );
+}
+
+async function inlineText(context: SessionContext, record: OutputRecord): Promise<string> {
+  if (record.kind === "binary") {
+    return `[binary output stored as ${record.id}: ${number(record.byteSize)} bytes${record.mediaType ? `, ${record.mediaType}` : ""}]`;
+  }
+  const raw = await readOutput(context.outputs, record.id, { sessionId: context.sessionId }, {
+    mode: "raw",
+    maxChars: Math.max(1, record.charCount ?? 0),
+  });
+  return raw.text;
+}
+
+/** Renders one canonical result. */
+export async function renderResult(context: SessionContext, ref: ToolResultRef): Promise<string> {
+  switch (ref.kind) {
+    case "output": {
+      const record = await outputRecord(context, ref.outputId);
+      let text: string;
+      if (ref.shown === "inline") text = await cached(context, `inline:${record.id}`, () => inlineText(context, record));
+      else if (ref.shown === "truncated") text = await cached(context, `legacy:${record.id}`, () => legacyTruncated(context, record));
+      else text = await placeholderText(context, record);
+      const attachments = (ref.attachments ?? []).map((id) => `\n[binary attachment stored as ${id}]`).join("");
+      return `${ref.isError ? "[the tool reported an error]\n" : ""}${text}${attachments}`;
+    }
+    case "retrieval": {
+      if (!ref.continuation) return ref.text;
+      const { toolCallId, shown, total } = ref.continuation;
+      return `${ref.text}\n${continuationMarker(toolCallId, shown, total, false)}`;
+    }
+    case "error":
+      return `Error ${ref.code}: ${ref.message}`;
+    case "note":
+      return ref.text;
+    case "batch": {
+      const parts: string[] = [];
+      for (const [i, item] of ref.items.entries()) {
+        parts.push(`### ${i + 1}. ${item.toolName} ${item.argsText}\n${await renderResult(context, item.ref)}`);
+      }
+      return parts.join("\n\n");
+    }
+  }
+}
+
+/** The handle form of an inline result, for shortening an over-full context at send time. */
+export async function shortenedResult(context: SessionContext, ref: ToolResultRef): Promise<string | undefined> {
+  if (ref.kind === "output" && ref.shown === "inline") {
+    const record = await outputRecord(context, ref.outputId);
+    return `[shown earlier; removed from this context to make room] ${await placeholderText(context, record)}`;
+  }
+  if (ref.kind === "retrieval" && ref.outputId && !ref.isError) {
+    return `[an earlier read of ${ref.outputId}; removed from this context to make room: read it again with the same call if you need it]`;
+  }
+  return undefined;
+}

@@ -1,0 +1,94 @@
+import type { Clock } from "../core/clock.js";
+import type { TokenizerName } from "../core/tokens.js";
+import type { ModelReply, ModelRequest, RetryPolicy } from "../providers/model-caller.js";
+import type { ModelTarget } from "../providers/models.js";
+import type { HistoryStore } from "../store/history.js";
+import type { OutputStore } from "../store/output-store.js";
+import type { Extractor, Surface, SurfaceName } from "../surfaces/surface.js";
+import type { Accounting } from "./accounting.js";
+import type { AgentEvent } from "./events.js";
+import type { ToolHandler } from "./tool-types.js";
+import type { TraceWriter } from "./trace.js";
+
+/** The settings a session runs with, resolved from CLI > frontmatter > config > defaults. */
+export interface SessionSettings {
+  readonly models: readonly ModelTarget[];
+  readonly maxTurns: number;
+  readonly toolResponseMaxBytes: number;
+  readonly toolConcurrency: number;
+  readonly toolTimeoutSecs: number;
+  readonly toolOutput: {
+    readonly enabled: boolean;
+    readonly surface: SurfaceName;
+    readonly continuationChars: number;
+    readonly synopsisLines: number;
+  };
+  readonly stream: boolean;
+  readonly retry: RetryPolicy;
+}
+
+/** Everything one session's functions share: services (fixed) and state (changing). */
+export interface SessionContext {
+  readonly sessionId: string;
+  readonly parentSessionId: string | null;
+  readonly depth: number;
+  readonly agentName: string;
+  readonly systemPrompt: string;
+  readonly settings: SessionSettings;
+  readonly outputs: OutputStore;
+  readonly history: HistoryStore;
+  readonly surface: Surface;
+  readonly extractor?: Extractor;
+  /** Tools by name: MCP, internal, sub-agents, surface. */
+  readonly tools: ReadonlyMap<string, ToolHandler>;
+  readonly accounting: Accounting;
+  readonly trace: TraceWriter;
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  readonly callModel: (request: ModelRequest) => Promise<ModelReply>;
+  readonly emit: (event: AgentEvent) => void;
+  readonly state: SessionState;
+}
+
+export interface SessionState {
+  /** Turns counted toward maxTurns so far. */
+  turn: number;
+  /** Model calls made (counted or not), bounding uncounted turns. */
+  modelCalls: number;
+  /** Tokens of the last projection sent (the context the next results must fit beside). */
+  projectedTokens: number;
+  /** Tokens of results accepted in the turn being run, not yet in a projection. */
+  pendingTokens: number;
+  finalReport: string | null;
+  /** Set when even a handle message cannot fit: the next turn must be the final one. */
+  budgetExhausted: boolean;
+  /** Some output is shown by handle/continuation: the surface's tools are listed. */
+  hasStoredOutputs: boolean;
+  /** Rendered tool-result texts (deterministic for a given record), so turns do not re-read them. */
+  readonly rendered: Map<string, string>;
+}
+
+/** The smallest context window among the session's models: what every fallback can take. */
+export function contextWindowOf(settings: SessionSettings): number {
+  return Math.min(...settings.models.map((m) => m.contextWindow));
+}
+
+export function maxOutputTokensOf(settings: SessionSettings): number {
+  return Math.max(...settings.models.map((m) => m.maxOutputTokens));
+}
+
+export function tokenizerOf(settings: SessionSettings): TokenizerName {
+  return settings.models[0]?.tokenizer ?? "o200k_base";
+}
+
+/** Tokens still free for tool results before the next model call. */
+export function remainingTokens(context: SessionContext): number {
+  const { state, settings } = context;
+  return contextWindowOf(settings) - maxOutputTokensOf(settings) - state.projectedTokens - state.pendingTokens;
+}
+
+/** The approximate characters free for a surface's answer (at most the byte cap's worth). */
+export function answerBudgetChars(context: SessionContext): number {
+  const tokens = Math.max(256, remainingTokens(context));
+  return Math.max(1000, Math.min(context.settings.toolResponseMaxBytes * 4, tokens * 3));
+}

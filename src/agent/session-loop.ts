@@ -1,0 +1,79 @@
+import type { ModelReply } from "../providers/model-caller.js";
+import type { HistoryPart } from "../store/history.js";
+import type { TurnPlan } from "./notice.js";
+import { buildProjection, type Projection } from "./projection.js";
+import type { SessionContext } from "./session-context.js";
+import { runToolCalls } from "./tool-runner.js";
+import { decideReply, planTurn, turnCounts } from "./turn-policy.js";
+
+/** How a session's loop ended. */
+export type LoopEnd =
+  | { readonly status: "completed"; readonly report: string }
+  | { readonly status: "failed"; readonly error: string; readonly report: string | null }
+  | { readonly status: "aborted"; readonly error: string };
+
+async function callModel(context: SessionContext, projection: Projection, plan: TurnPlan): Promise<ModelReply> {
+  const reply = await context.callModel({
+    system: projection.system,
+    messages: projection.messages,
+    tools: plan.tools,
+    signal: context.signal,
+    stream: context.settings.stream,
+  });
+  context.state.modelCalls++;
+  const cost = context.accounting.addModelCall(reply.target, reply.usage.inputTokens, reply.usage.outputTokens);
+  context.emit({
+    type: "model.call",
+    sessionId: context.sessionId,
+    turn: plan.turn,
+    model: reply.target.ref,
+    inputTokens: reply.usage.inputTokens,
+    outputTokens: reply.usage.outputTokens,
+    costUsd: cost,
+    latencyMs: reply.latencyMs,
+    toolCalls: reply.toolCalls.length,
+  });
+  const parts: HistoryPart[] = [];
+  if (reply.text) parts.push({ type: "text", text: reply.text });
+  for (const call of reply.toolCalls) {
+    parts.push({ type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, argsText: call.argsText });
+  }
+  await context.history.appendMessage(context.sessionId, plan.turn, "assistant", parts);
+  return reply;
+}
+
+/**
+ * The session loop, a small state machine: plan the turn → build the projection → call the
+ * model → run its tool calls (each stored whole, then projected) → next turn, until a final
+ * report, the last turn, or an abort. Policy lives in the functions it calls.
+ */
+export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> {
+  const { state } = context;
+  let lastText: string | null = null;
+  for (;;) {
+    if (context.signal.aborted) return { status: "aborted", error: "The run was aborted." };
+    const plan = planTurn(context);
+    context.emit({ type: "turn.start", sessionId: context.sessionId, turn: plan.turn, maxTurns: plan.maxTurns, final: plan.final });
+    const projection = await buildProjection(context, await context.history.messages(context.sessionId), plan);
+    state.projectedTokens = projection.tokens;
+    state.pendingTokens = 0;
+    const reply = await callModel(context, projection, plan);
+    if (reply.text.trim()) lastText = reply.text.trim();
+    const decision = decideReply(reply);
+    if (turnCounts(context, reply)) state.turn = plan.turn;
+    await context.history.updateSession(context.sessionId, { turns: state.turn });
+    if (decision.kind === "final") return { status: "completed", report: decision.report };
+    if (decision.kind === "run-tools") {
+      const allowed = new Set(plan.tools.map((t) => t.name));
+      const { finalReport } = await runToolCalls(context, reply.toolCalls, plan.turn, allowed);
+      if (finalReport !== null) return { status: "completed", report: finalReport };
+    }
+    if (plan.final) {
+      return {
+        status: "failed",
+        error: `The agent used its ${plan.maxTurns} turns without delivering a final report.`,
+        report: lastText,
+      };
+    }
+  }
+}

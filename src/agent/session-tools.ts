@@ -1,0 +1,148 @@
+import { basename } from "node:path";
+import type { McpHub } from "../providers/mcp/hub.js";
+import type { McpCallResult } from "../providers/mcp/types.js";
+import type { ModelToolCall } from "../providers/model-caller.js";
+import type { Surface } from "../surfaces/surface.js";
+import { batchTool, finalReportTool, taskStatusTool } from "./internal-tools.js";
+import { answerBudgetChars, type SessionContext, tokenizerOf } from "./session-context.js";
+import { executeCall } from "./tool-runner.js";
+import type { ToolHandler, ToolOutcome } from "./tool-types.js";
+
+/** An MCP result as raw content for the interception point. */
+export function mcpContent(result: McpCallResult): ToolOutcome {
+  const texts: string[] = [];
+  const binary: { data: Uint8Array; mediaType: string }[] = [];
+  for (const part of result.content) {
+    if (part.type === "text") texts.push(part.text);
+    else if (part.type === "binary") binary.push({ data: part.data, mediaType: part.mediaType });
+    else if (part.type === "resource") {
+      if (part.text !== undefined) texts.push(part.text);
+      if (part.data !== undefined) binary.push({ data: part.data, mediaType: part.mediaType ?? "application/octet-stream" });
+    } else texts.push(`[resource link: ${part.uri}${part.name ? ` (${part.name})` : ""}]`);
+  }
+  // Some servers answer only with structuredContent; others send the same text twice (content
+  // and structuredContent): content wins, so nothing is stored twice.
+  if (texts.length === 0 && binary.length === 0 && result.structured !== undefined) {
+    texts.push(JSON.stringify(result.structured, null, 2));
+  }
+  return {
+    type: "content",
+    isError: result.isError,
+    ...(texts.length > 0 || binary.length === 0 ? { text: texts.join("\n") } : {}),
+    ...(binary.length > 0 ? { binary } : {}),
+  };
+}
+
+export function mcpToolHandlers(hub: McpHub, timeoutMs: number): ToolHandler[] {
+  return hub.tools().map((info) => ({
+    kind: "mcp" as const,
+    definition: { name: info.name, description: info.description, inputSchema: info.inputSchema },
+    run: async (call, signal) =>
+      mcpContent(await hub.callTool(info.name, (call.args ?? {}) as Record<string, unknown>, { signal, timeoutMs })),
+  }));
+}
+
+export function surfaceToolHandlers(surface: Surface, context: () => SessionContext): ToolHandler[] {
+  return surface.tools().map((definition) => ({
+    kind: "surface" as const,
+    definition,
+    run: async (call, signal) => {
+      const session = context();
+      const answer = await surface.execute(call.toolName, call.args, {
+        outputs: session.outputs,
+        scope: { sessionId: session.sessionId },
+        maxChars: answerBudgetChars(session),
+        tokenizer: tokenizerOf(session.settings),
+        outputOfToolCall: async (toolCallId) =>
+          (await session.history.toolCalls(session.sessionId)).find((c) => c.toolCallId === toolCallId)?.outputId ?? undefined,
+        ...(session.extractor ? { extractor: session.extractor } : {}),
+        signal,
+      });
+      return {
+        type: "retrieval",
+        text: answer.text,
+        isError: answer.isError,
+        ...(answer.continuation ? { continuation: answer.continuation } : {}),
+        ...(answer.outputId ? { outputId: answer.outputId } : {}),
+      };
+    },
+  }));
+}
+
+/** Runs a sub-agent file as a child session and returns its final report. */
+export type ChildRunner = (
+  agentPath: string,
+  task: string,
+  parentToolCallId: string,
+  signal: AbortSignal,
+) => Promise<{ readonly report: string | null; readonly status: string; readonly error: string | null; readonly sessionId: string }>;
+
+/** The tool name of a sub-agent file: `agent__<file name without .md>`. */
+export function subagentToolName(agentPath: string): string {
+  const name = basename(agentPath).replace(/\.md$/i, "").replace(/[^a-zA-Z0-9_-]/g, "_");
+  return `agent__${name}`.slice(0, 64);
+}
+
+export function subagentHandlers(
+  agents: readonly { readonly path: string; readonly description: string }[],
+  runChild: ChildRunner,
+): ToolHandler[] {
+  return agents.map((agent) => ({
+    kind: "subagent" as const,
+    definition: {
+      name: subagentToolName(agent.path),
+      description: `Sub-agent: ${agent.description || basename(agent.path)}. Give it a complete task; it returns its final report.`,
+      inputSchema: {
+        type: "object",
+        additionalProperties: false,
+        required: ["task"],
+        properties: { task: { type: "string", description: "The task for the sub-agent, complete and self-contained." } },
+      },
+    },
+    run: async (call, signal): Promise<ToolOutcome> => {
+      const task = (call.args as { task?: unknown } | undefined)?.task;
+      if (typeof task !== "string" || task.trim() === "") {
+        return { type: "error", code: "INVALID_TOOL_ARGUMENTS", message: `${call.toolName} needs a non-empty \`task\` string.` };
+      }
+      const child = await runChild(agent.path, task, call.toolCallId, signal);
+      if (child.status === "completed" && child.report !== null) return { type: "content", text: child.report, isError: false };
+      return {
+        type: "content",
+        isError: true,
+        text:
+          `Sub-agent session ${child.sessionId} ended ${child.status}: ${child.error ?? "no final report"}` +
+          (child.report ? `\nIts last words:\n${child.report}` : ""),
+      };
+    },
+  }));
+}
+
+/**
+ * All tools of a session by name: MCP tools, sub-agents, the internal tools and the surface's
+ * retrieval tools (listed per turn by the turn policy).
+ */
+export function assembleTools(
+  parts: { mcp: ToolHandler[]; subagents: ToolHandler[]; surface: Surface },
+  context: () => SessionContext,
+): Map<string, ToolHandler> {
+  const tools = new Map<string, ToolHandler>();
+  const add = (handler: ToolHandler) => tools.set(handler.definition.name, handler);
+  parts.mcp.forEach(add);
+  parts.subagents.forEach(add);
+  add(finalReportTool());
+  add(taskStatusTool(context));
+  surfaceToolHandlers(parts.surface, context).forEach(add);
+  const runInner = (call: ModelToolCall, allowed: ReadonlySet<string>) => executeCall(context(), call, allowed);
+  // Inside a batch: every tool the turn allows (the surface's only while outputs are stored).
+  const allowedInside = () => {
+    const session = context();
+    const names = new Set<string>();
+    for (const [name, handler] of tools) {
+      if (handler.kind === "surface" && !session.state.hasStoredOutputs) continue;
+      names.add(name);
+    }
+    return names;
+  };
+  add(batchTool(context, allowedInside, runInner));
+  return tools;
+}

@@ -1,0 +1,52 @@
+import type { ModelReply, ToolDefinition } from "../providers/model-caller.js";
+import { FINAL_REPORT } from "./internal-tools.js";
+import type { TurnPlan } from "./notice.js";
+import type { SessionContext } from "./session-context.js";
+
+/**
+ * Loop policy: which tools the next model call gets, when the last turn comes, what a reply
+ * means, and which turns count. The session loop calls these; it holds no policy itself.
+ */
+
+/** Uncounted turns (seed 002 continuations) are bounded too, so a loop always ends. */
+export function uncountedTurnLimit(maxTurns: number): number {
+  return maxTurns * 5 + 10;
+}
+
+/** Plans the next turn. */
+export function planTurn(context: SessionContext): TurnPlan {
+  const { state, settings } = context;
+  const turn = state.turn + 1;
+  const final =
+    turn >= settings.maxTurns || state.budgetExhausted || state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
+  const finalTool = context.tools.get(FINAL_REPORT)!.definition;
+  if (final) return { turn, maxTurns: settings.maxTurns, final: true, tools: [finalTool], canRetrieve: false };
+  // Retrieval tools are listed while some output is shown by handle, never in the final turn
+  // (seed 000, decisions 14 and 15).
+  const canRetrieve = settings.toolOutput.enabled && state.hasStoredOutputs;
+  const tools: ToolDefinition[] = [];
+  for (const handler of context.tools.values()) {
+    if (handler.kind === "surface" && !canRetrieve) continue;
+    tools.push(handler.definition);
+  }
+  return { turn, maxTurns: settings.maxTurns, final: false, tools, canRetrieve };
+}
+
+export type ReplyDecision =
+  | { readonly kind: "run-tools" }
+  | { readonly kind: "final"; readonly report: string }
+  | { readonly kind: "empty" };
+
+/** What a reply means: tools to run, a final answer given as text, or nothing at all. */
+export function decideReply(reply: ModelReply): ReplyDecision {
+  if (reply.toolCalls.length > 0) return { kind: "run-tools" };
+  // A model that answers in plain text instead of calling agent__final_report has answered.
+  if (reply.text.trim() !== "") return { kind: "final", report: reply.text.trim() };
+  return { kind: "empty" };
+}
+
+/** Whether a turn counts toward maxTurns: not when every call was an uncounted tool. */
+export function turnCounts(context: SessionContext, reply: ModelReply): boolean {
+  const uncounted = context.surface.uncountedTools;
+  return reply.toolCalls.length === 0 || !reply.toolCalls.every((call) => uncounted.has(call.toolName));
+}

@@ -1,0 +1,293 @@
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import {
+  APICallError,
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  streamText,
+  type ToolSet,
+  tool,
+  wrapLanguageModel,
+} from "ai";
+import { isSpillwayError, SpillwayError } from "../core/errors.js";
+import { createLanguageModel, type ModelTarget } from "./models.js";
+
+/** A tool as a model sees it. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the tool's arguments (type: object). */
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** A tool call as the model made it, with its arguments exactly as sent. */
+export interface ModelToolCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The arguments' JSON text, verbatim (possibly invalid). */
+  readonly argsText: string;
+  /** Parsed arguments, when `argsText` is valid JSON. */
+  readonly args: unknown;
+  /** Set when the call cannot run: not valid JSON, or not a tool the model was given. */
+  readonly invalid?: { readonly code: "INVALID_TOOL_ARGUMENTS" | "UNKNOWN_TOOL"; readonly message: string };
+}
+
+export interface ModelRequest {
+  readonly system: string;
+  readonly messages: ModelMessage[];
+  readonly tools: readonly ToolDefinition[];
+  readonly maxOutputTokens?: number;
+  readonly stream?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+export interface ModelAttempt {
+  readonly ref: string;
+  readonly error?: string;
+  readonly latencyMs: number;
+}
+
+export interface ModelReply {
+  /** The model that answered. */
+  readonly target: ModelTarget;
+  readonly text: string;
+  readonly toolCalls: ModelToolCall[];
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly finishReason: string;
+  readonly latencyMs: number;
+  /** Every attempt made, failed ones first (retries and fallbacks). */
+  readonly attempts: ModelAttempt[];
+}
+
+export interface RetryPolicy {
+  /** Attempts per model before moving to the next one of the list. */
+  readonly attempts: number;
+  /** First backoff; doubles each retry (plus up to 25% jitter). */
+  readonly backoffMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, backoffMs: 500 };
+
+export interface CallModelOptions {
+  readonly retry?: RetryPolicy;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Injectable for tests; defaults to {@link createLanguageModel}. */
+  readonly createModel?: (target: ModelTarget) => LanguageModel;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly onAttemptFailed?: (attempt: ModelAttempt & { willRetry: boolean }) => void;
+}
+
+function parseArgs(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  if (text.trim() === "") return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
+  }
+}
+
+/** Records each tool call's raw JSON text as the provider returned it, before any parsing. */
+function capturingRawToolInput(model: LanguageModel, raw: Map<string, string>): LanguageModel {
+  return wrapLanguageModel({
+    model: model as LanguageModelV3,
+    middleware: {
+      specificationVersion: "v3",
+      wrapGenerate: async ({ doGenerate }) => {
+        const result = await doGenerate();
+        for (const part of result.content) {
+          if (part.type === "tool-call") raw.set(part.toolCallId, part.input);
+        }
+        return result;
+      },
+      wrapStream: async ({ doStream }) => {
+        const { stream, ...rest } = await doStream();
+        const capture = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          transform(part, controller) {
+            if (part.type === "tool-call") raw.set(part.toolCallId, part.input);
+            controller.enqueue(part);
+          },
+        });
+        return { stream: stream.pipeThrough(capture), ...rest };
+      },
+    },
+  });
+}
+
+function toolSet(tools: readonly ToolDefinition[]): ToolSet {
+  const set: ToolSet = {};
+  for (const definition of tools) {
+    // No execute: spillway runs every tool itself, through one interception point.
+    set[definition.name] = tool({
+      description: definition.description,
+      inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  return set;
+}
+
+/** Calls one model once. */
+async function callOnce(model: LanguageModel, request: ModelRequest): Promise<Omit<ModelReply, "target" | "attempts" | "latencyMs">> {
+  const raw = new Map<string, string>();
+  const wrapped = capturingRawToolInput(model, raw);
+  const known = new Set(request.tools.map((t) => t.name));
+  const settings = {
+    model: wrapped,
+    system: request.system,
+    messages: request.messages,
+    ...(request.tools.length > 0 ? { tools: toolSet(request.tools) } : {}),
+    maxRetries: 0,
+    ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
+    ...(request.signal ? { abortSignal: request.signal } : {}),
+  };
+  let text: string;
+  let calls: { toolCallId: string; toolName: string; input: unknown }[];
+  let usage: { inputTokens?: number | undefined; outputTokens?: number | undefined };
+  let finishReason: string;
+  if (request.stream) {
+    let streamError: unknown;
+    const result = streamText({
+      ...settings,
+      onError: ({ error }) => {
+        streamError ??= error;
+      },
+    });
+    try {
+      text = await result.text;
+      calls = await result.toolCalls;
+      usage = await result.usage;
+      finishReason = await result.finishReason;
+    } catch (error) {
+      throw streamError ?? error;
+    }
+    if (streamError) throw streamError;
+  } else {
+    const result = await generateText(settings);
+    text = result.text;
+    calls = result.toolCalls;
+    usage = result.usage;
+    finishReason = result.finishReason;
+  }
+  const toolCalls = calls.map((call): ModelToolCall => {
+    const argsText = raw.get(call.toolCallId) ?? JSON.stringify(call.input ?? {});
+    const parsed = parseArgs(argsText);
+    if (!known.has(call.toolName)) {
+      return {
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        argsText,
+        args: parsed.ok ? parsed.value : undefined,
+        invalid: {
+          code: "UNKNOWN_TOOL",
+          message: `There is no tool named "${call.toolName}". Available tools: ${[...known].join(", ") || "none"}.`,
+        },
+      };
+    }
+    if (!parsed.ok) {
+      return {
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        argsText,
+        args: undefined,
+        invalid: {
+          code: "INVALID_TOOL_ARGUMENTS",
+          message: `The arguments of ${call.toolName} are not valid JSON (${parsed.reason}). Send one JSON object matching the tool's schema.`,
+        },
+      };
+    }
+    return { toolCallId: call.toolCallId, toolName: call.toolName, argsText, args: parsed.value };
+  });
+  return {
+    text,
+    toolCalls,
+    usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
+    finishReason,
+  };
+}
+
+function isRetryable(error: unknown): boolean {
+  if (APICallError.isInstance(error)) return error.isRetryable;
+  if (isSpillwayError(error)) return false;
+  // Network failures (connection refused, reset) surface as plain errors: worth a retry.
+  return true;
+}
+
+function describe(error: unknown): string {
+  if (APICallError.isInstance(error)) {
+    return `${error.statusCode ?? "no status"}: ${error.message}`.slice(0, 500);
+  }
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(new SpillwayError("ABORTED", "Aborted while waiting to retry the model.", {}));
+      },
+      { once: true },
+    );
+  });
+
+function aborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/**
+ * Calls the first model of `targets` that answers: each is tried up to `retry.attempts`
+ * times with exponential backoff on retryable errors (rate limits, 5xx, network), then the
+ * next model of the list. The reply says which model served it and every failed attempt.
+ * All failing is MODEL_UNAVAILABLE listing each model's last error.
+ *
+ * @example
+ * const reply = await callModel([primary, fallback], { system, messages, tools });
+ * console.log(reply.target.ref, reply.toolCalls.map((c) => c.toolName));
+ */
+export async function callModel(
+  targets: readonly ModelTarget[],
+  request: ModelRequest,
+  options: CallModelOptions = {},
+): Promise<ModelReply> {
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const sleep = options.sleep ?? defaultSleep;
+  const attempts: ModelAttempt[] = [];
+  for (const target of targets) {
+    let model: LanguageModel;
+    try {
+      model = (options.createModel ?? ((t) => createLanguageModel(t, options.env)))(target);
+    } catch (error) {
+      attempts.push({ ref: target.ref, error: describe(error), latencyMs: 0 });
+      options.onAttemptFailed?.({ ref: target.ref, error: describe(error), latencyMs: 0, willRetry: false });
+      continue;
+    }
+    for (let attempt = 1; attempt <= retry.attempts; attempt++) {
+      const started = performance.now();
+      try {
+        const reply = await callOnce(model, request);
+        return { ...reply, target, attempts, latencyMs: performance.now() - started };
+      } catch (error) {
+        if (aborted(request.signal)) {
+          throw new SpillwayError("ABORTED", `The call to ${target.ref} was aborted.`, { model: target.ref }, { cause: error });
+        }
+        const willRetry = attempt < retry.attempts && isRetryable(error);
+        const failed = { ref: target.ref, error: describe(error), latencyMs: performance.now() - started };
+        attempts.push(failed);
+        options.onAttemptFailed?.({ ...failed, willRetry });
+        if (!willRetry) break;
+        const backoff = retry.backoffMs * 2 ** (attempt - 1);
+        await sleep(backoff + Math.random() * backoff * 0.25, request.signal);
+      }
+    }
+  }
+  const summary = attempts.map((a) => `${a.ref}: ${a.error}`).join("; ");
+  throw new SpillwayError(
+    "MODEL_UNAVAILABLE",
+    `No model answered (${summary || "no models configured"}). Check the model names, that the server is running, ` +
+      "and the API key variables; set the model with --model, the agent's models: list, or SPILLWAY_MODEL.",
+    { attempts },
+    { fault: "user" },
+  );
+}

@@ -1,0 +1,157 @@
+import type { ErrorCode } from "../core/errors.js";
+
+/**
+ * The canonical history of agent sessions (seed 004): every message, tool call and result,
+ * lossless and durable, written as it happens. Nothing here is ever shortened: tool results
+ * refer to outputs in the output store (stored whole), and what a model was shown is decided
+ * again at send time by the projection.
+ */
+
+export type SessionStatus = "running" | "completed" | "failed" | "aborted";
+
+/** How a tool result was shown to the model when it arrived (the projection's decision). */
+export type ShownAs =
+  /** The whole output, inline. */
+  | "inline"
+  /** A handle message naming the output and how to read it. */
+  | "handle"
+  /** The first characters and a seed-002 continuation marker. */
+  | "continuation"
+  /** Legacy head+tail truncation (only when toolOutput.enabled is false). */
+  | "truncated";
+
+/** A tool call's result as the canonical history keeps it. */
+export type ToolResultRef =
+  /** A result stored whole in the output store. */
+  | {
+      readonly kind: "output";
+      readonly outputId: string;
+      /** The tool reported an error (its error text is the output). */
+      readonly isError: boolean;
+      readonly shown: ShownAs;
+      /** Binary parts of the same result (images, blobs), each stored as its own output. */
+      readonly attachments?: readonly string[];
+    }
+  /**
+   * A read of stored outputs through a surface (get_tool_output, tool_output,
+   * get_continuation). Derived from outputs, so it never creates a handle; `continuation`
+   * makes the projection append the seed-002 marker (the stored text never carries one).
+   */
+  | {
+      readonly kind: "retrieval";
+      readonly text: string;
+      readonly continuation?: { readonly toolCallId: string; readonly shown: number; readonly total: number };
+      /** The output this read came from. */
+      readonly outputId?: string;
+      readonly isError?: boolean;
+    }
+  /** A call that produced no output: unknown tool, invalid arguments, server gone, aborted. */
+  | { readonly kind: "error"; readonly code: ErrorCode; readonly message: string }
+  /** A short acknowledgement from an internal tool (final report received, task status). */
+  | { readonly kind: "note"; readonly text: string }
+  /** agent__batch: each inner call's result, in order. */
+  | {
+      readonly kind: "batch";
+      readonly items: readonly { readonly toolName: string; readonly argsText: string; readonly ref: ToolResultRef }[];
+    };
+
+export type HistoryPart =
+  | { readonly type: "text"; readonly text: string }
+  | {
+      readonly type: "tool-call";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      /** The arguments exactly as the model sent them (possibly invalid JSON). */
+      readonly argsText: string;
+    }
+  | {
+      readonly type: "tool-result";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly result: ToolResultRef;
+    };
+
+export type MessageRole = "user" | "assistant" | "tool";
+
+export interface HistoryMessage {
+  readonly seq: number;
+  readonly turn: number;
+  readonly role: MessageRole;
+  readonly parts: readonly HistoryPart[];
+  readonly createdAt: number;
+}
+
+export interface SessionRecord {
+  readonly id: string;
+  readonly parentSessionId: string | null;
+  readonly parentToolCallId: string | null;
+  readonly agentName: string;
+  readonly agentPath: string | null;
+  readonly prompt: string;
+  readonly status: SessionStatus;
+  /** The resolved settings the session runs with (JSON), so a resume runs the same way. */
+  readonly settings: unknown;
+  readonly finalReport: string | null;
+  readonly error: string | null;
+  readonly turns: number;
+  readonly accounting: unknown;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export type ToolCallStatus = "running" | "ok" | "error" | "aborted";
+
+export interface ToolCallRecord {
+  readonly sessionId: string;
+  readonly toolCallId: string;
+  readonly turn: number;
+  readonly toolName: string;
+  readonly argsText: string;
+  readonly status: ToolCallStatus;
+  readonly outputId: string | null;
+  readonly error: string | null;
+  readonly startedAt: number;
+  readonly finishedAt: number | null;
+}
+
+export interface NewSession {
+  readonly id: string;
+  readonly parentSessionId?: string;
+  readonly parentToolCallId?: string;
+  readonly agentName: string;
+  readonly agentPath?: string;
+  readonly prompt: string;
+  readonly settings: unknown;
+}
+
+/**
+ * The canonical history store. Same database as the output store; asynchronous so another
+ * database can implement it.
+ */
+export interface HistoryStore {
+  createSession(session: NewSession): Promise<SessionRecord>;
+  getSession(id: string): Promise<SessionRecord>;
+  listSessions(filter?: { limit?: number; offset?: number; parentSessionId?: string | null }): Promise<SessionRecord[]>;
+  updateSession(
+    id: string,
+    patch: Partial<Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting">>,
+  ): Promise<void>;
+
+  /** Appends a message; returns it with its sequence number. */
+  appendMessage(sessionId: string, turn: number, role: MessageRole, parts: readonly HistoryPart[]): Promise<HistoryMessage>;
+  messages(sessionId: string): Promise<HistoryMessage[]>;
+
+  /** Records that a tool call started (before it runs, so a crash leaves a trace). */
+  startToolCall(call: Omit<ToolCallRecord, "status" | "outputId" | "error" | "finishedAt">): Promise<void>;
+  /**
+   * Finishes a tool call and appends its result message, in one transaction: a call is never
+   * left without its result once it has one.
+   */
+  finishToolCall(
+    sessionId: string,
+    toolCallId: string,
+    outcome: { status: Exclude<ToolCallStatus, "running">; outputId?: string; error?: string },
+    result: { turn: number; toolName: string; ref: ToolResultRef },
+  ): Promise<HistoryMessage>;
+  toolCalls(sessionId: string): Promise<ToolCallRecord[]>;
+}

@@ -1,0 +1,116 @@
+import { SpillwayError } from "../core/errors.js";
+import type { GrepLine, GrepResult } from "../retrieval/grep.js";
+import type { JsonResult } from "../retrieval/json.js";
+import type { PageResult } from "../retrieval/page.js";
+import type { BinaryProvenance, Provenance } from "../retrieval/provenance.js";
+import type { RawResult } from "../retrieval/raw.js";
+import type { SliceResult } from "../retrieval/slice.js";
+
+/**
+ * Model-facing text of retrieval results: a one-line header with the provenance (output,
+ * ranges, lines, hash), the content, and, when more exists, the exact call that continues.
+ * Plain text, not JSON, so content is never double-escaped.
+ */
+
+const n = (value: number) => value.toLocaleString("en-US");
+const shortHash = (sha256: string) => `${sha256.slice(0, 12)}…`;
+
+export function rangeHeader(mode: string, p: Provenance | BinaryProvenance): string {
+  if (!("charStart" in p)) {
+    return `[${p.outputId} ${mode}: bytes ${n(p.byteStart)}-${n(p.byteEnd)} of ${n(p.totalBytes)} (base64) · sha256 ${shortHash(p.sha256)}]`;
+  }
+  return (
+    `[${p.outputId} ${mode}: chars ${n(p.charStart)}-${n(p.charEnd)} of ${n(p.totalChars)} · ` +
+    `lines ${n(p.lineStart)}-${n(p.lineEnd)} of ${n(p.totalLines)} · sha256 ${shortHash(p.sha256)}]`
+  );
+}
+
+export function renderRaw(result: RawResult): string {
+  return `${rangeHeader("raw", result.provenance)}\n${result.text}`;
+}
+
+export function renderSlice(result: SliceResult, continueCall?: string): string {
+  if (!result.found) {
+    return (
+      `[${result.outputId} slice: anchor ${JSON.stringify(result.anchor)} ` +
+      (result.occurrences === 0
+        ? "not found (0 occurrences)]"
+        : `occurrence ${result.matchIndex} not found: it occurs ${result.occurrences} times (match_index 0..${result.occurrences - 1})]`)
+    );
+  }
+  const anchor =
+    "anchor" in result && result.anchor
+      ? ` (anchor at chars ${n(result.anchor.anchorCharStart)}-${n(result.anchor.anchorCharEnd)}, occurrence ${result.anchor.matchIndex + 1} of ${result.anchor.occurrences})`
+      : "";
+  const body = `${rangeHeader("slice", result.provenance)}${anchor}\n${result.text}`;
+  return continueCall ? `${body}\n[more of the requested range: ${continueCall}]` : body;
+}
+
+export function renderPage(result: PageResult, continueCall: string | undefined): string {
+  const next = result.nextCursor === null ? " · last page" : ` · next cursor ${n(result.nextCursor)}`;
+  const header = rangeHeader("page", result.provenance).replace(/]$/, `${next}]`);
+  return `${header}\n${result.text}${continueCall ? `\n[continue: ${continueCall}]` : ""}`;
+}
+
+function grepLine(prefix: string, separator: string, line: GrepLine): string {
+  const clip = line.clipped ? ` [excerpt of a long line: chars ${n(line.provenance.charStart)}-${n(line.provenance.charEnd)}]` : "";
+  return `${prefix}${line.line}${separator} ${line.text}${clip}`;
+}
+
+/**
+ * Renders as many matches as fit `maxChars` (at least one, or RANGE_TOO_LARGE); the rest are
+ * counted and reachable with the returned continuation call.
+ */
+export function renderGrep(result: GrepResult, maxChars: number, continueCall: (cursor: number) => string): string {
+  const total =
+    result.totalMatches === null ? `${result.matches.length}+` : n(result.totalMatches);
+  const blocks: string[] = [];
+  let used = 0;
+  let shown = 0;
+  for (const match of result.matches) {
+    const lines = [
+      ...match.before.map((line) => grepLine("", "-", line)),
+      grepLine("", `:${match.column}:`, match),
+      ...match.after.map((line) => grepLine("", "-", line)),
+    ];
+    const block = lines.join("\n");
+    if (shown > 0 && used + block.length + 4 > maxChars) break;
+    blocks.push(block);
+    used += block.length + 4;
+    shown++;
+  }
+  const hasContext = result.matches.some((m) => m.before.length > 0 || m.after.length > 0);
+  const header =
+    `[${result.outputId} grep ${JSON.stringify(result.pattern)}${result.regex ? " (regex)" : ""}${result.ignoreCase ? " (ignore case)" : ""}: ` +
+    (result.matches.length === 0
+      ? "no matching lines]"
+      : `${total} matching lines; showing ${shown} · LINE:COL: text${hasContext ? ", context LINE- text" : ""} · sha256 ${shortHash(result.sha256)}]`);
+  const lastShown = result.matches[shown - 1];
+  let footer = "";
+  if (shown < result.matches.length && lastShown) {
+    // The next search starts after the last line shown here.
+    footer = `\n[more matching lines: ${continueCall(lastShown.provenance.charEnd)}]`;
+  } else if (result.nextCursor !== null) {
+    footer = `\n[more matching lines: ${continueCall(result.nextCursor)}]`;
+  }
+  return `${header}${blocks.length > 0 ? `\n${blocks.join(hasContext ? "\n--\n" : "\n")}` : ""}${footer}`;
+}
+
+export function renderJson(result: JsonResult, continueCall: (offset: number) => string): string {
+  if (result.kind === "outline") return `[${result.outputId} json outline · sha256 ${shortHash(result.sha256)}]\n${result.outline}`;
+  const header =
+    `[${result.outputId} json ${result.query}: ${n(result.totalMatches)} matches` +
+    (result.matches.length > 0
+      ? `; showing ${n(result.offset + 1)}-${n(result.offset + result.matches.length)}]`
+      : "]");
+  const rows = result.matches.map(
+    (m) => `${m.path}${m.line ? ` (line ${m.line})` : ""} = ${JSON.stringify(m.value)}`,
+  );
+  const footer = result.nextOffset !== null ? `\n[more matches: ${continueCall(result.nextOffset)}]` : "";
+  return `${[header, ...rows].join("\n")}${footer}`;
+}
+
+/** A surface error as the model sees it. */
+export function renderError(error: SpillwayError): string {
+  return `Error ${error.code}: ${error.message}`;
+}

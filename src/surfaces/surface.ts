@@ -1,0 +1,67 @@
+import type { TokenizerName } from "../core/tokens.js";
+import type { ToolDefinition } from "../providers/model-caller.js";
+import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
+
+/** The model-facing tool sets over stored outputs. */
+export const SURFACE_NAMES = ["get_tool_output", "tool_output", "get_continuation"] as const;
+export type SurfaceName = (typeof SURFACE_NAMES)[number];
+
+/**
+ * Model-driven reads (extraction) plug in here; until configured, surfaces that need it say
+ * so (or fall back, where the seed asks for a fallback).
+ */
+export interface Extractor {
+  extract(request: {
+    readonly output: OutputRecord;
+    readonly query: string;
+    readonly strategy: "auto" | "full-chunked" | "read-grep" | "truncate";
+    readonly signal?: AbortSignal;
+  }): Promise<{ readonly strategy: string; readonly text: string }>;
+}
+
+/** What a surface needs to answer one call. */
+export interface SurfaceContext {
+  readonly outputs: OutputStore;
+  readonly scope: ReadScope;
+  /** Characters the result may take: derived from the context budget and the byte cap. */
+  readonly maxChars: number;
+  readonly tokenizer: TokenizerName;
+  /** Resolves a tool call id of this session to the output that holds its result. */
+  readonly outputOfToolCall: (toolCallId: string) => Promise<string | undefined>;
+  readonly extractor?: Extractor;
+  readonly signal?: AbortSignal;
+}
+
+/** A surface call's answer: text for the model, kept in the canonical history as is. */
+export interface SurfaceAnswer {
+  readonly text: string;
+  /** For get_continuation: the projection appends the seed-002 marker from these numbers. */
+  readonly continuation?: { readonly toolCallId: string; readonly shown: number; readonly total: number };
+  /** True when the call failed (unknown id, bad arguments); the text says why. */
+  readonly isError: boolean;
+  /** The output read, when there was one (its read counter is bumped by the caller). */
+  readonly outputId?: string;
+}
+
+/** What the model sees in place of an output too large to show whole. */
+export interface Placeholder {
+  readonly text: string;
+  readonly continuation?: { readonly toolCallId: string; readonly shown: number; readonly total: number };
+}
+
+export interface Surface {
+  readonly name: SurfaceName;
+  /** How outputs too large to show are shown. */
+  readonly shownAs: "handle" | "continuation";
+  /** The surface's tools (seed-exact schemas for the seed surfaces). */
+  tools(): ToolDefinition[];
+  /** True for tool names this surface answers. */
+  owns(toolName: string): boolean;
+  /** Tools whose calls do not count toward the turn cap (seed 002: get_continuation). */
+  readonly uncountedTools: ReadonlySet<string>;
+  placeholder(
+    record: OutputRecord,
+    context: { readonly toolCallId: string; readonly outputs: OutputStore; readonly scope: ReadScope },
+  ): Promise<Placeholder>;
+  execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;
+}
