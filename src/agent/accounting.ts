@@ -20,11 +20,22 @@ export interface UsageReport {
   /** own + children. */
   readonly total: UsageTotals;
   /** Per model ref: which models served the calls, and what they cost. */
-  readonly byModel: Record<string, { calls: number; inputTokens: number; outputTokens: number; costUsd: number | null }>;
+  readonly byModel: Record<
+    string,
+    { calls: number; inputTokens: number; outputTokens: number; costUsd: number | null }
+  >;
 }
 
 export function emptyTotals(): UsageTotals {
-  return { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, toolCalls: 0, toolMs: 0, storedBytes: 0 };
+  return {
+    modelCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    toolCalls: 0,
+    toolMs: 0,
+    storedBytes: 0,
+  };
 }
 
 function addCost(a: number | null, b: number | null): number | null {
@@ -42,9 +53,16 @@ export function addTotals(into: UsageTotals, more: UsageTotals): void {
 }
 
 /** The cost of one call from the target's pricing, or null when it has none. */
-export function costOf(target: ModelTarget, inputTokens: number, outputTokens: number): number | null {
+export function costOf(
+  target: ModelTarget,
+  inputTokens: number,
+  outputTokens: number,
+): number | null {
   if (!target.pricing) return null;
-  return (inputTokens * target.pricing.inputPerMTok + outputTokens * target.pricing.outputPerMTok) / 1_000_000;
+  return (
+    (inputTokens * target.pricing.inputPerMTok + outputTokens * target.pricing.outputPerMTok) /
+    1_000_000
+  );
 }
 
 /** Tokens, cost and durations of a session, with its sub-agents' totals joined in. */
@@ -62,13 +80,28 @@ export class Accounting {
 
   addModelCall(target: ModelTarget, inputTokens: number, outputTokens: number): number | null {
     const cost = costOf(target, inputTokens, outputTokens);
-    addTotals(this.own, { ...emptyTotals(), modelCalls: 1, inputTokens, outputTokens, costUsd: cost });
-    const entry = (this.byModel[target.ref] ??= { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+    addTotals(this.own, {
+      ...emptyTotals(),
+      modelCalls: 1,
+      inputTokens,
+      outputTokens,
+      costUsd: cost,
+    });
+    const entry = this.modelEntry(target.ref);
     entry.calls++;
     entry.inputTokens += inputTokens;
     entry.outputTokens += outputTokens;
     entry.costUsd = addCost(entry.costUsd, cost);
     return cost;
+  }
+
+  private modelEntry(ref: string): UsageReport["byModel"][string] {
+    let entry = this.byModel[ref];
+    if (!entry) {
+      entry = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+      this.byModel[ref] = entry;
+    }
+    return entry;
   }
 
   addToolCall(durationMs: number, storedBytes: number): void {
@@ -79,7 +112,7 @@ export class Accounting {
   addChild(child: UsageReport): void {
     addTotals(this.children, child.total);
     for (const [ref, usage] of Object.entries(child.byModel)) {
-      const entry = (this.byModel[ref] ??= { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+      const entry = this.modelEntry(ref);
       entry.calls += usage.calls;
       entry.inputTokens += usage.inputTokens;
       entry.outputTokens += usage.outputTokens;

@@ -15,7 +15,13 @@ export type AgentEvent =
       readonly maxTurns: number;
       readonly resumed: boolean;
     }
-  | { readonly type: "turn.start"; readonly sessionId: string; readonly turn: number; readonly maxTurns: number; readonly final: boolean }
+  | {
+      readonly type: "turn.start";
+      readonly sessionId: string;
+      readonly turn: number;
+      readonly maxTurns: number;
+      readonly final: boolean;
+    }
   | {
       readonly type: "model.call";
       readonly sessionId: string;
@@ -27,8 +33,20 @@ export type AgentEvent =
       readonly latencyMs: number;
       readonly toolCalls: number;
     }
-  | { readonly type: "model.retry"; readonly sessionId: string; readonly model: string; readonly error: string; readonly willRetry: boolean }
-  | { readonly type: "tool.start"; readonly sessionId: string; readonly turn: number; readonly toolCallId: string; readonly toolName: string }
+  | {
+      readonly type: "model.retry";
+      readonly sessionId: string;
+      readonly model: string;
+      readonly error: string;
+      readonly willRetry: boolean;
+    }
+  | {
+      readonly type: "tool.start";
+      readonly sessionId: string;
+      readonly turn: number;
+      readonly toolCallId: string;
+      readonly toolName: string;
+    }
   | {
       readonly type: "tool.end";
       readonly sessionId: string;

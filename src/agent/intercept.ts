@@ -26,12 +26,17 @@ export async function interceptContent(
   };
   const attachments: OutputRecord[] = [];
   for (const part of outcome.binary ?? []) {
-    attachments.push(await context.outputs.put(origin, part.data, { binary: true, mediaType: part.mediaType }));
+    attachments.push(
+      await context.outputs.put(origin, part.data, { binary: true, mediaType: part.mediaType }),
+    );
   }
   const hasText = outcome.text !== undefined || attachments.length === 0;
-  const record = hasText ? await context.outputs.put(origin, outcome.text ?? "") : attachments.shift()!;
+  const record = hasText
+    ? await context.outputs.put(origin, outcome.text ?? "")
+    : attachments.shift()!;
   const shown = await decideShown(context, record);
-  const storedBytes = (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);
+  const storedBytes =
+    (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);
   return {
     ref: {
       kind: "output",
@@ -51,7 +56,10 @@ async function decideShown(context: SessionContext, record: OutputRecord): Promi
   const byteSize = record.byteSize ?? 0;
   if (!settings.toolOutput.enabled) {
     // Legacy: the model sees at most the byte cap; the store still keeps the whole output.
-    state.pendingTokens += Math.min(record.tokenEstimate ?? 0, Math.ceil(settings.toolResponseMaxBytes / 3));
+    state.pendingTokens += Math.min(
+      record.tokenEstimate ?? 0,
+      Math.ceil(settings.toolResponseMaxBytes / 3),
+    );
     return byteSize <= settings.toolResponseMaxBytes ? "inline" : "truncated";
   }
   const tokens = record.tokenEstimate ?? 0;

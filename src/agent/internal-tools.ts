@@ -18,18 +18,25 @@ export function finalReportTool(): ToolHandler {
     kind: "internal",
     definition: {
       name: FINAL_REPORT,
-      description: "Deliver your final report: your complete answer to the task. This ends your work.",
+      description:
+        "Deliver your final report: your complete answer to the task. This ends your work.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
         required: ["report"],
-        properties: { report: { type: "string", description: "The complete final answer, in Markdown." } },
+        properties: {
+          report: { type: "string", description: "The complete final answer, in Markdown." },
+        },
       },
     },
     run: async (call) => {
       const report = text((call.args as Record<string, unknown> | undefined)?.report);
       if (!report || report.trim() === "") {
-        return { type: "error", code: "INVALID_TOOL_ARGUMENTS", message: "agent__final_report needs a non-empty `report` string." };
+        return {
+          type: "error",
+          code: "INVALID_TOOL_ARGUMENTS",
+          message: "agent__final_report needs a non-empty `report` string.",
+        };
       }
       return { type: "final", report };
     },
@@ -46,12 +53,19 @@ export function taskStatusTool(context: () => SessionContext): ToolHandler {
         type: "object",
         additionalProperties: false,
         required: ["status"],
-        properties: { status: { type: "string", description: "What you are doing now, in one line." } },
+        properties: {
+          status: { type: "string", description: "What you are doing now, in one line." },
+        },
       },
     },
     run: async (call) => {
       const status = text((call.args as Record<string, unknown> | undefined)?.status);
-      if (!status) return { type: "error", code: "INVALID_TOOL_ARGUMENTS", message: "agent__task_status needs a `status` string." };
+      if (!status)
+        return {
+          type: "error",
+          code: "INVALID_TOOL_ARGUMENTS",
+          message: "agent__task_status needs a `status` string.",
+        };
       const session = context();
       session.emit({ type: "status", sessionId: session.sessionId, text: status });
       return { type: "note", text: "Status recorded." };
@@ -99,7 +113,11 @@ export function batchTool(
     run: async (call) => {
       const calls = (call.args as { calls?: unknown } | undefined)?.calls;
       if (!Array.isArray(calls) || calls.length === 0 || calls.length > MAX_BATCH) {
-        return { type: "error", code: "INVALID_TOOL_ARGUMENTS", message: `agent__batch needs \`calls\`: 1 to ${MAX_BATCH} items of {tool, args}.` };
+        return {
+          type: "error",
+          code: "INVALID_TOOL_ARGUMENTS",
+          message: `agent__batch needs \`calls\`: 1 to ${MAX_BATCH} items of {tool, args}.`,
+        };
       }
       const allowed = new Set([...allowedInside()].filter((name) => !NOT_IN_BATCH.has(name)));
       const indexed = calls.map((item: unknown, index) => ({ item, index }));
@@ -107,7 +125,10 @@ export function batchTool(
         indexed,
         context().settings.toolConcurrency,
         async ({ item, index }): Promise<BatchItem> => {
-          const entry = (typeof item === "object" && item !== null ? item : {}) as { tool?: unknown; args?: unknown };
+          const entry = (typeof item === "object" && item !== null ? item : {}) as {
+            tool?: unknown;
+            args?: unknown;
+          };
           const toolName = typeof entry.tool === "string" ? entry.tool : "";
           const argsText = JSON.stringify(entry.args ?? {});
           const inner: ModelToolCall = {
@@ -116,7 +137,12 @@ export function batchTool(
             argsText,
             args: entry.args ?? {},
             ...(toolName === ""
-              ? { invalid: { code: "INVALID_TOOL_ARGUMENTS" as const, message: `Batch item ${index + 1} has no \`tool\` name.` } }
+              ? {
+                  invalid: {
+                    code: "INVALID_TOOL_ARGUMENTS" as const,
+                    message: `Batch item ${index + 1} has no \`tool\` name.`,
+                  },
+                }
               : {}),
           };
           const { ref } = await run(inner, allowed);

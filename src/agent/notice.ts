@@ -17,8 +17,18 @@ export interface TurnPlan {
  * The per-turn system notice (seed 003's XML-NEXT): turn i of N, context window % used, and the
  * options the model has now. Ephemeral: part of the projection, never of the canonical history.
  */
-export function renderNotice(context: SessionContext, plan: TurnPlan, contextPercent: number): string {
-  const lines = ["# System Notice", "", `This is turn ${plan.turn} of ${plan.maxTurns}.`, `Your context window is ${contextPercent}% full.`, ""];
+export function renderNotice(
+  context: SessionContext,
+  plan: TurnPlan,
+  contextPercent: number,
+): string {
+  const lines = [
+    "# System Notice",
+    "",
+    `This is turn ${plan.turn} of ${plan.maxTurns}.`,
+    `Your context window is ${contextPercent}% full.`,
+    "",
+  ];
   if (plan.final) {
     lines.push(
       "This is your final turn: call agent__final_report now with your complete answer.",
@@ -32,8 +42,9 @@ export function renderNotice(context: SessionContext, plan: TurnPlan, contextPer
     .join(" or ");
   lines.push("You now need to decide your next move:");
   const options = ["Call tools to advance your task"];
-  if (plan.canRetrieve) options.push(`Read stored tool outputs with ${retrieve} (their ids are in the tool results)`);
+  if (plan.canRetrieve)
+    options.push(`Read stored tool outputs with ${retrieve} (their ids are in the tool results)`);
   options.push("Provide your final report/answer with agent__final_report");
-  options.forEach((option, i) => lines.push(`${i + 1}. ${option}`));
+  for (const [i, option] of options.entries()) lines.push(`${i + 1}. ${option}`);
   return lines.join("\n");
 }

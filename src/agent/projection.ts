@@ -3,7 +3,12 @@ import { countTokens } from "../core/tokens.js";
 import type { HistoryMessage, ToolResultRef } from "../store/history.js";
 import { renderNotice, type TurnPlan } from "./notice.js";
 import { renderResult, shortenedResult } from "./render-result.js";
-import { contextWindowOf, maxOutputTokensOf, type SessionContext, tokenizerOf } from "./session-context.js";
+import {
+  contextWindowOf,
+  maxOutputTokensOf,
+  type SessionContext,
+  tokenizerOf,
+} from "./session-context.js";
 
 /**
  * The projection (seed 004): the model's input, built at send time from the canonical history.
@@ -28,7 +33,10 @@ function operatingInstructions(context: SessionContext): string {
     "its content is not in your context until you read it, so never state facts about it that you did not read.",
   ];
   if (context.settings.toolOutput.enabled) {
-    const tools = context.surface.tools().map((t) => t.name).join(", ");
+    const tools = context.surface
+      .tools()
+      .map((t) => t.name)
+      .join(", ");
     lines.push(`Read stored outputs with ${tools}.`);
   }
   return lines.join("\n");
@@ -76,7 +84,12 @@ export async function buildProjection(
       for (const part of message.parts) {
         if (part.type === "text" && part.text) content.push({ type: "text", text: part.text });
         if (part.type === "tool-call") {
-          content.push({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: parsedInput(part.argsText) });
+          content.push({
+            type: "tool-call",
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: parsedInput(part.argsText),
+          });
           total += await tokens(context, part.argsText);
         }
         if (part.type === "text") total += await tokens(context, part.text);
@@ -102,7 +115,8 @@ export async function buildProjection(
   }
   const notice = renderNotice(context, plan, 0);
   const noticeTokens = await tokens(context, notice);
-  const limit = contextWindowOf(context.settings) - maxOutputTokensOf(context.settings) - noticeTokens;
+  const limit =
+    contextWindowOf(context.settings) - maxOutputTokensOf(context.settings) - noticeTokens;
   let shortened = 0;
   // Over the window: oldest first, replace whole results by their handle form.
   for (const result of results) {
@@ -118,10 +132,18 @@ export async function buildProjection(
   }
   for (const result of results) {
     (result.message as { content: unknown }).content = [
-      { type: "tool-result", toolCallId: result.toolCallId, toolName: result.toolName, output: { type: "text", value: result.text } },
+      {
+        type: "tool-result",
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        output: { type: "text", value: result.text },
+      },
     ];
   }
-  const percent = Math.min(100, Math.round(((total + noticeTokens) / contextWindowOf(context.settings)) * 100));
+  const percent = Math.min(
+    100,
+    Math.round(((total + noticeTokens) / contextWindowOf(context.settings)) * 100),
+  );
   messages.push({ role: "user", content: renderNotice(context, plan, percent) });
   return { system, messages, tokens: total + noticeTokens, shortened };
 }

@@ -16,7 +16,11 @@ async function outputRecord(context: SessionContext, outputId: string): Promise<
   return context.outputs.get(outputId, { sessionId: context.sessionId });
 }
 
-async function cached(context: SessionContext, key: string, make: () => Promise<string>): Promise<string> {
+async function cached(
+  context: SessionContext,
+  key: string,
+  make: () => Promise<string>,
+): Promise<string> {
   const hit = context.state.rendered.get(key);
   if (hit !== undefined) return hit;
   const text = await make();
@@ -43,8 +47,16 @@ async function legacyTruncated(context: SessionContext, record: OutputRecord): P
   const total = record.charCount ?? 0;
   const half = Math.max(1, Math.floor(context.settings.toolResponseMaxBytes / 2 / 3));
   const scope = { sessionId: context.sessionId };
-  const head = await readOutput(context.outputs, record.id, scope, { mode: "slice", start: 0, length: half });
-  const tail = await readOutput(context.outputs, record.id, scope, { mode: "slice", start: Math.max(0, total - half), length: half });
+  const head = await readOutput(context.outputs, record.id, scope, {
+    mode: "slice",
+    start: 0,
+    length: half,
+  });
+  const tail = await readOutput(context.outputs, record.id, scope, {
+    mode: "slice",
+    start: Math.max(0, total - half),
+    length: half,
+  });
   const from = head.found && "charEnd" in head.provenance ? head.provenance.charEnd : 0;
   const to = tail.found && "charStart" in tail.provenance ? tail.provenance.charStart : total;
   return (
@@ -57,10 +69,15 @@ async function inlineText(context: SessionContext, record: OutputRecord): Promis
   if (record.kind === "binary") {
     return `[binary output stored as ${record.id}: ${number(record.byteSize)} bytes${record.mediaType ? `, ${record.mediaType}` : ""}]`;
   }
-  const raw = await readOutput(context.outputs, record.id, { sessionId: context.sessionId }, {
-    mode: "raw",
-    maxChars: Math.max(1, record.charCount ?? 0),
-  });
+  const raw = await readOutput(
+    context.outputs,
+    record.id,
+    { sessionId: context.sessionId },
+    {
+      mode: "raw",
+      maxChars: Math.max(1, record.charCount ?? 0),
+    },
+  );
   return raw.text;
 }
 
@@ -70,10 +87,14 @@ export async function renderResult(context: SessionContext, ref: ToolResultRef):
     case "output": {
       const record = await outputRecord(context, ref.outputId);
       let text: string;
-      if (ref.shown === "inline") text = await cached(context, `inline:${record.id}`, () => inlineText(context, record));
-      else if (ref.shown === "truncated") text = await cached(context, `legacy:${record.id}`, () => legacyTruncated(context, record));
+      if (ref.shown === "inline")
+        text = await cached(context, `inline:${record.id}`, () => inlineText(context, record));
+      else if (ref.shown === "truncated")
+        text = await cached(context, `legacy:${record.id}`, () => legacyTruncated(context, record));
       else text = await placeholderText(context, record);
-      const attachments = (ref.attachments ?? []).map((id) => `\n[binary attachment stored as ${id}]`).join("");
+      const attachments = (ref.attachments ?? [])
+        .map((id) => `\n[binary attachment stored as ${id}]`)
+        .join("");
       return `${ref.isError ? "[the tool reported an error]\n" : ""}${text}${attachments}`;
     }
     case "retrieval": {
@@ -88,7 +109,9 @@ export async function renderResult(context: SessionContext, ref: ToolResultRef):
     case "batch": {
       const parts: string[] = [];
       for (const [i, item] of ref.items.entries()) {
-        parts.push(`### ${i + 1}. ${item.toolName} ${item.argsText}\n${await renderResult(context, item.ref)}`);
+        parts.push(
+          `### ${i + 1}. ${item.toolName} ${item.argsText}\n${await renderResult(context, item.ref)}`,
+        );
       }
       return parts.join("\n\n");
     }
@@ -96,7 +119,10 @@ export async function renderResult(context: SessionContext, ref: ToolResultRef):
 }
 
 /** The handle form of an inline result, for shortening an over-full context at send time. */
-export async function shortenedResult(context: SessionContext, ref: ToolResultRef): Promise<string | undefined> {
+export async function shortenedResult(
+  context: SessionContext,
+  ref: ToolResultRef,
+): Promise<string | undefined> {
   if (ref.kind === "output" && ref.shown === "inline") {
     const record = await outputRecord(context, ref.outputId);
     return `[shown earlier; removed from this context to make room] ${await placeholderText(context, record)}`;

@@ -84,7 +84,12 @@ export function tokenizerOf(settings: SessionSettings): TokenizerName {
 /** Tokens still free for tool results before the next model call. */
 export function remainingTokens(context: SessionContext): number {
   const { state, settings } = context;
-  return contextWindowOf(settings) - maxOutputTokensOf(settings) - state.projectedTokens - state.pendingTokens;
+  return (
+    contextWindowOf(settings) -
+    maxOutputTokensOf(settings) -
+    state.projectedTokens -
+    state.pendingTokens
+  );
 }
 
 /** The approximate characters free for a surface's answer (at most the byte cap's worth). */

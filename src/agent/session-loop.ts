@@ -12,7 +12,11 @@ export type LoopEnd =
   | { readonly status: "failed"; readonly error: string; readonly report: string | null }
   | { readonly status: "aborted"; readonly error: string };
 
-async function callModel(context: SessionContext, projection: Projection, plan: TurnPlan): Promise<ModelReply> {
+async function callModel(
+  context: SessionContext,
+  projection: Projection,
+  plan: TurnPlan,
+): Promise<ModelReply> {
   const reply = await context.callModel({
     system: projection.system,
     messages: projection.messages,
@@ -21,7 +25,11 @@ async function callModel(context: SessionContext, projection: Projection, plan: 
     stream: context.settings.stream,
   });
   context.state.modelCalls++;
-  const cost = context.accounting.addModelCall(reply.target, reply.usage.inputTokens, reply.usage.outputTokens);
+  const cost = context.accounting.addModelCall(
+    reply.target,
+    reply.usage.inputTokens,
+    reply.usage.outputTokens,
+  );
   context.emit({
     type: "model.call",
     sessionId: context.sessionId,
@@ -36,7 +44,12 @@ async function callModel(context: SessionContext, projection: Projection, plan: 
   const parts: HistoryPart[] = [];
   if (reply.text) parts.push({ type: "text", text: reply.text });
   for (const call of reply.toolCalls) {
-    parts.push({ type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, argsText: call.argsText });
+    parts.push({
+      type: "tool-call",
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      argsText: call.argsText,
+    });
   }
   await context.history.appendMessage(context.sessionId, plan.turn, "assistant", parts);
   return reply;
@@ -53,8 +66,18 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
   for (;;) {
     if (context.signal.aborted) return { status: "aborted", error: "The run was aborted." };
     const plan = planTurn(context);
-    context.emit({ type: "turn.start", sessionId: context.sessionId, turn: plan.turn, maxTurns: plan.maxTurns, final: plan.final });
-    const projection = await buildProjection(context, await context.history.messages(context.sessionId), plan);
+    context.emit({
+      type: "turn.start",
+      sessionId: context.sessionId,
+      turn: plan.turn,
+      maxTurns: plan.maxTurns,
+      final: plan.final,
+    });
+    const projection = await buildProjection(
+      context,
+      await context.history.messages(context.sessionId),
+      plan,
+    );
     state.projectedTokens = projection.tokens;
     state.pendingTokens = 0;
     const reply = await callModel(context, projection, plan);

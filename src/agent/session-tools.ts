@@ -17,7 +17,8 @@ export function mcpContent(result: McpCallResult): ToolOutcome {
     else if (part.type === "binary") binary.push({ data: part.data, mediaType: part.mediaType });
     else if (part.type === "resource") {
       if (part.text !== undefined) texts.push(part.text);
-      if (part.data !== undefined) binary.push({ data: part.data, mediaType: part.mediaType ?? "application/octet-stream" });
+      if (part.data !== undefined)
+        binary.push({ data: part.data, mediaType: part.mediaType ?? "application/octet-stream" });
     } else texts.push(`[resource link: ${part.uri}${part.name ? ` (${part.name})` : ""}]`);
   }
   // Some servers answer only with structuredContent; others send the same text twice (content
@@ -38,11 +39,19 @@ export function mcpToolHandlers(hub: McpHub, timeoutMs: number): ToolHandler[] {
     kind: "mcp" as const,
     definition: { name: info.name, description: info.description, inputSchema: info.inputSchema },
     run: async (call, signal) =>
-      mcpContent(await hub.callTool(info.name, (call.args ?? {}) as Record<string, unknown>, { signal, timeoutMs })),
+      mcpContent(
+        await hub.callTool(info.name, (call.args ?? {}) as Record<string, unknown>, {
+          signal,
+          timeoutMs,
+        }),
+      ),
   }));
 }
 
-export function surfaceToolHandlers(surface: Surface, context: () => SessionContext): ToolHandler[] {
+export function surfaceToolHandlers(
+  surface: Surface,
+  context: () => SessionContext,
+): ToolHandler[] {
   return surface.tools().map((definition) => ({
     kind: "surface" as const,
     definition,
@@ -54,7 +63,9 @@ export function surfaceToolHandlers(surface: Surface, context: () => SessionCont
         maxChars: answerBudgetChars(session),
         tokenizer: tokenizerOf(session.settings),
         outputOfToolCall: async (toolCallId) =>
-          (await session.history.toolCalls(session.sessionId)).find((c) => c.toolCallId === toolCallId)?.outputId ?? undefined,
+          (await session.history.toolCalls(session.sessionId)).find(
+            (c) => c.toolCallId === toolCallId,
+          )?.outputId ?? undefined,
         ...(session.extractor ? { extractor: session.extractor } : {}),
         signal,
       });
@@ -75,11 +86,18 @@ export type ChildRunner = (
   task: string,
   parentToolCallId: string,
   signal: AbortSignal,
-) => Promise<{ readonly report: string | null; readonly status: string; readonly error: string | null; readonly sessionId: string }>;
+) => Promise<{
+  readonly report: string | null;
+  readonly status: string;
+  readonly error: string | null;
+  readonly sessionId: string;
+}>;
 
 /** The tool name of a sub-agent file: `agent__<file name without .md>`. */
 export function subagentToolName(agentPath: string): string {
-  const name = basename(agentPath).replace(/\.md$/i, "").replace(/[^a-zA-Z0-9_-]/g, "_");
+  const name = basename(agentPath)
+    .replace(/\.md$/i, "")
+    .replace(/[^a-zA-Z0-9_-]/g, "_");
   return `agent__${name}`.slice(0, 64);
 }
 
@@ -96,16 +114,26 @@ export function subagentHandlers(
         type: "object",
         additionalProperties: false,
         required: ["task"],
-        properties: { task: { type: "string", description: "The task for the sub-agent, complete and self-contained." } },
+        properties: {
+          task: {
+            type: "string",
+            description: "The task for the sub-agent, complete and self-contained.",
+          },
+        },
       },
     },
     run: async (call, signal): Promise<ToolOutcome> => {
       const task = (call.args as { task?: unknown } | undefined)?.task;
       if (typeof task !== "string" || task.trim() === "") {
-        return { type: "error", code: "INVALID_TOOL_ARGUMENTS", message: `${call.toolName} needs a non-empty \`task\` string.` };
+        return {
+          type: "error",
+          code: "INVALID_TOOL_ARGUMENTS",
+          message: `${call.toolName} needs a non-empty \`task\` string.`,
+        };
       }
       const child = await runChild(agent.path, task, call.toolCallId, signal);
-      if (child.status === "completed" && child.report !== null) return { type: "content", text: child.report, isError: false };
+      if (child.status === "completed" && child.report !== null)
+        return { type: "content", text: child.report, isError: false };
       return {
         type: "content",
         isError: true,
@@ -132,7 +160,8 @@ export function assembleTools(
   add(finalReportTool());
   add(taskStatusTool(context));
   surfaceToolHandlers(parts.surface, context).forEach(add);
-  const runInner = (call: ModelToolCall, allowed: ReadonlySet<string>) => executeCall(context(), call, allowed);
+  const runInner = (call: ModelToolCall, allowed: ReadonlySet<string>) =>
+    executeCall(context(), call, allowed);
   // Inside a batch: every tool the turn allows (the surface's only while outputs are stored).
   const allowedInside = () => {
     const session = context();

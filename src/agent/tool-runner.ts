@@ -1,4 +1,4 @@
-import { isSpillwayError, SpillwayError } from "../core/errors.js";
+import { isSpillwayError, type SpillwayError } from "../core/errors.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { ShownAs, ToolCallStatus, ToolResultRef } from "../store/history.js";
 import { interceptContent } from "./intercept.js";
@@ -21,7 +21,11 @@ function errorResult(code: SpillwayError["code"], message: string): CallResult {
 }
 
 /** Turns a tool's outcome into its canonical result (storing raw content first). */
-async function settle(context: SessionContext, call: ToolCallInput, outcome: ToolOutcome): Promise<CallResult> {
+async function settle(
+  context: SessionContext,
+  call: ToolCallInput,
+  outcome: ToolOutcome,
+): Promise<CallResult> {
   switch (outcome.type) {
     case "content": {
       const { ref, record, storedBytes } = await interceptContent(context, call, outcome);
@@ -49,7 +53,12 @@ async function settle(context: SessionContext, call: ToolCallInput, outcome: Too
     case "note":
       return { ref: { kind: "note", text: outcome.text }, status: "ok", storedBytes: 0 };
     case "final":
-      return { ref: { kind: "note", text: "Final report received." }, status: "ok", finalReport: outcome.report, storedBytes: 0 };
+      return {
+        ref: { kind: "note", text: "Final report received." },
+        status: "ok",
+        finalReport: outcome.report,
+        storedBytes: 0,
+      };
     case "batch":
       return { ref: { kind: "batch", items: outcome.items }, status: "ok", storedBytes: 0 };
     case "error":
@@ -77,21 +86,34 @@ export async function executeCall(
       `Tool "${call.toolName}" is not available ${handler ? "in this turn" : "in this session"}. Available now: ${available.join(", ") || "none"}.`,
     );
   }
-  const input: ToolCallInput = { toolCallId: call.toolCallId, toolName: call.toolName, argsText: call.argsText, args: call.args };
+  const input: ToolCallInput = {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    argsText: call.argsText,
+    args: call.args,
+  };
   let outcome: ToolOutcome;
   try {
     outcome = await handler.run(input, context.signal);
   } catch (error) {
-    if (context.signal.aborted) return errorResult("ABORTED", `Tool ${call.toolName} was aborted with the session.`);
+    if (context.signal.aborted)
+      return errorResult("ABORTED", `Tool ${call.toolName} was aborted with the session.`);
     if (isSpillwayError(error)) return errorResult(error.code, error.message);
     // A tool (or its adapter) threw something untyped: the model gets the message, the run goes on.
-    return errorResult("TOOL_FAILED", `Tool ${call.toolName} failed: ${(error as Error)?.message ?? String(error)}`);
+    return errorResult(
+      "TOOL_FAILED",
+      `Tool ${call.toolName} failed: ${(error as Error)?.message ?? String(error)}`,
+    );
   }
   return settle(context, input, outcome);
 }
 
 /** Runs `work` over `items` with at most `limit` running at once, preserving result order. */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -128,7 +150,13 @@ export async function runToolCalls(
   let finalReport: string | null = null;
   await mapConcurrent(calls, context.settings.toolConcurrency, async (call) => {
     const started = performance.now();
-    context.emit({ type: "tool.start", sessionId: context.sessionId, turn, toolCallId: call.toolCallId, toolName: call.toolName });
+    context.emit({
+      type: "tool.start",
+      sessionId: context.sessionId,
+      turn,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+    });
     const result = await executeCall(context, call, allowed);
     const durationMs = performance.now() - started;
     await context.history.finishToolCall(

@@ -28,7 +28,11 @@ export type ToolOutcome =
       readonly type: "retrieval";
       readonly text: string;
       readonly isError: boolean;
-      readonly continuation?: { readonly toolCallId: string; readonly shown: number; readonly total: number };
+      readonly continuation?: {
+        readonly toolCallId: string;
+        readonly shown: number;
+        readonly total: number;
+      };
       readonly outputId?: string;
     }
   | { readonly type: "note"; readonly text: string }

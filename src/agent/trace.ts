@@ -22,7 +22,11 @@ export class TraceWriter {
   }
 
   /** Appends one event (writes are serialized; call `flush` before reading the file). */
-  write(event: AgentEvent | { type: "child"; sessionId: string; childSessionId: string; toolCallId: string }): void {
+  write(
+    event:
+      | AgentEvent
+      | { type: "child"; sessionId: string; childSessionId: string; toolCallId: string },
+  ): void {
     const line = `${JSON.stringify({ ts: new Date().toISOString(), ...event })}\n`;
     this.chain = this.chain.then(() => appendFile(this.path, line));
   }

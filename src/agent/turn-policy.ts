@@ -18,9 +18,18 @@ export function planTurn(context: SessionContext): TurnPlan {
   const { state, settings } = context;
   const turn = state.turn + 1;
   const final =
-    turn >= settings.maxTurns || state.budgetExhausted || state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
+    turn >= settings.maxTurns ||
+    state.budgetExhausted ||
+    state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
   const finalTool = context.tools.get(FINAL_REPORT)!.definition;
-  if (final) return { turn, maxTurns: settings.maxTurns, final: true, tools: [finalTool], canRetrieve: false };
+  if (final)
+    return {
+      turn,
+      maxTurns: settings.maxTurns,
+      final: true,
+      tools: [finalTool],
+      canRetrieve: false,
+    };
   // Retrieval tools are listed while some output is shown by handle, never in the final turn
   // (seed 000, decisions 14 and 15).
   const canRetrieve = settings.toolOutput.enabled && state.hasStoredOutputs;
@@ -48,5 +57,7 @@ export function decideReply(reply: ModelReply): ReplyDecision {
 /** Whether a turn counts toward maxTurns: not when every call was an uncounted tool. */
 export function turnCounts(context: SessionContext, reply: ModelReply): boolean {
   const uncounted = context.surface.uncountedTools;
-  return reply.toolCalls.length === 0 || !reply.toolCalls.every((call) => uncounted.has(call.toolName));
+  return (
+    reply.toolCalls.length === 0 || !reply.toolCalls.every((call) => uncounted.has(call.toolName))
+  );
 }

@@ -30,7 +30,12 @@ const GET_CONTINUATION_SCHEMA = {
 };
 
 /** The marker: seed-exact for the first chunk; later chunks also say the offset to pass next. */
-export function continuationMarker(toolCallId: string, shown: number, total: number, first: boolean): string {
+export function continuationMarker(
+  toolCallId: string,
+  shown: number,
+  total: number,
+  first: boolean,
+): string {
   return first
     ? `[truncated — showing ${shown}/${total} chars. Call get_continuation with tool_call_id="${toolCallId}" to read more]`
     : `[truncated — showing ${shown}/${total} chars. Call get_continuation with tool_call_id="${toolCallId}" offset=${shown} to read more]`;
@@ -53,34 +58,65 @@ export function createGetContinuationSurface(options: { chars: number }): Surfac
     owns: (toolName) => toolName === GET_CONTINUATION,
     placeholder: async (record, context) => {
       if (record.kind === "binary") {
-        return { text: `[binary output of ${record.byteSize} bytes${record.mediaType ? ` (${record.mediaType})` : ""}; not shown]` };
+        return {
+          text: `[binary output of ${record.byteSize} bytes${record.mediaType ? ` (${record.mediaType})` : ""}; not shown]`,
+        };
       }
       const total = record.charCount ?? 0;
-      const first = await readOutput(context.outputs, record.id, context.scope, { mode: "slice", start: 0, length: Math.min(chars, total), maxChars: chars + 2 });
+      const first = await readOutput(context.outputs, record.id, context.scope, {
+        mode: "slice",
+        start: 0,
+        length: Math.min(chars, total),
+        maxChars: chars + 2,
+      });
       const shown = first.found && "charEnd" in first.provenance ? first.provenance.charEnd : 0;
-      return { text: first.found ? first.text : "", continuation: { toolCallId: context.toolCallId, shown, total } };
+      return {
+        text: first.found ? first.text : "",
+        continuation: { toolCallId: context.toolCallId, shown, total },
+      };
     },
     execute: async (_toolName, args, context: SurfaceContext) => {
-      const input = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
+      const input = (typeof args === "object" && args !== null ? args : {}) as Record<
+        string,
+        unknown
+      >;
       const toolCallId = input.tool_call_id;
       if (typeof toolCallId !== "string" || toolCallId === "") {
-        return { text: errorJson("tool_call_id is required: the id from the truncation message"), isError: true };
+        return {
+          text: errorJson("tool_call_id is required: the id from the truncation message"),
+          isError: true,
+        };
       }
       const offset = input.offset === undefined ? chars : input.offset;
       if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) {
-        return { text: errorJson(`offset must be a non-negative integer character offset, got ${JSON.stringify(offset)}`), isError: true };
+        return {
+          text: errorJson(
+            `offset must be a non-negative integer character offset, got ${JSON.stringify(offset)}`,
+          ),
+          isError: true,
+        };
       }
       const outputId = await context.outputOfToolCall(toolCallId);
-      if (!outputId) return { text: errorJson(`Unknown tool_call_id: ${toolCallId}`), isError: true };
+      if (!outputId)
+        return { text: errorJson(`Unknown tool_call_id: ${toolCallId}`), isError: true };
       const length = Math.max(1, Math.min(chars, context.maxChars));
       try {
         const record = await context.outputs.get(outputId, context.scope);
         const total = record.charCount ?? 0;
         if (offset > total) {
-          return { text: errorJson(`offset ${offset} is past the end of the result (${total} chars)`), isError: true };
+          return {
+            text: errorJson(`offset ${offset} is past the end of the result (${total} chars)`),
+            isError: true,
+          };
         }
-        const slice = await readOutput(context.outputs, outputId, context.scope, { mode: "slice", start: offset, length, maxChars: length + 2 });
-        const shown = slice.found && "charEnd" in slice.provenance ? slice.provenance.charEnd : offset;
+        const slice = await readOutput(context.outputs, outputId, context.scope, {
+          mode: "slice",
+          start: offset,
+          length,
+          maxChars: length + 2,
+        });
+        const shown =
+          slice.found && "charEnd" in slice.provenance ? slice.provenance.charEnd : offset;
         return {
           text: slice.found ? slice.text : "",
           isError: false,

@@ -3,12 +3,27 @@ import { isSpillwayError, SpillwayError } from "../core/errors.js";
 import type { ToolDefinition } from "../providers/model-caller.js";
 import { readOutput } from "../retrieval/read-output.js";
 import { defaultHandleMessage } from "./handle-message.js";
-import { renderError, renderGrep, renderJson, renderPage, renderRaw, renderSlice } from "./render.js";
+import {
+  renderError,
+  renderGrep,
+  renderJson,
+  renderPage,
+  renderRaw,
+  renderSlice,
+} from "./render.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
 export const GET_TOOL_OUTPUT = "get_tool_output";
 const MODES = ["raw", "slice", "grep", "page", "json", "extract"] as const;
-const SLICE_KEYS = ["start", "length", "anchor", "window", "match_index", "line_start", "line_end"] as const;
+const SLICE_KEYS = [
+  "start",
+  "length",
+  "anchor",
+  "window",
+  "match_index",
+  "line_start",
+  "line_end",
+] as const;
 
 const int = (description: string) => ({ type: "integer", description });
 
@@ -36,22 +51,39 @@ const INPUT_SCHEMA = {
       properties: {
         start: int("First character (0-based)."),
         length: int("Number of characters (default 4000)."),
-        anchor: { type: "string", description: "Literal text to find; returns `window` characters around it." },
+        anchor: {
+          type: "string",
+          description: "Literal text to find; returns `window` characters around it.",
+        },
         window: int("Characters on each side of the anchor (default 1000)."),
         match_index: int("Which occurrence of the anchor, 0-based (default 0)."),
         line_start: int("First line, 1-based."),
         line_end: int("Last line, inclusive (default line_start)."),
       },
     },
-    pattern: { type: "string", description: 'mode="grep": literal text (or a regular expression with regex=true).' },
-    regex: { type: "boolean", description: 'mode="grep": treat pattern as a JavaScript regular expression.' },
+    pattern: {
+      type: "string",
+      description: 'mode="grep": literal text (or a regular expression with regex=true).',
+    },
+    regex: {
+      type: "boolean",
+      description: 'mode="grep": treat pattern as a JavaScript regular expression.',
+    },
     ignore_case: { type: "boolean", description: 'mode="grep": case-insensitive.' },
     context: int('mode="grep": lines of context around each match (0-20).'),
     max_matches: int('mode="grep": matching lines to return (default 50).'),
-    cursor: int('mode="grep" or "page": continue from this character offset (from a previous result).'),
+    cursor: int(
+      'mode="grep" or "page": continue from this character offset (from a previous result).',
+    ),
     max_tokens: int('mode="page": page size in tokens (default: what fits).'),
-    json_query: { type: "string", description: 'mode="json": a JSONPath query, e.g. $.items[?(@.status=="failed")].id' },
-    outline: { type: "boolean", description: 'mode="json": the document\'s shape instead of values.' },
+    json_query: {
+      type: "string",
+      description: 'mode="json": a JSONPath query, e.g. $.items[?(@.status=="failed")].id',
+    },
+    outline: {
+      type: "boolean",
+      description: 'mode="json": the document\'s shape instead of values.',
+    },
     offset: int('mode="json": skip this many matches (from a previous result).'),
   },
 } as const;
@@ -94,7 +126,9 @@ function normalize(raw: unknown): unknown {
   const record = { ...(raw as Record<string, unknown>) };
   if (record.mode !== "slice") return record;
   const slice: Record<string, unknown> =
-    typeof record.slice === "object" && record.slice !== null ? { ...(record.slice as object) } : {};
+    typeof record.slice === "object" && record.slice !== null
+      ? { ...(record.slice as object) }
+      : {};
   for (const key of SLICE_KEYS) {
     if (!(key in record)) continue;
     slice[key] = record[key];
@@ -105,7 +139,9 @@ function normalize(raw: unknown): unknown {
 }
 
 function invalidArgs(error: z.ZodError): SpillwayError {
-  const problems = error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`);
+  const problems = error.issues.map(
+    (issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`,
+  );
   return new SpillwayError(
     "INVALID_TOOL_ARGUMENTS",
     `Invalid get_tool_output arguments: ${problems.join("; ")}. Valid: id (string), mode (${MODES.join(", ")}), ` +
@@ -123,7 +159,8 @@ const call = (args: Record<string, unknown>) =>
 async function run(args: Args, context: SurfaceContext): Promise<string> {
   const { outputs, scope, maxChars } = context;
   const id = args.id;
-  const read = <R extends Parameters<typeof readOutput>[3]>(request: R) => readOutput(outputs, id, scope, request);
+  const read = <R extends Parameters<typeof readOutput>[3]>(request: R) =>
+    readOutput(outputs, id, scope, request);
   switch (args.mode) {
     case "raw": {
       const record = await outputs.get(id, scope);
@@ -144,7 +181,13 @@ async function run(args: Args, context: SurfaceContext): Promise<string> {
     case "slice":
       return slice(args, context);
     case "grep": {
-      if (!args.pattern) throw new SpillwayError("INVALID_TOOL_ARGUMENTS", 'mode="grep" needs pattern.', {}, { fault: "model" });
+      if (!args.pattern)
+        throw new SpillwayError(
+          "INVALID_TOOL_ARGUMENTS",
+          'mode="grep" needs pattern.',
+          {},
+          { fault: "model" },
+        );
       const result = await read({
         mode: "grep",
         pattern: args.pattern,
@@ -155,7 +198,15 @@ async function run(args: Args, context: SurfaceContext): Promise<string> {
         ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
       });
       return renderGrep(result, maxChars, (cursor) =>
-        call({ id, mode: "grep", pattern: args.pattern, ...(args.regex ? { regex: true } : {}), ...(args.ignore_case ? { ignore_case: true } : {}), ...(args.context ? { context: args.context } : {}), cursor }),
+        call({
+          id,
+          mode: "grep",
+          pattern: args.pattern,
+          ...(args.regex ? { regex: true } : {}),
+          ...(args.ignore_case ? { ignore_case: true } : {}),
+          ...(args.context ? { context: args.context } : {}),
+          cursor,
+        }),
       );
     }
     case "page": {
@@ -163,25 +214,42 @@ async function run(args: Args, context: SurfaceContext): Promise<string> {
         mode: "page",
         cursor: args.cursor ?? 0,
         maxChars,
-        ...(args.max_tokens !== undefined ? { maxTokens: args.max_tokens, tokenizer: context.tokenizer } : {}),
+        ...(args.max_tokens !== undefined
+          ? { maxTokens: args.max_tokens, tokenizer: context.tokenizer }
+          : {}),
       });
       const next =
         result.nextCursor === null
           ? undefined
-          : call({ id, mode: "page", cursor: result.nextCursor, ...(args.max_tokens ? { max_tokens: args.max_tokens } : {}) });
+          : call({
+              id,
+              mode: "page",
+              cursor: result.nextCursor,
+              ...(args.max_tokens ? { max_tokens: args.max_tokens } : {}),
+            });
       return renderPage(result, next);
     }
     case "json": {
       const result = await read({
         mode: "json",
         maxChars,
-        ...(args.json_query !== undefined && args.outline !== true ? { query: args.json_query } : { outline: true }),
+        ...(args.json_query !== undefined && args.outline !== true
+          ? { query: args.json_query }
+          : { outline: true }),
         ...(args.offset !== undefined ? { offset: args.offset } : {}),
       });
-      return renderJson(result, (offset) => call({ id, mode: "json", json_query: args.json_query, offset }));
+      return renderJson(result, (offset) =>
+        call({ id, mode: "json", json_query: args.json_query, offset }),
+      );
     }
     case "extract": {
-      if (!args.query) throw new SpillwayError("INVALID_TOOL_ARGUMENTS", "Query required for extract mode.", {}, { fault: "model" });
+      if (!args.query)
+        throw new SpillwayError(
+          "INVALID_TOOL_ARGUMENTS",
+          "Query required for extract mode.",
+          {},
+          { fault: "model" },
+        );
       const record = await outputs.get(id, scope);
       if (!context.extractor) {
         throw new SpillwayError(
@@ -207,23 +275,40 @@ async function slice(args: Args, context: SurfaceContext): Promise<string> {
   const { outputs, scope, maxChars } = context;
   const id = args.id;
   const s = args.slice ?? {};
-  const read = <R extends Parameters<typeof readOutput>[3]>(request: R) => readOutput(outputs, id, scope, request);
+  const read = <R extends Parameters<typeof readOutput>[3]>(request: R) =>
+    readOutput(outputs, id, scope, request);
   if (s.anchor !== undefined) {
-    const window = Math.min(s.window ?? 1000, Math.max(0, Math.floor((maxChars - s.anchor.length) / 2)));
+    const window = Math.min(
+      s.window ?? 1000,
+      Math.max(0, Math.floor((maxChars - s.anchor.length) / 2)),
+    );
     return renderSlice(
-      await read({ mode: "slice", anchor: s.anchor, window, ...(s.match_index !== undefined ? { matchIndex: s.match_index } : {}), maxChars }),
+      await read({
+        mode: "slice",
+        anchor: s.anchor,
+        window,
+        ...(s.match_index !== undefined ? { matchIndex: s.match_index } : {}),
+        maxChars,
+      }),
     );
   }
   if (s.line_start !== undefined || s.line_end !== undefined) {
     try {
       return renderSlice(
-        await read({ mode: "slice", ...(s.line_start !== undefined ? { lineStart: s.line_start } : { lineStart: 1 }), ...(s.line_end !== undefined ? { lineEnd: s.line_end } : {}), maxChars }),
+        await read({
+          mode: "slice",
+          ...(s.line_start !== undefined ? { lineStart: s.line_start } : { lineStart: 1 }),
+          ...(s.line_end !== undefined ? { lineEnd: s.line_end } : {}),
+          maxChars,
+        }),
       );
     } catch (error) {
       // Lines too long for the budget: show what fits as a page and say how to go on.
-      if (!isSpillwayError(error, "RANGE_TOO_LARGE") || typeof error.details.cursor !== "number") throw error;
+      if (!isSpillwayError(error, "RANGE_TOO_LARGE") || typeof error.details.cursor !== "number")
+        throw error;
       const page = await read({ mode: "page", cursor: error.details.cursor, maxChars });
-      const next = page.nextCursor === null ? undefined : call({ id, mode: "page", cursor: page.nextCursor });
+      const next =
+        page.nextCursor === null ? undefined : call({ id, mode: "page", cursor: page.nextCursor });
       return `[the requested lines hold more than ${maxChars.toLocaleString("en-US")} characters, more than fits now; showing them page by page]\n${renderPage(page, next)}`;
     }
   }
@@ -231,8 +316,10 @@ async function slice(args: Args, context: SurfaceContext): Promise<string> {
   const wanted = s.length ?? 4000;
   const length = Math.min(wanted, maxChars);
   const result = await read({ mode: "slice", start, length, maxChars });
-  const end = result.found && "charEnd" in result.provenance ? result.provenance.charEnd : start + length;
-  const total = result.found && "totalChars" in result.provenance ? result.provenance.totalChars : 0;
+  const end =
+    result.found && "charEnd" in result.provenance ? result.provenance.charEnd : start + length;
+  const total =
+    result.found && "totalChars" in result.provenance ? result.provenance.totalChars : 0;
   const more =
     length < wanted && end < Math.min(total, start + wanted)
       ? call({ id, mode: "slice", slice: { start: end, length: start + wanted - end } })
@@ -261,7 +348,12 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
     tools: () => [definition],
     owns: (toolName) => toolName === GET_TOOL_OUTPUT,
     placeholder: async (record, context) => ({
-      text: await defaultHandleMessage(record, context.outputs, context.scope, options.synopsisLines),
+      text: await defaultHandleMessage(
+        record,
+        context.outputs,
+        context.scope,
+        options.synopsisLines,
+      ),
     }),
     execute: async (_toolName, rawArgs, context): Promise<SurfaceAnswer> => {
       const parsed = Args.safeParse(normalize(rawArgs));

@@ -35,10 +35,12 @@ async function linesOf(
   const opened = await outputs.open(record.id, scope);
   try {
     // A synopsis is a courtesy: lines too long to show (RANGE_TOO_LARGE) just leave it out.
-    const slice = await readSlice(opened, { lineStart: first, lineEnd: last, maxChars: 64 * 1024 }).catch(
-      expected("RANGE_TOO_LARGE"),
-    );
-    if (!slice || !slice.found) return [];
+    const slice = await readSlice(opened, {
+      lineStart: first,
+      lineEnd: last,
+      maxChars: 64 * 1024,
+    }).catch(expected("RANGE_TOO_LARGE"));
+    if (!slice?.found) return [];
     const lines = slice.text.split("\n");
     if (lines[lines.length - 1] === "") lines.pop();
     return lines.map((line, i) => `  ${first + i}| ${clip(line)}`);
@@ -47,11 +49,17 @@ async function linesOf(
   }
 }
 
-async function outlineOf(outputs: OutputStore, record: OutputRecord, scope: ReadScope): Promise<string | undefined> {
+async function outlineOf(
+  outputs: OutputStore,
+  record: OutputRecord,
+  scope: ReadScope,
+): Promise<string | undefined> {
   if ((record.byteSize ?? 0) > OUTLINE_MAX_BYTES) return undefined;
   const opened = await outputs.open(record.id, scope);
   try {
-    const result = await queryJson(opened, { outline: true }).catch(expected("INVALID_JSON", "OUTPUT_TOO_LARGE"));
+    const result = await queryJson(opened, { outline: true }).catch(
+      expected("INVALID_JSON", "OUTPUT_TOO_LARGE"),
+    );
     return result?.kind === "outline" ? result.outline : undefined;
   } finally {
     await opened.close();
@@ -74,7 +82,10 @@ export async function synopsisOf(
     if (outline) {
       const rows = outline.split("\n");
       const shown = rows.slice(0, 25).map((row) => `  ${row}`);
-      if (rows.length > 25) shown.push(`  … ${rows.length - 25} more outline lines (mode="json", outline=true shows all)`);
+      if (rows.length > 25)
+        shown.push(
+          `  … ${rows.length - 25} more outline lines (mode="json", outline=true shows all)`,
+        );
       return ["Shape (JSON outline):", ...shown];
     }
   }
@@ -112,7 +123,12 @@ export async function defaultHandleMessage(
     "read it with get_tool_output, and report only what those reads return.",
   ];
   if (record.kind === "binary") {
-    return [...head, "", "Read it with:", `  get_tool_output(id="${id}", mode="slice", slice={"start": 0, "length": 3000})   bytes as base64`].join("\n");
+    return [
+      ...head,
+      "",
+      "Read it with:",
+      `  get_tool_output(id="${id}", mode="slice", slice={"start": 0, "length": 3000})   bytes as base64`,
+    ].join("\n");
   }
   const json = record.kind === "json" || record.kind === "ndjson";
   const calls = [
@@ -125,5 +141,11 @@ export async function defaultHandleMessage(
       : []),
   ];
   const synopsis = await synopsisOf(outputs, record, scope, synopsisLines);
-  return [...head, "", "Read it with:", ...calls, ...(synopsis.length > 0 ? ["", ...synopsis] : [])].join("\n");
+  return [
+    ...head,
+    "",
+    "Read it with:",
+    ...calls,
+    ...(synopsis.length > 0 ? ["", ...synopsis] : []),
+  ].join("\n");
 }

@@ -1,4 +1,4 @@
-import { SpillwayError } from "../core/errors.js";
+import type { SpillwayError } from "../core/errors.js";
 import type { GrepLine, GrepResult } from "../retrieval/grep.js";
 import type { JsonResult } from "../retrieval/json.js";
 import type { PageResult } from "../retrieval/page.js";
@@ -47,13 +47,16 @@ export function renderSlice(result: SliceResult, continueCall?: string): string 
 }
 
 export function renderPage(result: PageResult, continueCall: string | undefined): string {
-  const next = result.nextCursor === null ? " · last page" : ` · next cursor ${n(result.nextCursor)}`;
+  const next =
+    result.nextCursor === null ? " · last page" : ` · next cursor ${n(result.nextCursor)}`;
   const header = rangeHeader("page", result.provenance).replace(/]$/, `${next}]`);
   return `${header}\n${result.text}${continueCall ? `\n[continue: ${continueCall}]` : ""}`;
 }
 
 function grepLine(prefix: string, separator: string, line: GrepLine): string {
-  const clip = line.clipped ? ` [excerpt of a long line: chars ${n(line.provenance.charStart)}-${n(line.provenance.charEnd)}]` : "";
+  const clip = line.clipped
+    ? ` [excerpt of a long line: chars ${n(line.provenance.charStart)}-${n(line.provenance.charEnd)}]`
+    : "";
   return `${prefix}${line.line}${separator} ${line.text}${clip}`;
 }
 
@@ -61,9 +64,12 @@ function grepLine(prefix: string, separator: string, line: GrepLine): string {
  * Renders as many matches as fit `maxChars` (at least one, or RANGE_TOO_LARGE); the rest are
  * counted and reachable with the returned continuation call.
  */
-export function renderGrep(result: GrepResult, maxChars: number, continueCall: (cursor: number) => string): string {
-  const total =
-    result.totalMatches === null ? `${result.matches.length}+` : n(result.totalMatches);
+export function renderGrep(
+  result: GrepResult,
+  maxChars: number,
+  continueCall: (cursor: number) => string,
+): string {
+  const total = result.totalMatches === null ? `${result.matches.length}+` : n(result.totalMatches);
   const blocks: string[] = [];
   let used = 0;
   let shown = 0;
@@ -97,7 +103,8 @@ export function renderGrep(result: GrepResult, maxChars: number, continueCall: (
 }
 
 export function renderJson(result: JsonResult, continueCall: (offset: number) => string): string {
-  if (result.kind === "outline") return `[${result.outputId} json outline · sha256 ${shortHash(result.sha256)}]\n${result.outline}`;
+  if (result.kind === "outline")
+    return `[${result.outputId} json outline · sha256 ${shortHash(result.sha256)}]\n${result.outline}`;
   const header =
     `[${result.outputId} json ${result.query}: ${n(result.totalMatches)} matches` +
     (result.matches.length > 0
@@ -106,7 +113,8 @@ export function renderJson(result: JsonResult, continueCall: (offset: number) =>
   const rows = result.matches.map(
     (m) => `${m.path}${m.line ? ` (line ${m.line})` : ""} = ${JSON.stringify(m.value)}`,
   );
-  const footer = result.nextOffset !== null ? `\n[more matches: ${continueCall(result.nextOffset)}]` : "";
+  const footer =
+    result.nextOffset !== null ? `\n[more matches: ${continueCall(result.nextOffset)}]` : "";
   return `${[header, ...rows].join("\n")}${footer}`;
 }
 

@@ -36,7 +36,11 @@ export interface SurfaceContext {
 export interface SurfaceAnswer {
   readonly text: string;
   /** For get_continuation: the projection appends the seed-002 marker from these numbers. */
-  readonly continuation?: { readonly toolCallId: string; readonly shown: number; readonly total: number };
+  readonly continuation?: {
+    readonly toolCallId: string;
+    readonly shown: number;
+    readonly total: number;
+  };
   /** True when the call failed (unknown id, bad arguments); the text says why. */
   readonly isError: boolean;
   /** The output read, when there was one (its read counter is bumped by the caller). */
@@ -46,7 +50,11 @@ export interface SurfaceAnswer {
 /** What the model sees in place of an output too large to show whole. */
 export interface Placeholder {
   readonly text: string;
-  readonly continuation?: { readonly toolCallId: string; readonly shown: number; readonly total: number };
+  readonly continuation?: {
+    readonly toolCallId: string;
+    readonly shown: number;
+    readonly total: number;
+  };
 }
 
 export interface Surface {
@@ -61,7 +69,11 @@ export interface Surface {
   readonly uncountedTools: ReadonlySet<string>;
   placeholder(
     record: OutputRecord,
-    context: { readonly toolCallId: string; readonly outputs: OutputStore; readonly scope: ReadScope },
+    context: {
+      readonly toolCallId: string;
+      readonly outputs: OutputStore;
+      readonly scope: ReadScope;
+    },
   ): Promise<Placeholder>;
   execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;
 }

@@ -51,11 +51,21 @@ export function toolOutputHandleMessage(record: OutputRecord): string {
   );
 }
 
-export function toolOutputSuccess(toolName: string, handle: string, strategy: string, abstract: string): string {
+export function toolOutputSuccess(
+  toolName: string,
+  handle: string,
+  strategy: string,
+  abstract: string,
+): string {
   return `ABSTRACT FROM TOOL OUTPUT ${toolName} WITH HANDLE ${handle}, STRATEGY:${strategy}:\n\n${abstract}`;
 }
 
-export function toolOutputFailure(toolName: string, handle: string, strategy: string, message: string): string {
+export function toolOutputFailure(
+  toolName: string,
+  handle: string,
+  strategy: string,
+  message: string,
+): string {
   return `TOOL_OUTPUT FAILED FOR ${toolName} WITH HANDLE ${handle}, STRATEGY:${strategy}:\n\n${message}`;
 }
 
@@ -63,19 +73,32 @@ export function toolOutputFailure(toolName: string, handle: string, strategy: st
  * Head and tail of an output within `maxChars`, with an explicit marker in the middle naming
  * how much was omitted and the handle that holds it.
  */
-export async function truncateOutput(record: OutputRecord, context: SurfaceContext): Promise<string> {
+export async function truncateOutput(
+  record: OutputRecord,
+  context: SurfaceContext,
+): Promise<string> {
   const total = record.charCount ?? 0;
   const opened = await context.outputs.open(record.id, context.scope);
   try {
     const budget = Math.max(200, context.maxChars - 300);
     if (total <= budget) {
-      const whole = await readSlice(opened, { start: 0, length: total, maxChars: Math.max(1, total) });
+      const whole = await readSlice(opened, {
+        start: 0,
+        length: total,
+        maxChars: Math.max(1, total),
+      });
       return whole.found ? whole.text : "";
     }
     const half = Math.floor(budget / 2);
     const head = await readSlice(opened, { start: 0, length: half, maxChars: half + 2 });
     const tail = await readSlice(opened, { start: total - half, length: half, maxChars: half + 2 });
-    if (!head.found || !tail.found || !("charEnd" in head.provenance) || !("charStart" in tail.provenance)) return "";
+    if (
+      !head.found ||
+      !tail.found ||
+      !("charEnd" in head.provenance) ||
+      !("charStart" in tail.provenance)
+    )
+      return "";
     const omittedFrom = head.provenance.charEnd;
     const omittedTo = tail.provenance.charStart;
     const marker =
@@ -87,7 +110,10 @@ export async function truncateOutput(record: OutputRecord, context: SurfaceConte
   }
 }
 
-async function answer(args: Record<string, unknown>, context: SurfaceContext): Promise<SurfaceAnswer> {
+async function answer(
+  args: Record<string, unknown>,
+  context: SurfaceContext,
+): Promise<SurfaceAnswer> {
   const handle = typeof args.handle === "string" ? args.handle : "";
   const extract = typeof args.extract === "string" ? args.extract : "";
   const requested = (typeof args.mode === "string" ? args.mode : "auto") as Strategy;
@@ -95,7 +121,15 @@ async function answer(args: Record<string, unknown>, context: SurfaceContext): P
     const problem = !STRATEGIES.includes(requested)
       ? `mode must be one of ${STRATEGIES.join(", ")}`
       : "handle and extract are required non-empty strings";
-    return { text: toolOutputFailure("unknown", handle || "(none)", requested, `Invalid arguments: ${problem}.`), isError: true };
+    return {
+      text: toolOutputFailure(
+        "unknown",
+        handle || "(none)",
+        requested,
+        `Invalid arguments: ${problem}.`,
+      ),
+      isError: true,
+    };
   }
   let record: OutputRecord;
   try {
@@ -103,13 +137,27 @@ async function answer(args: Record<string, unknown>, context: SurfaceContext): P
   } catch (error) {
     if (!isSpillwayError(error, "OUTPUT_NOT_FOUND")) throw error;
     return {
-      text: toolOutputFailure("unknown", handle, requested, `No stored tool output has handle "${handle}". Use the handle from the tool result message.`),
+      text: toolOutputFailure(
+        "unknown",
+        handle,
+        requested,
+        `No stored tool output has handle "${handle}". Use the handle from the tool result message.`,
+      ),
       isError: true,
     };
   }
   if (requested === "truncate") {
     await context.outputs.countRead(record.id);
-    return { text: toolOutputSuccess(record.toolName, handle, "truncate", await truncateOutput(record, context)), isError: false, outputId: record.id };
+    return {
+      text: toolOutputSuccess(
+        record.toolName,
+        handle,
+        "truncate",
+        await truncateOutput(record, context),
+      ),
+      isError: false,
+      outputId: record.id,
+    };
   }
   let failure: string;
   if (context.extractor) {
@@ -121,7 +169,11 @@ async function answer(args: Record<string, unknown>, context: SurfaceContext): P
         ...(context.signal ? { signal: context.signal } : {}),
       });
       await context.outputs.countRead(record.id);
-      return { text: toolOutputSuccess(record.toolName, handle, result.strategy, result.text), isError: false, outputId: record.id };
+      return {
+        text: toolOutputSuccess(record.toolName, handle, result.strategy, result.text),
+        isError: false,
+        outputId: record.id,
+      };
     } catch (error) {
       if (!isSpillwayError(error)) throw error;
       failure = error.message;
@@ -133,7 +185,12 @@ async function answer(args: Record<string, unknown>, context: SurfaceContext): P
   await context.outputs.countRead(record.id);
   const warning = `WARNING: strategy ${requested} could not run (${failure}); falling back to truncate, which keeps only the top and bottom of the output.\n\n`;
   return {
-    text: toolOutputSuccess(record.toolName, handle, "truncate", warning + (await truncateOutput(record, context))),
+    text: toolOutputSuccess(
+      record.toolName,
+      handle,
+      "truncate",
+      warning + (await truncateOutput(record, context)),
+    ),
     isError: false,
     outputId: record.id,
   };
@@ -154,6 +211,9 @@ export function createToolOutputSurface(): Surface {
     owns: (toolName) => toolName === TOOL_OUTPUT,
     placeholder: async (record) => ({ text: toolOutputHandleMessage(record) }),
     execute: async (_toolName, args, context) =>
-      answer(typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {}, context),
+      answer(
+        typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {},
+        context,
+      ),
   };
 }
