@@ -101,6 +101,14 @@ export async function synopsisOf(
   ];
 }
 
+/** A JSONPath example that fits the document's shape (from its outline lines). */
+function exampleJsonQuery(synopsis: readonly string[], ndjson: boolean): string {
+  const root = synopsis.find((line) => line.trim().startsWith("$:")) ?? "";
+  const firstKey = /^\s+(?:\[\*\])?\.([A-Za-z_$][\w$]*):/m.exec(synopsis.slice(2).join("\n"))?.[1];
+  if (ndjson || root.includes("array")) return firstKey ? `$[*].${firstKey}` : "$[0]";
+  return firstKey ? `$.${firstKey}` : "$";
+}
+
 /**
  * The default surface's handle message: first in the tool result, outside any JSON, with the
  * output's size, kind, a synopsis and the exact calls that read it, so that retrieval is hard
@@ -131,16 +139,18 @@ export async function defaultHandleMessage(
     ].join("\n");
   }
   const json = record.kind === "json" || record.kind === "ndjson";
+  const synopsis = await synopsisOf(outputs, record, scope, synopsisLines);
   const calls = [
     `  get_tool_output(id="${id}", mode="grep", pattern="ERROR", context=2)   lines matching a literal (regex=true for a regular expression)`,
     `  get_tool_output(id="${id}", mode="slice", slice={"line_start": 1, "line_end": 50})   lines by number`,
     `  get_tool_output(id="${id}", mode="slice", slice={"anchor": "some text", "window": 500})   text around a literal`,
     `  get_tool_output(id="${id}", mode="page", cursor=0)   read in order, page by page`,
     ...(json
-      ? [`  get_tool_output(id="${id}", mode="json", json_query="$.items[*].id")   JSONPath query`]
+      ? [
+          `  get_tool_output(id="${id}", mode="json", json_query=${JSON.stringify(exampleJsonQuery(synopsis, record.kind === "ndjson"))})   JSONPath query`,
+        ]
       : []),
   ];
-  const synopsis = await synopsisOf(outputs, record, scope, synopsisLines);
   return [
     ...head,
     "",

@@ -90,7 +90,7 @@ export function renderGrep(
     `[${result.outputId} grep ${JSON.stringify(result.pattern)}${result.regex ? " (regex)" : ""}${result.ignoreCase ? " (ignore case)" : ""}: ` +
     (result.matches.length === 0
       ? "no matching lines]"
-      : `${total} matching lines; showing ${shown} · LINE:COL: text${hasContext ? ", context LINE- text" : ""} · sha256 ${shortHash(result.sha256)}]`);
+      : `${total} matching line${total === "1" ? "" : "s"}; showing ${shown} · LINE:COL: text${hasContext ? ", context LINE- text" : ""} · sha256 ${shortHash(result.sha256)}]`);
   const lastShown = result.matches[shown - 1];
   let footer = "";
   if (shown < result.matches.length && lastShown) {

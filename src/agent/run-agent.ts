@@ -1,0 +1,321 @@
+import type { AgentDefinition, CliSettings, McpServerSpec } from "../config/index.js";
+import { type Clock, systemClock } from "../core/clock.js";
+import { isSpillwayError, SpillwayError } from "../core/errors.js";
+import { randomId } from "../core/ids.js";
+import { connectMcpServers, type McpHub } from "../providers/mcp/index.js";
+import { callModel, type ModelReply, type ModelRequest } from "../providers/model-caller.js";
+import type { ModelTarget } from "../providers/models.js";
+import type { SessionStatus } from "../store/history.js";
+import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
+import { createSurface } from "../surfaces/index.js";
+import type { Extractor } from "../surfaces/surface.js";
+import { Accounting, type UsageReport } from "./accounting.js";
+import type { AgentEvent, AgentEventListener } from "./events.js";
+import { type PlanOptions, planRun, type RunPlan, storedPlan } from "./run-settings.js";
+import type { SessionContext, SessionState } from "./session-context.js";
+import { runSessionLoop } from "./session-loop.js";
+import { repairHistory, restoreState } from "./session-resume.js";
+import { assembleTools, mcpToolHandlers, subagentHandlers } from "./session-tools.js";
+import { TraceWriter } from "./trace.js";
+
+export interface RunAgentOptions {
+  /** The agent: a path to its Markdown file, or a loaded definition. Not needed to resume. */
+  readonly agent?: string | AgentDefinition;
+  /** The task. Optional when resuming (a given prompt is appended as a new user message). */
+  readonly prompt?: string;
+  /** Model ref(s), highest precedence (like `--model`): e.g. `openai/gpt-4.1`. */
+  readonly model?: string | readonly string[];
+  /** Other settings at CLI level (highest precedence). */
+  readonly settings?: CliSettings;
+  /** Extra MCP servers (merged over the agent's). */
+  readonly mcpServers?: Record<string, McpServerSpec>;
+  /** Store directory (default `$SPILLWAY_HOME` or `~/.spillway`). Ignored when `stores` is given. */
+  readonly home?: string;
+  readonly stores?: SpillwayStores;
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** An explicit config file instead of the lookup (cwd, then home). */
+  readonly configPath?: string;
+  readonly onEvent?: AgentEventListener;
+  readonly signal?: AbortSignal;
+  /** Continue this session from its canonical history. */
+  readonly resume?: string;
+  /** Model extraction for `extract` reads (configured by the extraction feature). */
+  readonly extractor?: Extractor;
+  /** Replace the model call (tests, custom routing); defaults to AI SDK providers. */
+  readonly callModel?: (
+    targets: readonly ModelTarget[],
+    request: ModelRequest,
+  ) => Promise<ModelReply>;
+  readonly clock?: Clock;
+  /** @internal Sub-agent plumbing. */
+  readonly parent?: {
+    readonly sessionId: string;
+    readonly toolCallId: string;
+    readonly depth: number;
+  };
+}
+
+export interface AgentRunResult {
+  readonly sessionId: string;
+  readonly status: Exclude<SessionStatus, "running">;
+  /** The final report (or, when the run failed, the agent's last words if any). */
+  readonly report: string | null;
+  readonly error: string | null;
+  readonly turns: number;
+  /** Tokens, cost and durations, sub-agents included. */
+  readonly usage: UsageReport;
+  readonly tracePath: string;
+}
+
+const MAX_DEPTH = 8;
+
+function cliSettings(options: RunAgentOptions): CliSettings {
+  return {
+    ...(options.settings ?? {}),
+    ...(options.model !== undefined ? { models: options.model } : {}),
+  };
+}
+
+async function startSession(
+  options: RunAgentOptions,
+  stores: SpillwayStores,
+): Promise<{ sessionId: string; plan: RunPlan; resumed: boolean; previous: UsageReport | null }> {
+  if (options.resume) {
+    const session = await stores.history.getSession(options.resume);
+    const plan = storedPlan(session.settings, session.id);
+    await repairHistory(stores.history, session.id);
+    if (options.prompt)
+      await stores.history.appendMessage(session.id, session.turns, "user", [
+        { type: "text", text: options.prompt },
+      ]);
+    await stores.history.updateSession(session.id, { status: "running" });
+    return {
+      sessionId: session.id,
+      plan,
+      resumed: true,
+      previous: (session.accounting as UsageReport | null) ?? null,
+    };
+  }
+  if (!options.agent)
+    throw new SpillwayError(
+      "INVALID_ARGUMENT",
+      "runAgent needs `agent` (a path or a definition), or `resume`.",
+      {},
+    );
+  if (!options.prompt || options.prompt.trim() === "") {
+    throw new SpillwayError("INVALID_ARGUMENT", "runAgent needs a non-empty `prompt` (the task).", {
+      argument: "prompt",
+    });
+  }
+  const planOptions: PlanOptions = {
+    agent: options.agent,
+    cli: cliSettings(options),
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    home: stores.home,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.configPath ? { configPath: options.configPath } : {}),
+  };
+  const plan = await planRun(planOptions);
+  const sessionId = randomId("ses");
+  await stores.history.createSession({
+    id: sessionId,
+    agentName: plan.agentName,
+    ...(plan.agentPath ? { agentPath: plan.agentPath } : {}),
+    prompt: options.prompt,
+    settings: plan,
+    ...(options.parent
+      ? { parentSessionId: options.parent.sessionId, parentToolCallId: options.parent.toolCallId }
+      : {}),
+  });
+  await stores.history.appendMessage(sessionId, 0, "user", [
+    { type: "text", text: options.prompt },
+  ]);
+  return { sessionId, plan, resumed: false, previous: null };
+}
+
+/** Notes for the model about servers that could not start: their tools are missing. */
+function serverNotes(hub: McpHub | undefined): string {
+  const failures = hub?.failures() ?? [];
+  if (failures.length === 0) return "";
+  return `\n\nUnavailable tools: ${failures.map((f) => `MCP server "${f.server}" could not start (${f.error.message}); its tools are missing.`).join(" ")}`;
+}
+
+/**
+ * Runs an agent: loads its file and config, connects its MCP servers, and runs the session
+ * loop until a final report, `maxTurns`, or an abort. Every tool result is stored whole in the
+ * canonical store before the model sees its projection. Returns the report, the session id
+ * and the accounting; progress arrives as events.
+ *
+ * @example
+ * const result = await runAgent({
+ *   agent: "examples/incident-triage/agent.md",
+ *   prompt: "Why did checkout fail at 09:26?",
+ *   model: "openai/gpt-4.1",
+ *   onEvent: (event) => console.error(event.type),
+ * });
+ * console.log(result.report, result.usage.total.costUsd);
+ */
+export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
+  const depth = options.parent?.depth ?? 0;
+  if (depth > MAX_DEPTH)
+    throw new SpillwayError(
+      "INVALID_ARGUMENT",
+      `Sub-agents nest deeper than ${MAX_DEPTH} levels.`,
+      {},
+    );
+  const ownStores = !options.stores;
+  const stores =
+    options.stores ?? (await openSqliteStores(options.home ? { home: options.home } : {}));
+  let hub: McpHub | undefined;
+  try {
+    const { sessionId, plan, resumed, previous } = await startSession(options, stores);
+    const trace = await TraceWriter.open(stores.home, sessionId);
+    const emit = (event: AgentEvent) => {
+      trace.write(event);
+      options.onEvent?.({ ...event, depth });
+    };
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted) controller.abort(options.signal.reason);
+    const accounting = new Accounting(previous);
+    try {
+      if (Object.keys(plan.mcpServers).length > 0) {
+        hub = await connectMcpServers(plan.mcpServers, {
+          callTimeoutMs: plan.settings.toolTimeoutSecs * 1000,
+        });
+        for (const failure of hub.failures())
+          emit({ type: "warning", sessionId, message: failure.error.message });
+      }
+      const surface = createSurface(plan.settings.toolOutput.surface, plan.settings.toolOutput);
+      const runChild = async (
+        agentPath: string,
+        task: string,
+        toolCallId: string,
+        signal: AbortSignal,
+      ) => {
+        const child = await runAgent({
+          agent: agentPath,
+          prompt: task,
+          settings: plan.cli,
+          stores,
+          signal,
+          ...(options.env ? { env: options.env } : {}),
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+          ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+          ...(options.callModel ? { callModel: options.callModel } : {}),
+          ...(options.extractor ? { extractor: options.extractor } : {}),
+          ...(options.clock ? { clock: options.clock } : {}),
+          parent: { sessionId, toolCallId, depth: depth + 1 },
+        });
+        accounting.addChild(child.usage);
+        trace.write({ type: "child", sessionId, childSessionId: child.sessionId, toolCallId });
+        return {
+          report: child.report,
+          status: child.status,
+          error: child.error,
+          sessionId: child.sessionId,
+        };
+      };
+      const state: SessionState = {
+        turn: 0,
+        modelCalls: 0,
+        projectedTokens: 0,
+        pendingTokens: 0,
+        finalReport: null,
+        budgetExhausted: false,
+        hasStoredOutputs: false,
+        rendered: new Map(),
+      };
+      const model =
+        options.callModel ??
+        ((targets, request) =>
+          callModel(targets, request, {
+            retry: plan.settings.retry,
+            ...(options.env ? { env: options.env } : {}),
+            onAttemptFailed: (attempt) =>
+              emit({
+                type: "model.retry",
+                sessionId,
+                model: attempt.ref,
+                error: attempt.error ?? "",
+                willRetry: attempt.willRetry,
+              }),
+          }));
+      const context: SessionContext = {
+        sessionId,
+        parentSessionId: options.parent?.sessionId ?? null,
+        depth,
+        agentName: plan.agentName,
+        systemPrompt: plan.systemPrompt + serverNotes(hub),
+        settings: plan.settings,
+        outputs: stores.outputs,
+        history: stores.history,
+        surface,
+        ...(options.extractor ? { extractor: options.extractor } : {}),
+        tools: assembleTools(
+          {
+            mcp: hub ? mcpToolHandlers(hub, plan.settings.toolTimeoutSecs * 1000) : [],
+            subagents: subagentHandlers(plan.subagents, runChild),
+            surface,
+          },
+          () => context,
+        ),
+        accounting,
+        trace,
+        signal: controller.signal,
+        clock: options.clock ?? systemClock,
+        callModel: (request) => model(plan.settings.models, request),
+        emit,
+        state,
+      };
+      if (resumed) await restoreState(context);
+      emit({
+        type: "session.start",
+        sessionId,
+        parentSessionId: options.parent?.sessionId ?? null,
+        agent: plan.agentName,
+        models: plan.settings.models.map((m) => m.ref),
+        maxTurns: plan.settings.maxTurns,
+        resumed,
+      });
+      let end: Awaited<ReturnType<typeof runSessionLoop>>;
+      try {
+        end = await runSessionLoop(context);
+      } catch (error) {
+        if (controller.signal.aborted) end = { status: "aborted", error: "The run was aborted." };
+        else if (isSpillwayError(error))
+          end = { status: "failed", error: `${error.code}: ${error.message}`, report: null };
+        else throw error;
+      }
+      const report = end.status === "aborted" ? null : end.report;
+      const error = end.status === "completed" ? null : end.error;
+      const usage = accounting.report();
+      await stores.history.updateSession(sessionId, {
+        status: end.status,
+        finalReport: report,
+        error,
+        turns: state.turn,
+        accounting: usage,
+      });
+      emit({ type: "session.end", sessionId, status: end.status, report, error, usage });
+      await trace.flush();
+      return {
+        sessionId,
+        status: end.status,
+        report,
+        error,
+        turns: state.turn,
+        usage,
+        tracePath: trace.path,
+      };
+    } finally {
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  } finally {
+    await hub?.close();
+    if (ownStores) await stores.close();
+  }
+}

@@ -1,0 +1,142 @@
+import {
+  type AgentDefinition,
+  type CliSettings,
+  loadAgentFile,
+  loadConfig,
+  type McpServerSpec,
+  modelSettings,
+  providerSettings,
+  type ResolvedSettings,
+  resolveSettings,
+} from "../config/index.js";
+import { SpillwayError } from "../core/errors.js";
+import { DEFAULT_RETRY } from "../providers/model-caller.js";
+import { type ModelTarget, OLLAMA_DEFAULT_BASE_URL } from "../providers/models.js";
+import type { SessionSettings } from "./session-context.js";
+
+/**
+ * Everything a session needs to run (and to resume): the agent, its resolved settings, its
+ * MCP servers and sub-agents. Stored as JSON with the session (no secrets: API keys are read
+ * from the environment by variable name at call time).
+ */
+export interface RunPlan {
+  readonly version: 1;
+  readonly agentName: string;
+  readonly agentPath: string | null;
+  readonly description: string;
+  readonly systemPrompt: string;
+  readonly settings: SessionSettings;
+  readonly mcpServers: Record<string, McpServerSpec>;
+  readonly subagents: readonly { readonly path: string; readonly description: string }[];
+  /** CLI-level settings, passed on to sub-agents (a flag applies to the whole run). */
+  readonly cli: CliSettings;
+  readonly configPath: string | null;
+  /** Where each setting came from (cli, frontmatter, config, env, default). */
+  readonly sources: Record<string, string>;
+}
+
+export interface PlanOptions {
+  readonly agent: string | AgentDefinition;
+  readonly cli?: CliSettings;
+  readonly mcpServers?: Record<string, McpServerSpec>;
+  readonly cwd?: string;
+  readonly home?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly configPath?: string;
+}
+
+/** The model targets of resolved settings, in fallback order. */
+export function modelTargets(resolved: ResolvedSettings, refs = resolved.models): ModelTarget[] {
+  return refs.map((ref) => {
+    const provider = providerSettings(resolved, ref.provider, ref.name);
+    const model = modelSettings(resolved, ref);
+    const baseURL =
+      provider.baseURL ?? (ref.provider === "ollama" ? OLLAMA_DEFAULT_BASE_URL : undefined);
+    return {
+      ref: ref.ref,
+      provider: ref.provider,
+      model: ref.model,
+      contextWindow: model.contextWindow,
+      maxOutputTokens: model.maxOutputTokens,
+      tokenizer: model.tokenizer,
+      ...(ref.name ? { name: ref.name } : {}),
+      ...(baseURL ? { baseURL } : {}),
+      ...(provider.apiKeyEnv ? { apiKeyEnv: provider.apiKeyEnv } : {}),
+      ...(provider.headers ? { headers: provider.headers } : {}),
+      ...(model.pricing ? { pricing: model.pricing } : {}),
+    };
+  });
+}
+
+/**
+ * Loads the agent file and the config file and resolves every setting
+ * (CLI flag > frontmatter > config file > default).
+ *
+ * @example
+ * const plan = await planRun({ agent: "examples/incident-triage/agent.md", cli: { maxTurns: 8 } });
+ */
+export async function planRun(options: PlanOptions): Promise<RunPlan> {
+  const agent =
+    typeof options.agent === "string" ? await loadAgentFile(options.agent) : options.agent;
+  const env = options.env ?? process.env;
+  const config = await loadConfig({
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.home ? { home: options.home } : {}),
+    env,
+    ...(options.configPath ? { path: options.configPath } : {}),
+  });
+  const cli = options.cli ?? {};
+  const resolved = resolveSettings({ cli, agent, ...(config ? { config } : {}), env });
+  const settings: SessionSettings = {
+    models: modelTargets(resolved),
+    maxTurns: resolved.maxTurns,
+    toolResponseMaxBytes: resolved.toolResponseMaxBytes,
+    toolConcurrency: resolved.toolConcurrency,
+    toolTimeoutSecs: resolved.toolTimeoutSecs,
+    toolOutput: { ...resolved.toolOutput },
+    stream: resolved.stream,
+    retry: DEFAULT_RETRY,
+  };
+  const subagents = (agent.frontmatter.agents ?? []).map((path) => ({ path, description: "" }));
+  for (const sub of subagents) {
+    if (sub.path === agent.path) {
+      throw new SpillwayError(
+        "AGENT_FILE_INVALID",
+        `Agent file ${agent.path} lists itself in agents:.`,
+        { file: agent.path },
+      );
+    }
+  }
+  return {
+    version: 1,
+    agentName: agent.name,
+    agentPath: agent.path,
+    description: agent.description ?? "",
+    systemPrompt: agent.systemPrompt,
+    settings,
+    mcpServers: { ...resolved.mcpServers, ...(options.mcpServers ?? {}) },
+    subagents: await Promise.all(
+      subagents.map(async (sub) => ({
+        path: sub.path,
+        description: (await loadAgentFile(sub.path)).description ?? "",
+      })),
+    ),
+    cli,
+    configPath: config?.path ?? null,
+    sources: { ...resolved.sources },
+  };
+}
+
+/** Reads a stored plan back (resume), checking it is one this version wrote. */
+export function storedPlan(value: unknown, sessionId: string): RunPlan {
+  const plan = value as Partial<RunPlan> | null;
+  if (!plan || plan.version !== 1 || !plan.settings || !Array.isArray(plan.settings.models)) {
+    throw new SpillwayError(
+      "STORE_CORRUPT",
+      `Session ${sessionId} has no run settings this version of spillway can resume.`,
+      { sessionId },
+      { fault: "store" },
+    );
+  }
+  return plan as RunPlan;
+}
