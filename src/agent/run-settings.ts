@@ -130,7 +130,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
 /** Reads a stored plan back (resume), checking it is one this version wrote. */
 export function storedPlan(value: unknown, sessionId: string): RunPlan {
   const plan = value as Partial<RunPlan> | null;
-  if (!plan || plan.version !== 1 || !plan.settings || !Array.isArray(plan.settings.models)) {
+  if (plan?.version !== 1 || !plan.settings || !Array.isArray(plan.settings.models)) {
     throw new SpillwayError(
       "STORE_CORRUPT",
       `Session ${sessionId} has no run settings this version of spillway can resume.`,

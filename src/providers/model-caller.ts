@@ -30,7 +30,10 @@ export interface ModelToolCall {
   /** Parsed arguments, when `argsText` is valid JSON. */
   readonly args: unknown;
   /** Set when the call cannot run: not valid JSON, or not a tool the model was given. */
-  readonly invalid?: { readonly code: "INVALID_TOOL_ARGUMENTS" | "UNKNOWN_TOOL"; readonly message: string };
+  readonly invalid?: {
+    readonly code: "INVALID_TOOL_ARGUMENTS" | "UNKNOWN_TOOL";
+    readonly message: string;
+  };
 }
 
 export interface ModelRequest {
@@ -127,7 +130,10 @@ function toolSet(tools: readonly ToolDefinition[]): ToolSet {
 }
 
 /** Calls one model once. */
-async function callOnce(model: LanguageModel, request: ModelRequest): Promise<Omit<ModelReply, "target" | "attempts" | "latencyMs">> {
+async function callOnce(
+  model: LanguageModel,
+  request: ModelRequest,
+): Promise<Omit<ModelReply, "target" | "attempts" | "latencyMs">> {
   const raw = new Map<string, string>();
   const wrapped = capturingRawToolInput(model, raw);
   const known = new Set(request.tools.map((t) => t.name));
@@ -260,7 +266,12 @@ export async function callModel(
       model = (options.createModel ?? ((t) => createLanguageModel(t, options.env)))(target);
     } catch (error) {
       attempts.push({ ref: target.ref, error: describe(error), latencyMs: 0 });
-      options.onAttemptFailed?.({ ref: target.ref, error: describe(error), latencyMs: 0, willRetry: false });
+      options.onAttemptFailed?.({
+        ref: target.ref,
+        error: describe(error),
+        latencyMs: 0,
+        willRetry: false,
+      });
       continue;
     }
     for (let attempt = 1; attempt <= retry.attempts; attempt++) {
@@ -270,10 +281,19 @@ export async function callModel(
         return { ...reply, target, attempts, latencyMs: performance.now() - started };
       } catch (error) {
         if (aborted(request.signal)) {
-          throw new SpillwayError("ABORTED", `The call to ${target.ref} was aborted.`, { model: target.ref }, { cause: error });
+          throw new SpillwayError(
+            "ABORTED",
+            `The call to ${target.ref} was aborted.`,
+            { model: target.ref },
+            { cause: error },
+          );
         }
         const willRetry = attempt < retry.attempts && isRetryable(error);
-        const failed = { ref: target.ref, error: describe(error), latencyMs: performance.now() - started };
+        const failed = {
+          ref: target.ref,
+          error: describe(error),
+          latencyMs: performance.now() - started,
+        };
         attempts.push(failed);
         options.onAttemptFailed?.({ ...failed, willRetry });
         if (!willRetry) break;

@@ -27,7 +27,11 @@ export interface ModelTarget {
 
 export const OLLAMA_DEFAULT_BASE_URL = "http://localhost:11434/v1";
 
-function apiKeyOf(target: ModelTarget, env: NodeJS.ProcessEnv, required: boolean): string | undefined {
+function apiKeyOf(
+  target: ModelTarget,
+  env: NodeJS.ProcessEnv,
+  required: boolean,
+): string | undefined {
   if (!target.apiKeyEnv) return undefined;
   const key = env[target.apiKeyEnv];
   if (!key && required) {
@@ -49,18 +53,25 @@ function apiKeyOf(target: ModelTarget, env: NodeJS.ProcessEnv, required: boolean
  * const model = createLanguageModel({ ref: "ollama/qwen2.5:7b", provider: "ollama", model: "qwen2.5:7b",
  *   baseURL: OLLAMA_DEFAULT_BASE_URL, contextWindow: 32768, maxOutputTokens: 4096, tokenizer: "o200k_base" });
  */
-export function createLanguageModel(target: ModelTarget, env: NodeJS.ProcessEnv = process.env): LanguageModel {
+export function createLanguageModel(
+  target: ModelTarget,
+  env: NodeJS.ProcessEnv = process.env,
+): LanguageModel {
   const headers = target.headers ? { headers: target.headers } : {};
   const baseURL = target.baseURL ? { baseURL: target.baseURL } : {};
   switch (target.provider) {
     case "openai": {
       const apiKey = apiKeyOf(target, env, true);
       // Chat Completions: the API every OpenAI-compatible server shares.
-      return createOpenAI({ ...baseURL, ...headers, ...(apiKey ? { apiKey } : {}) }).chat(target.model);
+      return createOpenAI({ ...baseURL, ...headers, ...(apiKey ? { apiKey } : {}) }).chat(
+        target.model,
+      );
     }
     case "anthropic": {
       const apiKey = apiKeyOf(target, env, true);
-      return createAnthropic({ ...baseURL, ...headers, ...(apiKey ? { apiKey } : {}) })(target.model);
+      return createAnthropic({ ...baseURL, ...headers, ...(apiKey ? { apiKey } : {}) })(
+        target.model,
+      );
     }
     case "ollama":
     case "openai-compatible": {
@@ -74,8 +85,12 @@ export function createLanguageModel(target: ModelTarget, env: NodeJS.ProcessEnv 
       }).chatModel(target.model);
     }
     default:
-      throw new SpillwayError("UNKNOWN_PROVIDER", `Unknown provider in ${(target as ModelTarget).ref}.`, {
-        model: (target as ModelTarget).ref,
-      });
+      throw new SpillwayError(
+        "UNKNOWN_PROVIDER",
+        `Unknown provider in ${(target as ModelTarget).ref}.`,
+        {
+          model: (target as ModelTarget).ref,
+        },
+      );
   }
 }

@@ -40,7 +40,11 @@ export type ToolResultRef =
   | {
       readonly kind: "retrieval";
       readonly text: string;
-      readonly continuation?: { readonly toolCallId: string; readonly shown: number; readonly total: number };
+      readonly continuation?: {
+        readonly toolCallId: string;
+        readonly shown: number;
+        readonly total: number;
+      };
       /** The output this read came from. */
       readonly outputId?: string;
       readonly isError?: boolean;
@@ -52,7 +56,11 @@ export type ToolResultRef =
   /** agent__batch: each inner call's result, in order. */
   | {
       readonly kind: "batch";
-      readonly items: readonly { readonly toolName: string; readonly argsText: string; readonly ref: ToolResultRef }[];
+      readonly items: readonly {
+        readonly toolName: string;
+        readonly argsText: string;
+        readonly ref: ToolResultRef;
+      }[];
     };
 
 export type HistoryPart =
@@ -131,18 +139,31 @@ export interface NewSession {
 export interface HistoryStore {
   createSession(session: NewSession): Promise<SessionRecord>;
   getSession(id: string): Promise<SessionRecord>;
-  listSessions(filter?: { limit?: number; offset?: number; parentSessionId?: string | null }): Promise<SessionRecord[]>;
+  listSessions(filter?: {
+    limit?: number;
+    offset?: number;
+    parentSessionId?: string | null;
+  }): Promise<SessionRecord[]>;
   updateSession(
     id: string,
-    patch: Partial<Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting">>,
+    patch: Partial<
+      Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting">
+    >,
   ): Promise<void>;
 
   /** Appends a message; returns it with its sequence number. */
-  appendMessage(sessionId: string, turn: number, role: MessageRole, parts: readonly HistoryPart[]): Promise<HistoryMessage>;
+  appendMessage(
+    sessionId: string,
+    turn: number,
+    role: MessageRole,
+    parts: readonly HistoryPart[],
+  ): Promise<HistoryMessage>;
   messages(sessionId: string): Promise<HistoryMessage[]>;
 
   /** Records that a tool call started (before it runs, so a crash leaves a trace). */
-  startToolCall(call: Omit<ToolCallRecord, "status" | "outputId" | "error" | "finishedAt">): Promise<void>;
+  startToolCall(
+    call: Omit<ToolCallRecord, "status" | "outputId" | "error" | "finishedAt">,
+  ): Promise<void>;
   /**
    * Finishes a tool call and appends its result message, in one transaction: a call is never
    * left without its result once it has one.

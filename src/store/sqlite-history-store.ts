@@ -62,7 +62,12 @@ function storedJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SpillwayError("STORE_CORRUPT", `Stored JSON in ${where} is unreadable.`, { where }, { fault: "store", cause: error });
+    throw new SpillwayError(
+      "STORE_CORRUPT",
+      `Stored JSON in ${where} is unreadable.`,
+      { where },
+      { fault: "store", cause: error },
+    );
   }
 }
 
@@ -79,7 +84,8 @@ function toSession(row: SessionRow): SessionRecord {
     finalReport: row.final_report,
     error: row.error,
     turns: row.turns,
-    accounting: row.accounting === null ? null : storedJson(row.accounting, `session ${row.id} accounting`),
+    accounting:
+      row.accounting === null ? null : storedJson(row.accounting, `session ${row.id} accounting`),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -130,7 +136,9 @@ export class SqliteHistoryStore implements HistoryStore {
   }
 
   async getSession(id: string): Promise<SessionRecord> {
-    const row = this.db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRow | undefined;
+    const row = this.db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as
+      | SessionRow
+      | undefined;
     if (!row) {
       throw new SpillwayError(
         "SESSION_NOT_FOUND",
@@ -163,7 +171,9 @@ export class SqliteHistoryStore implements HistoryStore {
 
   async updateSession(
     id: string,
-    patch: Partial<Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting">>,
+    patch: Partial<
+      Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting">
+    >,
   ): Promise<void> {
     const sets: string[] = ["updated_at = ?"];
     const params: unknown[] = [this.clock()];
@@ -180,7 +190,9 @@ export class SqliteHistoryStore implements HistoryStore {
       params.push(encode(patch[key]));
     }
     params.push(id);
-    const result = this.db.prepare(`UPDATE sessions SET ${sets.join(", ")} WHERE id = ?`).run(...params);
+    const result = this.db
+      .prepare(`UPDATE sessions SET ${sets.join(", ")} WHERE id = ?`)
+      .run(...params);
     if (result.changes === 0) await this.getSession(id);
   }
 
@@ -193,20 +205,29 @@ export class SqliteHistoryStore implements HistoryStore {
     return this.db.transaction(() => this.insertMessage(sessionId, turn, role, parts)).immediate();
   }
 
-  private insertMessage(sessionId: string, turn: number, role: MessageRole, parts: readonly HistoryPart[]): HistoryMessage {
+  private insertMessage(
+    sessionId: string,
+    turn: number,
+    role: MessageRole,
+    parts: readonly HistoryPart[],
+  ): HistoryMessage {
     const next = this.db
       .prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM messages WHERE session_id = ?")
       .get(sessionId) as { seq: number };
     const createdAt = this.clock();
     this.db
-      .prepare("INSERT INTO messages (session_id, seq, turn, role, parts, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO messages (session_id, seq, turn, role, parts, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      )
       .run(sessionId, next.seq, turn, role, JSON.stringify(parts), createdAt);
     return { seq: next.seq, turn, role, parts, createdAt };
   }
 
   async messages(sessionId: string): Promise<HistoryMessage[]> {
     const rows = this.db
-      .prepare("SELECT seq, turn, role, parts, created_at FROM messages WHERE session_id = ? ORDER BY seq")
+      .prepare(
+        "SELECT seq, turn, role, parts, created_at FROM messages WHERE session_id = ? ORDER BY seq",
+      )
       .all(sessionId) as MessageRow[];
     return rows.map((row) => ({
       seq: row.seq,
@@ -217,13 +238,22 @@ export class SqliteHistoryStore implements HistoryStore {
     }));
   }
 
-  async startToolCall(call: Omit<ToolCallRecord, "status" | "outputId" | "error" | "finishedAt">): Promise<void> {
+  async startToolCall(
+    call: Omit<ToolCallRecord, "status" | "outputId" | "error" | "finishedAt">,
+  ): Promise<void> {
     this.db
       .prepare(
         `INSERT INTO tool_calls (session_id, tool_call_id, turn, tool_name, args, status, started_at)
          VALUES (?, ?, ?, ?, ?, 'running', ?)`,
       )
-      .run(call.sessionId, call.toolCallId, call.turn, call.toolName, call.argsText, call.startedAt);
+      .run(
+        call.sessionId,
+        call.toolCallId,
+        call.turn,
+        call.toolName,
+        call.argsText,
+        call.startedAt,
+      );
   }
 
   async finishToolCall(
@@ -239,7 +269,14 @@ export class SqliteHistoryStore implements HistoryStore {
             `UPDATE tool_calls SET status = ?, output_id = ?, error = ?, finished_at = ?
              WHERE session_id = ? AND tool_call_id = ? AND status = 'running'`,
           )
-          .run(outcome.status, outcome.outputId ?? null, outcome.error ?? null, this.clock(), sessionId, toolCallId);
+          .run(
+            outcome.status,
+            outcome.outputId ?? null,
+            outcome.error ?? null,
+            this.clock(),
+            sessionId,
+            toolCallId,
+          );
         if (updated.changes !== 1) {
           throw new SpillwayError(
             "INVALID_ARGUMENT",
@@ -279,7 +316,9 @@ export interface SpillwayStores {
  * const session = await stores.history.createSession({ id: "ses_1", agentName: "triage", prompt: "…", settings: {} });
  * await stores.close();
  */
-export async function openSqliteStores(options: SqliteOutputStoreOptions = {}): Promise<SpillwayStores> {
+export async function openSqliteStores(
+  options: SqliteOutputStoreOptions = {},
+): Promise<SpillwayStores> {
   const clock = options.clock ?? systemClock;
   const { home, db, blobs } = await openSqliteDatabase(options.home, clock);
   const outputs = new SqliteOutputStore(home, db, blobs, options, false);
