@@ -1,0 +1,244 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { agentFixture, SCRIPTED_MODEL, testServerSpec } from "../../test/helpers/agent-fixture.js";
+import { isSpillwayError } from "../core/errors.js";
+import { type Responder, textOf, toolCall, toolMessages } from "../testing/index.js";
+import type { AgentEvent } from "./events.js";
+import { runAgent } from "./run-agent.js";
+
+/** A policy that plays `steps` in order, then reports every tool result it saw. */
+function steps(
+  ...calls: ((request: Parameters<Responder>[0]) => ReturnType<Responder>)[]
+): Responder {
+  return (request, context) => {
+    const step = calls[context.callIndex];
+    if (step) return step(request, context);
+    const seen = toolMessages(request).map((m) => `${m.toolName}: ${m.text}`);
+    return toolCall("agent__final_report", { report: seen.join("\n---\n") });
+  };
+}
+
+describe("bad input from the model goes back to the model; the session goes on", () => {
+  it("answers malformed arguments, unknown tools, foreign handles and bad offsets with clear errors", async () => {
+    const fixture = await agentFixture(
+      steps(
+        () => ({ toolCalls: [{ name: "test__echo", arguments: '{"text": "unterminated' }] }),
+        () => toolCall("no_such_tool", { x: 1 }),
+        () => toolCall("test__generate_output", { bytes: 40_000, kind: "log" }),
+        () => toolCall("get_tool_output", { id: "out_0000000000000000000000abcd", mode: "raw" }),
+        (request) => {
+          const id = /out_[0-9a-z]{26}/.exec(toolMessages(request)[2]!.text)![0];
+          return toolCall("get_tool_output", { id, mode: "slice", slice: { line_start: 999_999 } });
+        },
+        () => toolCall("get_tool_output", { id: "x", mode: "teleport" }),
+      ),
+    );
+    const agent = await fixture.agent("bad", { mcpServers: { test: testServerSpec() } });
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("completed");
+    const [malformed, unknown, , foreign, range, mode] = result.report!.split("\n---\n");
+    expect(malformed).toMatch(
+      /^test__echo: Error INVALID_TOOL_ARGUMENTS: The arguments of test__echo are not valid JSON/,
+    );
+    expect(unknown).toMatch(
+      /^no_such_tool: Error UNKNOWN_TOOL: There is no tool named "no_such_tool". Available tools: .*test__echo/,
+    );
+    expect(foreign).toContain("Error OUTPUT_NOT_FOUND");
+    expect(range).toContain("Error INVALID_RANGE: lineStart=999999 is out of range");
+    expect(mode).toContain("Error INVALID_TOOL_ARGUMENTS");
+    expect(mode).toContain("mode");
+    // Every call still has exactly one result in the canonical history.
+    const calls = await fixture.stores.history.toolCalls(result.sessionId);
+    expect(calls.map((c) => c.status)).toEqual([
+      "error",
+      "error",
+      "ok",
+      "error",
+      "error",
+      "error",
+      "ok",
+    ]);
+  });
+
+  it("refuses another session's output as not found", async () => {
+    let foreignId = "";
+    const fixture = await agentFixture(
+      steps(
+        () => toolCall("test__generate_output", { bytes: 40_000, kind: "log" }),
+        () => toolCall("get_tool_output", { id: foreignId, mode: "grep", pattern: "secret" }),
+      ),
+    );
+    const other = await fixture.stores.outputs.put(
+      { sessionId: "ses_someone_else", toolName: "t", toolArgs: "{}" },
+      "secret\n".repeat(5000),
+    );
+    foreignId = other.id;
+    const agent = await fixture.agent("foreign", { mcpServers: { test: testServerSpec() } });
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    const foreign = result.report!.split("\n---\n")[1]!;
+    expect(foreign).toContain(
+      `Error OUTPUT_NOT_FOUND: No output with id "${other.id}" is visible here`,
+    );
+    expect(foreign).not.toContain("matching line");
+  });
+
+  it("turns a tool that throws, a tool error and a server crash into results naming the server", async () => {
+    const fixture = await agentFixture(
+      steps(
+        () => toolCall("test__throw_error", { message: "kaboom" }),
+        () => toolCall("test__fail", { message: "disk quota exceeded" }),
+        () => toolCall("test__crash", {}),
+        () => toolCall("test__echo", { text: "still here" }),
+      ),
+    );
+    const agent = await fixture.agent("crash", { mcpServers: { test: testServerSpec() } });
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("completed");
+    const [thrown, failed, crashed, after] = result.report!.split("\n---\n");
+    expect(thrown).toContain("[the tool reported an error]");
+    expect(thrown).toContain("kaboom");
+    expect(failed).toContain("disk quota exceeded");
+    expect(crashed).toMatch(/Error MCP_SERVER_FAILED: .*"test"/);
+    // The hub restarts a crashed server once: the session goes on with it.
+    expect(after).toContain("still here");
+  });
+
+  it("tells the model and the user when an MCP server cannot start", async () => {
+    const fixture = await agentFixture(steps(() => toolCall("broken__anything", {})));
+    const agent = await fixture.agent("nostart", {
+      mcpServers: { broken: { command: "spillway-no-such-command-xyz" }, test: testServerSpec() },
+    });
+    const events: AgentEvent[] = [];
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.status).toBe("completed");
+    const warning = events.find((e) => e.type === "warning");
+    expect(warning && "message" in warning && warning.message).toMatch(
+      /broken.*spillway-no-such-command-xyz/s,
+    );
+    const system = textOf(fixture.server.requests[0]!.messages[0]!);
+    expect(system).toContain('MCP server "broken" could not start');
+    expect(result.report).toContain("Error UNKNOWN_TOOL");
+  });
+});
+
+describe("models: retry, fallback, and clear failures", () => {
+  it("falls back to the next model when the first is unreachable, and says which served", async () => {
+    const fixture = await agentFixture(steps());
+    await writeFile(
+      join(fixture.dir, "spillway.config.json"),
+      JSON.stringify({
+        providers: {
+          "openai-compatible": {
+            scripted: { baseURL: fixture.server.baseURL },
+            down: { baseURL: "http://127.0.0.1:9/v1" },
+          },
+        },
+      }),
+    );
+    const agent = await fixture.agent("fallback", {
+      models: ["openai-compatible/down/scripted-policy", SCRIPTED_MODEL],
+    });
+    const events: AgentEvent[] = [];
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.status).toBe("completed");
+    expect(
+      events.filter((e) => e.type === "model.retry").map((e) => "model" in e && e.model),
+    ).toContain("openai-compatible/down/scripted-policy");
+    expect(events.find((e) => e.type === "model.call")).toMatchObject({ model: SCRIPTED_MODEL });
+    expect(Object.keys(result.usage.byModel)).toEqual([SCRIPTED_MODEL]);
+  });
+
+  it("retries a failing model, then succeeds", async () => {
+    const fixture = await agentFixture((_request, context) =>
+      context.callIndex < 2
+        ? { error: { status: 503, message: "overloaded" } }
+        : { text: "recovered answer" },
+    );
+    const agent = await fixture.agent("retry", {});
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.report).toBe("recovered answer");
+    expect(fixture.server.requests).toHaveLength(3);
+  });
+
+  it("fails the session with MODEL_UNAVAILABLE when no model answers", async () => {
+    const fixture = await agentFixture(() => ({ error: { status: 401, message: "bad key" } }));
+    const agent = await fixture.agent("down", {});
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatch(
+      /^MODEL_UNAVAILABLE: No model answered \(openai-compatible\/scripted\/scripted-policy: 401/,
+    );
+    expect((await fixture.stores.history.getSession(result.sessionId)).status).toBe("failed");
+  });
+
+  it("names the missing API key variable", async () => {
+    const fixture = await agentFixture(() => ({ text: "never" }));
+    const agent = await fixture.agent("nokey", { models: ["openai/gpt-4.1"] });
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+      env: {},
+    });
+    expect(result.status).toBe("failed");
+    expect(result.error).toContain("OPENAI_API_KEY");
+  });
+
+  it("rejects a missing agent file and an unknown provider before starting", async () => {
+    const fixture = await agentFixture(() => ({ text: "x" }));
+    const missing = await runAgent({
+      agent: join(fixture.dir, "nope.md"),
+      prompt: "go",
+      stores: fixture.stores,
+    }).catch((e: unknown) => e);
+    expect(isSpillwayError(missing, "AGENT_FILE_INVALID")).toBe(true);
+    expect((missing as Error).message).toContain("nope.md");
+    const agent = await fixture.agent("badprovider", { models: ["mystery/model-1"] });
+    const unknown = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    }).catch((e: unknown) => e);
+    expect(isSpillwayError(unknown, "UNKNOWN_PROVIDER")).toBe(true);
+  });
+});
