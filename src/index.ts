@@ -4,6 +4,25 @@
  * The public API: the canonical output store, exact retrieval over stored outputs, token
  * estimation and typed errors.
  */
+
+// The agent runtime.
+export type { UsageReport, UsageTotals } from "./agent/accounting.js";
+export type { AgentEvent, AgentEventListener } from "./agent/events.js";
+export { type AgentRunResult, type RunAgentOptions, runAgent } from "./agent/run-agent.js";
+export { planRun, type RunPlan } from "./agent/run-settings.js";
+export type { SessionSettings } from "./agent/session-context.js";
+export {
+  type AgentDefinition,
+  type CliSettings,
+  findConfigFile,
+  loadAgentFile,
+  loadConfig,
+  loadConfigFile,
+  type McpServerSpec,
+  parseModelRef,
+  type ResolvedSettings,
+  resolveSettings,
+} from "./config/index.js";
 export type { Clock } from "./core/clock.js";
 export { systemClock } from "./core/clock.js";
 export {
@@ -32,6 +51,21 @@ export {
   type Tokenizer,
   type TokenizerName,
 } from "./core/tokens.js";
+export {
+  connectMcpServers,
+  type McpCallResult,
+  McpHub,
+  type McpToolInfo,
+} from "./providers/mcp/index.js";
+export {
+  type CallModelOptions,
+  callModel,
+  type ModelReply,
+  type ModelRequest,
+  type ModelToolCall,
+  type ToolDefinition,
+} from "./providers/model-caller.js";
+export { createLanguageModel, type ModelTarget } from "./providers/models.js";
 export type { GrepLine, GrepMatch, GrepRequest, GrepResult } from "./retrieval/grep.js";
 export { grepOutput } from "./retrieval/grep.js";
 export type { JsonMatch, JsonRequest, JsonResult } from "./retrieval/json.js";
@@ -52,6 +86,15 @@ export {
 } from "./retrieval/read-output.js";
 export type { AnchorInfo, SliceRequest, SliceResult } from "./retrieval/slice.js";
 export { readSlice } from "./retrieval/slice.js";
+export type {
+  HistoryMessage,
+  HistoryPart,
+  HistoryStore,
+  SessionRecord,
+  ShownAs,
+  ToolCallRecord,
+  ToolResultRef,
+} from "./store/history.js";
 export { resolveHome } from "./store/home.js";
 export type { OutputContent } from "./store/ingest.js";
 export type {
@@ -66,8 +109,20 @@ export type {
   VerifyResult,
 } from "./store/output-store.js";
 export {
+  openSqliteStores,
+  type SpillwayStores,
+  SqliteHistoryStore,
+} from "./store/sqlite-history-store.js";
+export {
   DEFAULT_MAX_OUTPUT_BYTES,
   openSqliteOutputStore,
   SqliteOutputStore,
   type SqliteOutputStoreOptions,
 } from "./store/sqlite-output-store.js";
+export {
+  createSurface,
+  type Extractor,
+  SURFACE_NAMES,
+  type Surface,
+  type SurfaceName,
+} from "./surfaces/index.js";
