@@ -2,8 +2,9 @@
  * How the CLI reports failures, and which exit code each gets.
  *
  * Exit codes: 0 success; 1 a spillway error (OUTPUT_NOT_FOUND, INVALID_RANGE, STORE_CORRUPT, …)
- * or another runtime failure (an unreadable input file); 2 a usage error (unknown command or
- * option, a missing argument, an invalid flag value).
+ * or another runtime failure (an unreadable input file, an agent run that failed); 2 a usage
+ * error (unknown command or option, a missing argument, an invalid flag value); 130 an agent
+ * run aborted by Ctrl-C.
  *
  * Human mode prints `error CODE: message` (plus a hint line when there is one) to stderr and
  * never a stack trace for expected errors. With `--json`, the error is the one JSON document
@@ -16,6 +17,8 @@ import { isSpillwayError } from "../index.js";
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
 export const EXIT_USAGE = 2;
+/** `spillway run` stopped by Ctrl-C (SIGINT): the session is recorded as aborted. */
+export const EXIT_ABORTED = 130;
 
 /** A bad command line the parser could not catch (e.g. contradictory flags). Exit 2. */
 export class UsageError extends Error {
@@ -133,9 +136,16 @@ export interface ErrorSink {
 
 /**
  * Prints a failure in human or JSON form and returns the exit code it maps to. Help and
- * version "errors" from commander return 0 and print nothing more.
+ * version "errors" from commander return 0 and print nothing more. With `jsonLines` (commands
+ * whose --json output is JSON Lines, like `run`), the JSON error is one line with
+ * `"type": "error"`.
  */
-export function reportError(error: unknown, json: boolean, sink: ErrorSink): number {
+export function reportError(
+  error: unknown,
+  json: boolean,
+  sink: ErrorSink,
+  options: { readonly jsonLines?: boolean } = {},
+): number {
   if (error instanceof BrokenPipeError) return EXIT_OK;
   const report = reportOf(error);
   if (report === null) return EXIT_OK;
@@ -148,7 +158,11 @@ export function reportError(error: unknown, json: boolean, sink: ErrorSink): num
         ...(report.hint ? { hint: report.hint } : {}),
       },
     };
-    sink.stdout(`${JSON.stringify(body, null, 2)}\n`);
+    sink.stdout(
+      options.jsonLines
+        ? `${JSON.stringify({ type: "error", ...body })}\n`
+        : `${JSON.stringify(body, null, 2)}\n`,
+    );
   } else if (!(error instanceof CommanderError && error.code === "commander.help")) {
     sink.stderr(`error ${report.code}: ${report.message}\n`);
     if (report.hint) sink.stderr(`${report.hint}\n`);

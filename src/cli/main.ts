@@ -5,15 +5,21 @@
  * Global options (accepted before or after the subcommand): `--home <dir>` (else
  * $SPILLWAY_HOME, else ~/.spillway) and `--json` (one JSON document on stdout, for scripts).
  *
- * Exit codes: 0 ok; 1 a spillway error (not found, invalid range, corrupt, …) or another
- * runtime failure; 2 a usage error (unknown command or option, missing argument, invalid flag
- * value). Errors print as `error CODE: message` on stderr; with --json the error is the JSON
- * document on stdout instead: `{"error": {"code", "message", "details"}}` (see errors.ts).
+ * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store).
+ *
+ * Exit codes: 0 ok; 1 a spillway error (not found, invalid range, corrupt, …), a failed agent
+ * run, or another runtime failure; 2 a usage error (unknown command or option, missing
+ * argument, invalid flag value); 130 an agent run aborted by Ctrl-C. Errors print as
+ * `error CODE: message` on stderr; with --json the error is the JSON document on stdout
+ * instead: `{"error": {"code", "message", "details"}}` (one line with `"type": "error"` for
+ * `run`, whose --json output is JSON Lines; see errors.ts).
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { reportError } from "./errors.js";
 import { addOutputsCommand } from "./outputs-command.js";
+import { addRunCommand } from "./run-command.js";
+import { addSessionsCommand } from "./sessions-command.js";
 
 function packageVersion(): string {
   try {
@@ -38,9 +44,12 @@ export function buildProgram(): Command {
     .configureHelp({ showGlobalOptions: true })
     .addHelpText(
       "after",
-      "\nExit codes: 0 ok, 1 spillway error (e.g. OUTPUT_NOT_FOUND), 2 usage error.\n" +
-        "Start with: spillway outputs demo",
+      "\nExit codes: 0 ok, 1 spillway error (e.g. OUTPUT_NOT_FOUND) or failed run, 2 usage error,\n" +
+        "130 run aborted by Ctrl-C.\n" +
+        'Start with: spillway outputs demo, or spillway run <agent.md> "<task>"',
     );
+  addRunCommand(program);
+  addSessionsCommand(program);
   addOutputsCommand(program);
   return program;
 }
@@ -52,14 +61,25 @@ function wantsJson(args: readonly string[]): boolean {
 }
 
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
+  const program = buildProgram();
+  // `run --json` prints JSON Lines, so its errors are one JSON line too.
+  let jsonLines = false;
+  program.hook("preSubcommand", (_program, subcommand) => {
+    jsonLines = subcommand.name() === "run";
+  });
   try {
-    await buildProgram().parseAsync([...argv]);
+    await program.parseAsync([...argv]);
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
-    return reportError(error, wantsJson(argv.slice(2)), {
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
-    });
+    return reportError(
+      error,
+      wantsJson(argv.slice(2)),
+      {
+        stdout: (text) => process.stdout.write(text),
+        stderr: (text) => process.stderr.write(text),
+      },
+      { jsonLines },
+    );
   }
 }
 

@@ -4,6 +4,7 @@
  * "12abc", "1e3", "-1", "" and "0x10" are not numbers here.
  */
 import { InvalidArgumentError } from "commander";
+import { checkModelRef } from "../config/index.js";
 
 const INTEGER = /^\d+$/;
 
@@ -59,4 +60,40 @@ export function jsonText(value: string): string {
     );
   }
   return value;
+}
+
+const DECIMAL = /^\d+(?:\.\d+)?$/;
+
+/** A parser for a decimal number > 0 (e.g. seconds: "30", "2.5"), at most `max`. */
+export function positiveNumber(max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return (value: string) => {
+    const trimmed = value.trim();
+    const parsed = DECIMAL.test(trimmed) ? Number(trimmed) : Number.NaN;
+    if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max) {
+      throw new InvalidArgumentError(
+        `Valid: a number > 0${max === Number.MAX_SAFE_INTEGER ? "" : ` and <= ${max}`}, e.g. 30 or 2.5.`,
+      );
+    }
+    return parsed;
+  };
+}
+
+/**
+ * Collects `--model` values: each may hold several refs separated by commas; repeated flags
+ * append, so `--model a --model b,c` is the fallback list [a, b, c]. Each ref is checked.
+ */
+export function modelRefs(value: string, previous: readonly string[] | undefined): string[] {
+  const refs = value.split(",").map((ref) => ref.trim());
+  for (const ref of refs) {
+    const checked = checkModelRef(ref);
+    if (!checked.ok) {
+      const problem = ref === "" ? "an empty model ref" : checked.message;
+      throw new InvalidArgumentError(
+        `${problem}. Valid: a model ref provider/model such as openai/gpt-4.1, ` +
+          "anthropic/claude-sonnet-4-5, ollama/qwen2.5:7b or openai-compatible/<name>/<model>; " +
+          "repeat --model or separate refs with commas for an ordered fallback list.",
+      );
+    }
+  }
+  return [...(previous ?? []), ...refs];
 }
