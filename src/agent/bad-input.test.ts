@@ -8,9 +8,7 @@ import type { AgentEvent } from "./events.js";
 import { runAgent } from "./run-agent.js";
 
 /** A policy that plays `steps` in order, then reports every tool result it saw. */
-function steps(
-  ...calls: ((request: Parameters<Responder>[0]) => ReturnType<Responder>)[]
-): Responder {
+function steps(...calls: Responder[]): Responder {
   return (request, context) => {
     const step = calls[context.callIndex];
     if (step) return step(request, context);
