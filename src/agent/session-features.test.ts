@@ -222,3 +222,54 @@ describe("resume", () => {
     expect(calls.map((c) => c.status)).toEqual(["aborted", "ok"]);
   }, 60_000);
 });
+
+describe("projection invariants", () => {
+  it("never splits a call from its result, even when it must shorten old results to fit", async () => {
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0)
+        return toolCall("test__generate_output", { bytes: 200_000, kind: "text" });
+      if (results.length < 16) {
+        const id = findOutputIds(results[0]!.text)[0];
+        return toolCall("get_tool_output", {
+          id,
+          mode: "page",
+          cursor: (results.length - 1) * 2000,
+        });
+      }
+      return toolCall("agent__final_report", { report: "done" });
+    };
+    const fixture = await agentFixture(respond);
+    const agent = await fixture.agent("tight", {
+      mcpServers: { test: testServerSpec() },
+      contextWindow: 8000,
+      maxOutputTokens: 500,
+      maxTurns: 30,
+    });
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("completed");
+    let shortenedSeen = false;
+    for (const request of fixture.server.requests) {
+      const calls = request.messages.flatMap((m) =>
+        m.role === "assistant" ? (m.tool_calls ?? []).map((c) => c.id) : [],
+      );
+      const answered = request.messages.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []));
+      expect(answered.sort()).toEqual(calls.sort());
+      if (
+        toolMessages(request).some((m) => m.text.includes("removed from this context to make room"))
+      )
+        shortenedSeen = true;
+    }
+    expect(shortenedSeen).toBe(true);
+    // Shortened results name their handle.
+    const last = toolMessages(fixture.server.requests.at(-1)!);
+    for (const message of last.filter((m) => m.text.includes("removed from this context"))) {
+      expect(findOutputIds(message.text)).toHaveLength(1);
+    }
+  });
+});
