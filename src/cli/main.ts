@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `spillway`: the human CLI over the output store.
+ * `spillway`: the human CLI: run agents, inspect their sessions, read the output store.
  *
  * Global options (accepted before or after the subcommand): `--home <dir>` (else
  * $SPILLWAY_HOME, else ~/.spillway) and `--json` (one JSON document on stdout, for scripts).
@@ -34,7 +34,7 @@ function packageVersion(): string {
 export function buildProgram(): Command {
   const program = new Command("spillway")
     .description(
-      "Lossless tool outputs for LLM agents: every result stored whole, read back exactly.",
+      "Lossless tool outputs for LLM agents: run agents whose every tool result is stored whole, read back exactly.",
     )
     .version(packageVersion(), "-V, --version")
     .option("--home <dir>", "store directory (default: $SPILLWAY_HOME or ~/.spillway)")

@@ -87,11 +87,13 @@ export function modelRefs(value: string, previous: readonly string[] | undefined
   for (const ref of refs) {
     const checked = checkModelRef(ref);
     if (!checked.ok) {
-      const problem = ref === "" ? "an empty model ref" : checked.message;
+      const problem =
+        ref === ""
+          ? 'an empty model ref: expected "provider/model", e.g. "openai/gpt-4.1"'
+          : checked.message;
       throw new InvalidArgumentError(
-        `${problem}. Valid: a model ref provider/model such as openai/gpt-4.1, ` +
-          "anthropic/claude-sonnet-4-5, ollama/qwen2.5:7b or openai-compatible/<name>/<model>; " +
-          "repeat --model or separate refs with commas for an ordered fallback list.",
+        `${problem.charAt(0).toUpperCase()}${problem.slice(1)}. ` +
+          "Repeat --model or separate refs with commas for an ordered fallback list.",
       );
     }
   }

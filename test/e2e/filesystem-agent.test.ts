@@ -15,13 +15,17 @@ import { agentFixture } from "../helpers/agent-fixture.js";
  * the session's surface and reports it; the canonical store holds the file byte-exact.
  */
 
-const NEEDLE = "2026-03-14T09:26:53.589Z ERROR [payment-svc] NEEDLE-pool-exhausted request_id=req_7f3c";
+const NEEDLE =
+  "2026-03-14T09:26:53.589Z ERROR [payment-svc] NEEDLE-pool-exhausted request_id=req_7f3c";
 
 function filesystemServer(root: string) {
   const require = createRequire(import.meta.url);
   const packageJson = require.resolve("@modelcontextprotocol/server-filesystem/package.json");
   const { bin } = require(packageJson) as { bin: Record<string, string> };
-  return { command: process.execPath, args: [join(dirname(packageJson), Object.values(bin)[0]!), root] };
+  return {
+    command: process.execPath,
+    args: [join(dirname(packageJson), Object.values(bin)[0]!), root],
+  };
 }
 
 /** Writes a log of about `bytes` with the needle as its middle line; returns its SHA-256. */
@@ -31,7 +35,9 @@ async function writeLog(path: string, bytes: number): Promise<string> {
   const out = createWriteStream(path);
   const write = (text: string) => {
     hash.update(text);
-    return out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once("drain", () => resolve()));
+    return out.write(text)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => out.once("drain", () => resolve()));
   };
   let written = 0;
   let planted = false;
@@ -44,7 +50,9 @@ async function writeLog(path: string, bytes: number): Promise<string> {
     await write(line);
     written += line.length;
   }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
   return hash.digest("hex");
 }
 
@@ -64,8 +72,15 @@ function readFileCall(root: string) {
   return toolCall("fs__read_text_file", { path: join(root, "app.log") });
 }
 
-async function expectStoredWhole(fixture: Awaited<ReturnType<typeof agentFixture>>, sessionId: string, sha256: string, bytes: number) {
-  const [record] = (await fixture.stores.outputs.list({ sessionId })).filter((r) => r.toolName === "fs__read_text_file");
+async function expectStoredWhole(
+  fixture: Awaited<ReturnType<typeof agentFixture>>,
+  sessionId: string,
+  sha256: string,
+  bytes: number,
+) {
+  const [record] = (await fixture.stores.outputs.list({ sessionId })).filter(
+    (r) => r.toolName === "fs__read_text_file",
+  );
   expect(record).toBeDefined();
   expect(record!.sha256).toBe(sha256);
   expect(record!.byteSize).toBeGreaterThanOrEqual(bytes);
@@ -82,21 +97,38 @@ describe("server-filesystem, 20 MB log, needle in the middle", () => {
       const last = results.at(-1);
       if (!last) return readFileCall(root);
       const id = findOutputIds(results[0]!.text)[0]!;
-      if (results.length === 1) return toolCall("get_tool_output", { id, mode: "grep", pattern: "NEEDLE-pool-exhausted" });
+      if (results.length === 1)
+        return toolCall("get_tool_output", { id, mode: "grep", pattern: "NEEDLE-pool-exhausted" });
       if (results.length === 2) {
         const line = Number(/\n(\d+):\d+: /.exec(last.text)![1]);
-        return toolCall("get_tool_output", { id, mode: "slice", slice: { line_start: line - 2, line_end: line + 2 } });
+        return toolCall("get_tool_output", {
+          id,
+          mode: "slice",
+          slice: { line_start: line - 2, line_end: line + 2 },
+        });
       }
       const found = last.text.split("\n").find((l) => l.includes("NEEDLE"));
       return toolCall("agent__final_report", { report: `Incident: ${found}` });
     };
-    const { fixture, sha256, agent, root: r } = await setup(respond, "get_tool_output", 20 * 1024 * 1024);
+    const {
+      fixture,
+      sha256,
+      agent,
+      root: r,
+    } = await setup(respond, "get_tool_output", 20 * 1024 * 1024);
     root = r;
-    const result = await runAgent({ agent, prompt: "Find the incident in app.log.", stores: fixture.stores, cwd: fixture.dir });
+    const result = await runAgent({
+      agent,
+      prompt: "Find the incident in app.log.",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
     expect(result.error).toBeNull();
     expect(result.report).toBe(`Incident: ${NEEDLE}`);
     const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
-    expect(handle.startsWith("[spillway] The output of fs__read_text_file is stored whole as out_")).toBe(true);
+    expect(
+      handle.startsWith("[spillway] The output of fs__read_text_file is stored whole as out_"),
+    ).toBe(true);
     expect(handle.length).toBeLessThan(4000);
     await expectStoredWhole(fixture, result.sessionId, sha256, 20 * 1024 * 1024);
   }, 120_000);
@@ -107,12 +139,23 @@ describe("server-filesystem, 20 MB log, needle in the middle", () => {
       const results = toolMessages(request);
       if (results.length === 0) return readFileCall(root);
       const handle = findOutputIds(results[0]!.text)[0]!;
-      if (results.length === 1) return toolCall("tool_output", { handle, extract: "the ERROR line", mode: "truncate" });
+      if (results.length === 1)
+        return toolCall("tool_output", { handle, extract: "the ERROR line", mode: "truncate" });
       return toolCall("agent__final_report", { report: results[1]!.text.slice(0, 200) });
     };
-    const { fixture, sha256, agent, root: r } = await setup(respond, "tool_output", 20 * 1024 * 1024);
+    const {
+      fixture,
+      sha256,
+      agent,
+      root: r,
+    } = await setup(respond, "tool_output", 20 * 1024 * 1024);
     root = r;
-    const result = await runAgent({ agent, prompt: "Find the incident.", stores: fixture.stores, cwd: fixture.dir });
+    const result = await runAgent({
+      agent,
+      prompt: "Find the incident.",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
     expect(result.status).toBe("completed");
     const record = await expectStoredWhole(fixture, result.sessionId, sha256, 20 * 1024 * 1024);
     const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
@@ -121,9 +164,18 @@ describe("server-filesystem, 20 MB log, needle in the middle", () => {
         `Call tool_output(handle = "${record.id}", extract = "what to extract").\n` +
         "Provide precise and detailed instructions in `extract` about what you are looking for.",
     );
-    expect(result.report!.startsWith(`ABSTRACT FROM TOOL OUTPUT fs__read_text_file WITH HANDLE ${record.id}, STRATEGY:truncate:`)).toBe(true);
+    expect(
+      result.report!.startsWith(
+        `ABSTRACT FROM TOOL OUTPUT fs__read_text_file WITH HANDLE ${record.id}, STRATEGY:truncate:`,
+      ),
+    ).toBe(true);
     // The needle is in the store even though truncation could not show it.
-    const grep = await readOutput(fixture.stores.outputs, record.id, { sessionId: result.sessionId }, { mode: "grep", pattern: "NEEDLE-pool-exhausted" });
+    const grep = await readOutput(
+      fixture.stores.outputs,
+      record.id,
+      { sessionId: result.sessionId },
+      { mode: "grep", pattern: "NEEDLE-pool-exhausted" },
+    );
     expect(grep.matches[0]!.text).toBe(NEEDLE);
   }, 120_000);
 
@@ -135,13 +187,26 @@ describe("server-filesystem, 20 MB log, needle in the middle", () => {
       if (!last) return readFileCall(root);
       const found = last.text.split("\n").find((l) => l.includes("NEEDLE-pool-exhausted"));
       if (found) return toolCall("agent__final_report", { report: `Incident: ${found}` });
-      const marker = /showing (\d+)\/\d+ chars\. Call get_continuation with tool_call_id="([^"]+)"/.exec(last.text)!;
+      const marker =
+        /showing (\d+)\/\d+ chars\. Call get_continuation with tool_call_id="([^"]+)"/.exec(
+          last.text,
+        )!;
       return toolCall("get_continuation", { tool_call_id: marker[2], offset: Number(marker[1]) });
     };
     // Paging is linear in the output: 200 KB keeps this to ~25 continuation calls.
-    const { fixture, sha256, agent, root: r } = await setup(respond, "get_continuation", 200 * 1024);
+    const {
+      fixture,
+      sha256,
+      agent,
+      root: r,
+    } = await setup(respond, "get_continuation", 200 * 1024);
     root = r;
-    const result = await runAgent({ agent, prompt: "Find the incident.", stores: fixture.stores, cwd: fixture.dir });
+    const result = await runAgent({
+      agent,
+      prompt: "Find the incident.",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
     expect(result.report).toBe(`Incident: ${NEEDLE}`);
     // Continuation turns do not count: two counted turns (read, report) for all those calls.
     expect(result.turns).toBe(2);

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import type { ModelTarget } from "../providers/models.js";
+import { CliFailure } from "./errors.js";
+import { checkModels, isLocalBaseUrl, preflightModels } from "./preflight.js";
+
+const base = { contextWindow: 32_768, maxOutputTokens: 4096, tokenizer: "o200k_base" } as const;
+const ollama: ModelTarget = {
+  ...base,
+  ref: "ollama/qwen2.5:7b",
+  provider: "ollama",
+  model: "qwen2.5:7b",
+  baseURL: "http://localhost:11434/v1",
+};
+const openai: ModelTarget = {
+  ...base,
+  ref: "openai/gpt-4.1",
+  provider: "openai",
+  model: "gpt-4.1",
+  apiKeyEnv: "OPENAI_API_KEY",
+};
+const remote: ModelTarget = {
+  ...base,
+  ref: "openai-compatible/vllm/llama",
+  provider: "openai-compatible",
+  name: "vllm",
+  model: "llama",
+  baseURL: "https://llm.example.com/v1",
+};
+
+/** A fetch that answers GET /models with the given ids, and records the URLs asked. */
+function modelsFetch(ids: string[], asked: string[] = []): typeof fetch {
+  return (async (url: string | URL | Request) => {
+    asked.push(String(url));
+    return new Response(JSON.stringify({ object: "list", data: ids.map((id) => ({ id })) }));
+  }) as typeof fetch;
+}
+
+const refused: typeof fetch = async () => {
+  throw new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } });
+};
+
+describe("model preflight", () => {
+  it("tells local base URLs from remote ones", () => {
+    expect(isLocalBaseUrl("http://localhost:11434/v1")).toBe(true);
+    expect(isLocalBaseUrl("http://127.0.0.1:8000/v1")).toBe(true);
+    expect(isLocalBaseUrl("http://[::1]:8000/v1")).toBe(true);
+    expect(isLocalBaseUrl("https://api.openai.com/v1")).toBe(false);
+    expect(isLocalBaseUrl("not a url")).toBe(false);
+  });
+
+  it("asks a local server for /models; Ollama must have the model pulled (name or name:latest)", async () => {
+    const asked: string[] = [];
+    const [pulled] = await checkModels([ollama], { fetch: modelsFetch(["qwen2.5:7b"], asked) });
+    expect(pulled).toEqual({ ref: ollama.ref, ok: true, method: "request" });
+    expect(asked).toEqual(["http://localhost:11434/v1/models"]);
+    const [latest] = await checkModels([{ ...ollama, model: "llama3" }], {
+      fetch: modelsFetch(["llama3:latest"]),
+    });
+    expect(latest?.ok).toBe(true);
+    const [missing] = await checkModels([ollama], { fetch: modelsFetch(["llama3:latest"]) });
+    expect(missing).toMatchObject({ ok: false, kind: "not-pulled" });
+  });
+
+  it("checks API key variables without the network, and trusts remote endpoints", async () => {
+    const asked: string[] = [];
+    const checks = await checkModels([openai, remote], { env: {}, fetch: modelsFetch([], asked) });
+    expect(checks).toEqual([
+      {
+        ref: openai.ref,
+        ok: false,
+        method: "api-key",
+        kind: "missing-key",
+        problem: "OPENAI_API_KEY is not set",
+      },
+      { ref: remote.ref, ok: true, method: "unchecked" },
+    ]);
+    expect(asked).toEqual([]);
+  });
+
+  it("fails with how to configure a model when none is usable", async () => {
+    const failure = await preflightModels([ollama], "default", null, {
+      env: {},
+      fetch: refused,
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CliFailure);
+    expect((failure as CliFailure).code).toBe("MODEL_UNAVAILABLE");
+    expect((failure as CliFailure).message).toBe(
+      "No model is reachable. The agent wants ollama/qwen2.5:7b at http://localhost:11434/v1 " +
+        "(connection refused), named by the built-in default. Start Ollama (`ollama serve` and " +
+        "`ollama pull qwen2.5:7b`), or choose another model: export SPILLWAY_MODEL=openai/gpt-4.1 " +
+        "and OPENAI_API_KEY=…, or --model anthropic/claude-sonnet-4-5 with ANTHROPIC_API_KEY, or an " +
+        "OpenAI-compatible server in spillway.config.json (providers.openai-compatible.<name>.baseURL) " +
+        "with --model openai-compatible/<name>/<model>. (Skip this check with --no-preflight.)",
+    );
+  });
+
+  it("names the variable when only API keys are missing; warns when a fallback is used", async () => {
+    const failure = (await preflightModels([openai], "cli", null, { env: {} }).catch(
+      (error: unknown) => error,
+    )) as CliFailure;
+    expect(failure.code).toBe("MISSING_API_KEY");
+    expect(failure.message).toContain("Export OPENAI_API_KEY=… for openai/gpt-4.1,");
+    expect(failure.details).toMatchObject({ variables: ["OPENAI_API_KEY"] });
+    const warnings = await preflightModels([ollama, openai], "frontmatter", null, {
+      env: { OPENAI_API_KEY: "sk-test" },
+      fetch: refused,
+    });
+    expect(warnings).toEqual([
+      "ollama/qwen2.5:7b is not reachable (connection refused); the run will fall back to openai/gpt-4.1",
+    ]);
+  });
+});

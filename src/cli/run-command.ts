@@ -1,0 +1,279 @@
+/**
+ * `spillway run <agent.md> [prompt]`: runs an agent to its final report. The report goes to
+ * stdout (alone, so it can be piped); progress and a summary go to stderr (or, with --json,
+ * every event as a JSON line on stdout and a final `{"type":"result", …}` line).
+ */
+import { performance } from "node:perf_hooks";
+import { type Command, Option } from "commander";
+import type { AgentRunResult, RunAgentOptions } from "../agent/run-agent.js";
+import { runAgent } from "../agent/run-agent.js";
+import { planRun, type RunPlan, storedPlan } from "../agent/run-settings.js";
+import { TOOL_OUTPUT_SURFACES } from "../config/index.js";
+import type { SessionRecord } from "../store/history.js";
+import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
+import { type CliContext, contextOf } from "./context.js";
+import { EXIT_ABORTED, EXIT_ERROR, EXIT_OK } from "./errors.js";
+import { integer, modelRefs, positiveNumber } from "./option-parsers.js";
+import { preflightModels } from "./preflight.js";
+import {
+  checkResumeFlags,
+  cliSettingsOf,
+  type RunFlags,
+  readPrompt,
+  runTarget,
+} from "./run-options.js";
+import { type ProgressMode, RunProgress } from "./run-progress.js";
+import { resumeCommand, summaryLines } from "./run-summary.js";
+
+function progressMode(context: CliContext, flags: RunFlags): ProgressMode {
+  if (flags.quiet) return "quiet";
+  if (context.json) return "json";
+  return process.stderr.isTTY ? "tty" : "lines";
+}
+
+/** The plan the run will use: the stored one when resuming, else resolved like runAgent does. */
+async function planOf(
+  session: SessionRecord | null,
+  options: RunAgentOptions,
+  stores: SpillwayStores,
+): Promise<RunPlan> {
+  if (session) return storedPlan(session.settings, session.id);
+  return planRun({
+    agent: options.agent ?? "",
+    ...(options.settings ? { cli: options.settings } : {}),
+    home: stores.home,
+    ...(options.configPath ? { configPath: options.configPath } : {}),
+  });
+}
+
+/**
+ * Ctrl-C: the first aborts the run through `controller` (the session is recorded as
+ * aborted); a second quits at once. Returns the function that removes the handler.
+ */
+function onInterrupt(controller: AbortController, tell: (line: string) => void): () => void {
+  const handler = () => {
+    if (controller.signal.aborted) process.exit(EXIT_ABORTED);
+    tell(
+      "interrupted: stopping the run and recording the session as aborted (Ctrl-C again to quit at once)",
+    );
+    controller.abort(new Error("interrupted (SIGINT)"));
+  };
+  process.on("SIGINT", handler);
+  return () => process.off("SIGINT", handler);
+}
+
+/** Prints the outcome and returns the exit code: 0 completed, 1 failed, 130 aborted. */
+async function finish(
+  context: CliContext,
+  progress: RunProgress,
+  result: AgentRunResult,
+  elapsedMs: number,
+): Promise<number> {
+  const code =
+    result.status === "completed"
+      ? EXIT_OK
+      : result.status === "aborted"
+        ? EXIT_ABORTED
+        : EXIT_ERROR;
+  if (context.json) {
+    progress.writeJson({ type: "result", ...result });
+    await progress.stop();
+    return code;
+  }
+  const printed = result.status === "completed" && result.report !== null;
+  if (printed && result.report) {
+    await context.out.write(result.report.endsWith("\n") ? result.report : `${result.report}\n`);
+  }
+  const home = context.explicitHome ? context.home : undefined;
+  if (progress.mode !== "quiet") {
+    for (const line of summaryLines(result, {
+      elapsedMs,
+      reportPrinted: printed,
+      ...(home ? { home } : {}),
+    }))
+      context.out.note(line);
+  } else if (result.status !== "completed") {
+    context.out.note(
+      `${result.status}: ${result.error ?? "no final report"} (session ${result.sessionId}; ` +
+        `resume: ${resumeCommand(result.sessionId, home)})`,
+    );
+  }
+  return code;
+}
+
+/** The `run` handler. */
+export async function runCommand(
+  context: CliContext,
+  first: string | undefined,
+  second: string | undefined,
+  flags: RunFlags,
+): Promise<number> {
+  const started = performance.now();
+  // Usage errors come before anything is opened; a resume needs the session first.
+  checkResumeFlags(flags);
+  const early = flags.resume === undefined ? runTarget(first, second, flags, null) : undefined;
+  const earlyPrompt = early ? await readPrompt(early.prompt, false) : undefined;
+  const stores = await openSqliteStores({ home: context.home });
+  const progress = new RunProgress(progressMode(context, flags), context.out);
+  try {
+    const session =
+      flags.resume !== undefined ? await stores.history.getSession(flags.resume) : null;
+    if (session?.status === "running") {
+      progress.warn(
+        `session ${session.id} is marked running: its run crashed or is still going in another ` +
+          "process; resuming repairs its unfinished tool calls as aborted",
+      );
+    }
+    const target = early ?? runTarget(first, second, flags, session?.agentPath ?? null);
+    const prompt = early ? earlyPrompt : await readPrompt(target.prompt, true);
+    const settings = cliSettingsOf(flags);
+    const options: RunAgentOptions = {
+      ...(target.agent !== undefined ? { agent: target.agent } : {}),
+      ...(prompt !== undefined ? { prompt } : {}),
+      ...(Object.keys(settings).length > 0 ? { settings } : {}),
+      ...(flags.config !== undefined ? { configPath: flags.config } : {}),
+      ...(flags.resume !== undefined ? { resume: flags.resume } : {}),
+    };
+    const plan = await planOf(session, options, stores);
+    if (flags.preflight !== false) {
+      const warnings = await preflightModels(
+        plan.settings.models,
+        plan.sources.models,
+        plan.configPath,
+      );
+      for (const warning of warnings) progress.warn(warning);
+    }
+    const controller = new AbortController();
+    const tell = (line: string) =>
+      progress.mode === "tty" || progress.mode === "lines"
+        ? progress.permanent(line)
+        : context.out.note(line);
+    const removeHandler = onInterrupt(controller, tell);
+    // Nobody reads the events any more (e.g. `| head`): stop spending on the run.
+    progress.onWriteError = (error) => controller.abort(error);
+    let result: AgentRunResult;
+    try {
+      result = await runAgent({
+        ...options,
+        stores,
+        signal: controller.signal,
+        onEvent: (event) => progress.handle(event),
+      });
+    } finally {
+      removeHandler();
+    }
+    await progress.stop();
+    return await finish(context, progress, result, performance.now() - started);
+  } finally {
+    await progress.stop();
+    await stores.close();
+  }
+}
+
+const N = "<n>";
+
+/** Registers `spillway run`. */
+export function addRunCommand(program: Command): void {
+  program
+    .command("run")
+    .description("run an agent (a Markdown file) on a task; the final report goes to stdout")
+    .argument("[agent]", "the agent file: Markdown with YAML frontmatter (optional with --resume)")
+    .argument(
+      "[prompt]",
+      'the task; default: stdin when it is not a terminal ("-" reads stdin too)',
+    )
+    .option(
+      "--model <ref>",
+      "model ref, e.g. openai/gpt-4.1; repeat it or separate refs with commas for an ordered fallback list",
+      modelRefs,
+    )
+    .option(
+      `--max-turns ${N}`,
+      "turns before the agent must report (1-1000, default 20)",
+      integer(1, 1000),
+    )
+    .option(
+      `--tool-response-max-bytes ${N}`,
+      "largest tool result shown inline; larger ones are shown by handle (>= 256, default 12288)",
+      integer(256),
+    )
+    .option(`--tool-concurrency ${N}`, "tool calls run at once (1-64, default 4)", integer(1, 64))
+    .option(
+      "--tool-timeout <secs>",
+      "seconds a tool call may take (> 0, default 300)",
+      positiveNumber(),
+    )
+    .addOption(
+      new Option(
+        "--surface <name>",
+        "the model-facing tools over stored outputs (default get_tool_output)",
+      ).choices(TOOL_OUTPUT_SURFACES),
+    )
+    .option(
+      "--no-tool-output",
+      "legacy mode: show large outputs truncated (head and tail, marked) instead of by handle",
+    )
+    .option(
+      `--continuation-chars ${N}`,
+      "characters per get_continuation chunk (>= 100, default 4000)",
+      integer(100),
+    )
+    .option(
+      `--context-window ${N}`,
+      "context window in tokens, for every model of the run",
+      integer(1),
+    )
+    .option(`--max-output-tokens ${N}`, "tokens a model reply may take (default 4096)", integer(1))
+    .option("--stream", "stream model replies")
+    .option(
+      "--config <path>",
+      "use this config file instead of the lookup (./spillway.config.json|yaml, then the home's)",
+    )
+    .option(
+      "--resume <session-id>",
+      "continue a session from its canonical history (with its stored settings)",
+    )
+    .option(
+      "--no-preflight",
+      "skip the check that some model of the list is reachable before starting",
+    )
+    .option(
+      "--quiet",
+      "no progress and no summary: only the report (and one line on stderr if the run fails)",
+    )
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Settings: a flag wins over the agent's frontmatter, which wins over the config file's",
+        "defaults, then SPILLWAY_MODEL (models only), then the built-in default. With --resume, the",
+        "session keeps the settings it was started with (settings flags are refused).",
+        "",
+        "Output: the final report alone on stdout; progress and a summary on stderr (a live status",
+        "line on a terminal, one line per event otherwise). With --json: each event as one JSON",
+        'object per line on stdout (with its "depth"; sub-agents > 0), then {"type":"result", ...};',
+        'an error is one {"type":"error", ...} line; a CLI warning {"type":"cli.warning", ...}.',
+        "",
+        "Before starting, the run checks that some model of the list is usable (a local server",
+        "answers within 2 s; an API key variable is set) and otherwise exits 1 saying how to",
+        "configure one. --no-preflight skips the check.",
+        "",
+        "Ctrl-C stops the run: the session is recorded as aborted and the exit code is 130 (a",
+        "second Ctrl-C quits at once). Continue it with: spillway run --resume <session-id> [prompt]",
+        "",
+        "Exit codes: 0 completed; 1 failed (no usable model, turns used up without a report, ...)",
+        "or another error; 2 usage error; 130 aborted by Ctrl-C.",
+        "",
+        "Examples:",
+        '  spillway run agents/triage.md "Why did checkout fail at 09:26?"',
+        "  git diff | spillway run agents/review.md --model openai/gpt-4.1,ollama/qwen2.5:7b > review.md",
+        '  spillway run --resume ses_… "Now check the payment service too."',
+      ].join("\n"),
+    )
+    .action(
+      (first: string | undefined, second: string | undefined, flags: RunFlags, command: Command) =>
+        runCommand(contextOf(command), first, second, flags).then((code) => {
+          if (code !== 0) process.exitCode = code;
+        }),
+    );
+}

@@ -1,0 +1,248 @@
+/**
+ * Progress of `spillway run`, one of four ways:
+ * - `tty`: a live status line on stderr, redrawn in place, plus permanent lines for notable
+ *   events (tool errors, warnings, model retries and fallbacks, sub-agents, status reports);
+ * - `lines`: one plain line per event on stderr (stderr is not a terminal);
+ * - `json`: each event as one JSON object per line on stdout (JSON Lines);
+ * - `quiet`: nothing.
+ * Sub-agent events (depth > 0) are indented and prefixed with the sub-agent's session id.
+ */
+import type { AgentEvent } from "../agent/events.js";
+import { clip, formatBytes, formatCompact, formatDuration } from "./format.js";
+import type { Output } from "./output.js";
+
+export type ProgressMode = "tty" | "lines" | "json" | "quiet";
+
+type RunEvent = AgentEvent & { readonly depth: number };
+
+interface SessionInfo {
+  readonly agent: string;
+  readonly maxTurns: number;
+  readonly depth: number;
+  turn: number;
+}
+
+const CLEAR_LINE = "\r\x1b[2K";
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Renders run events as the chosen mode asks. */
+export class RunProgress {
+  private readonly sessions = new Map<string, SessionInfo>();
+  private readonly running = new Map<string, string>();
+  private storedBytes = 0;
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private model = "";
+  private rootTurn = { turn: 0, maxTurns: 0 };
+  private statusShown = false;
+  private timer: NodeJS.Timeout | undefined;
+  private writes: Promise<void> = Promise.resolve();
+  private writeError: unknown;
+  private stopped = false;
+  /** Called once when stdout fails (e.g. its reader went away): the run should stop. */
+  onWriteError: ((error: unknown) => void) | undefined;
+  private readonly started = Date.now();
+
+  constructor(
+    readonly mode: ProgressMode,
+    private readonly out: Output,
+    private readonly stderr: NodeJS.WriteStream = process.stderr,
+  ) {
+    if (mode === "tty") {
+      this.timer = setInterval(() => this.redraw(), 1000);
+      this.timer.unref();
+      this.redraw();
+    }
+  }
+
+  /** Takes one event of the run (or of a sub-agent's). */
+  handle(event: RunEvent): void {
+    if (this.mode === "quiet") return;
+    if (this.mode === "json") {
+      this.writeJson(event);
+      return;
+    }
+    this.track(event);
+    const line = this.lineOf(event);
+    if (line !== undefined && (this.mode === "lines" || this.notable(event))) this.permanent(line);
+    else if (this.mode === "tty") this.redraw();
+  }
+
+  /** Writes a JSON Lines object to stdout (json mode), in order. */
+  writeJson(value: unknown): void {
+    const line = `${JSON.stringify(value)}\n`;
+    this.writes = this.writes
+      .then(() => this.out.write(line))
+      .catch((error: unknown) => {
+        if (this.writeError === undefined) this.onWriteError?.(error);
+        this.writeError ??= error;
+      });
+  }
+
+  /** A warning of the CLI itself: a permanent line, or a `{"type":"cli.warning"}` JSON line. */
+  warn(message: string): void {
+    if (this.mode === "json") this.writeJson({ type: "cli.warning", message });
+    else this.permanent(`warning: ${message}`);
+  }
+
+  /** A permanent line on stderr (above the status line on a terminal). */
+  permanent(line: string): void {
+    if (this.mode === "quiet" || this.mode === "json") return;
+    if (this.mode === "tty") {
+      this.stderr.write(`${this.statusShown ? CLEAR_LINE : ""}${line}\n`);
+      this.statusShown = false;
+      this.redraw();
+    } else {
+      this.stderr.write(`${line}\n`);
+    }
+  }
+
+  /** Stops the status line (clearing it) and waits for queued JSON lines (throwing a write error). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.statusShown) this.stderr.write(CLEAR_LINE);
+    this.statusShown = false;
+    await this.writes;
+    if (this.writeError !== undefined) throw this.writeError;
+  }
+
+  private track(event: RunEvent): void {
+    switch (event.type) {
+      case "session.start":
+        this.sessions.set(event.sessionId, {
+          agent: event.agent,
+          maxTurns: event.maxTurns,
+          depth: event.depth,
+          turn: 0,
+        });
+        if (event.depth === 0) this.model ||= event.models[0] ?? "";
+        break;
+      case "turn.start": {
+        const session = this.sessions.get(event.sessionId);
+        if (session) session.turn = event.turn;
+        if (event.depth === 0) this.rootTurn = { turn: event.turn, maxTurns: event.maxTurns };
+        break;
+      }
+      case "model.call":
+        this.inputTokens += event.inputTokens;
+        this.outputTokens += event.outputTokens;
+        if (event.depth === 0) this.model = event.model;
+        break;
+      case "tool.start":
+        this.running.set(`${event.sessionId}/${event.toolCallId}`, event.toolName);
+        break;
+      case "tool.end":
+        this.running.delete(`${event.sessionId}/${event.toolCallId}`);
+        this.storedBytes += event.bytes ?? 0;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Events that get a permanent line on a terminal. */
+  private notable(event: RunEvent): boolean {
+    switch (event.type) {
+      case "tool.end":
+        return event.status === "error";
+      case "warning":
+      case "model.retry":
+      case "status":
+        return true;
+      case "turn.start":
+        return event.final;
+      case "session.start":
+        return true;
+      case "session.end":
+        return event.depth > 0;
+      default:
+        return false;
+    }
+  }
+
+  private prefix(event: RunEvent): string {
+    return event.depth > 0 ? `${"  ".repeat(event.depth)}[${event.sessionId}] ` : "";
+  }
+
+  private turnTag(event: RunEvent, turn: number): string {
+    const max = this.sessions.get(event.sessionId)?.maxTurns;
+    return `[turn ${turn}${max ? `/${max}` : ""}]`;
+  }
+
+  /** The event as one line of text, or undefined for events that have none. */
+  private lineOf(event: RunEvent): string | undefined {
+    const p = this.prefix(event);
+    switch (event.type) {
+      case "session.start": {
+        const what = `up to ${plural(event.maxTurns, "turn")}${event.resumed ? " · resumed" : ""}`;
+        return event.depth === 0
+          ? `session ${event.sessionId} · agent ${event.agent} · ${event.models.join(", ")} · ${what}`
+          : `${p}sub-agent ${event.agent} started · ${event.models.join(", ")} · ${what}`;
+      }
+      case "turn.start":
+        return event.final
+          ? `${p}${this.turnTag(event, event.turn)} final turn: the agent must deliver its report now`
+          : undefined;
+      case "model.call": {
+        const next = event.toolCalls > 0 ? plural(event.toolCalls, "tool call") : "text";
+        return (
+          `${p}${this.turnTag(event, event.turn)} model ${event.model} · ` +
+          `${formatCompact(event.inputTokens)} in / ${formatCompact(event.outputTokens)} out · ` +
+          `${formatDuration(event.latencyMs)} → ${next}`
+        );
+      }
+      case "model.retry":
+        return (
+          `${p}model ${event.model} failed: ${clip(event.error, 300)} · ` +
+          (event.willRetry ? "retrying" : "giving up on it (next model of the list, if any)")
+        );
+      case "tool.end": {
+        const tag = `${p}${this.turnTag(event, event.turn)} tool ${event.toolName}`;
+        const stored =
+          event.outputId !== undefined
+            ? ` → ${event.outputId} ${formatBytes(event.bytes ?? 0)}${event.shown ? ` (${event.shown})` : ""}`
+            : "";
+        const took = formatDuration(event.durationMs);
+        return event.status === "ok"
+          ? `${tag}${stored || " ok"} ${took}`
+          : `${tag} failed${stored} ${took}: ${clip(event.error ?? "error", 300)}`;
+      }
+      case "status":
+        return `${p}status: ${event.text}`;
+      case "warning":
+        return `${p}warning: ${event.message}`;
+      case "session.end":
+        if (event.depth === 0) return undefined;
+        return `${p}sub-agent ${this.sessions.get(event.sessionId)?.agent ?? ""} ${event.status}${
+          event.error ? `: ${clip(event.error, 300)}` : ""
+        }`;
+      default:
+        return undefined;
+    }
+  }
+
+  /** The live status line. */
+  private statusText(): string {
+    const seconds = `${Math.floor((Date.now() - this.started) / 1000)}s`;
+    if (this.rootTurn.turn === 0) return `starting · ${seconds}`;
+    const names = [...new Set(this.running.values())];
+    return [
+      `turn ${this.rootTurn.turn}/${this.rootTurn.maxTurns}`,
+      this.model,
+      names.length > 0 ? `running: ${names.join(", ")}` : "waiting for the model",
+      `stored ${formatBytes(this.storedBytes)}`,
+      `${formatCompact(this.inputTokens)} tok in / ${formatCompact(this.outputTokens)} out`,
+      seconds,
+    ].join(" · ");
+  }
+
+  private redraw(): void {
+    if (this.mode !== "tty" || this.timer === undefined) return;
+    const width = Math.max(20, (this.stderr.columns || 80) - 1);
+    this.stderr.write(`${CLEAR_LINE}${clip(this.statusText(), width)}`);
+    this.statusShown = true;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * A session's canonical history for `sessions show`, in order: the user prompt, assistant
+ * text, tool calls (name and arguments), and each tool result as the model was shown it (the
+ * projection, rendered again from the canonical result), with the handle always named.
+ */
+import { renderResult } from "../agent/render-result.js";
+import type { RunPlan } from "../agent/run-settings.js";
+import type { SessionContext, SessionState } from "../agent/session-context.js";
+import { isSpillwayError } from "../core/errors.js";
+import type {
+  HistoryMessage,
+  HistoryPart,
+  SessionRecord,
+  ToolCallRecord,
+  ToolResultRef,
+} from "../store/history.js";
+import type { SpillwayStores } from "../store/sqlite-history-store.js";
+import { createSurface } from "../surfaces/index.js";
+import { OWNER_SCOPE } from "./context.js";
+import { formatBytes, formatCount, formatDuration } from "./format.js";
+
+/** Lines of a projected result shown before "… (N more lines)", unless --full. */
+export const RESULT_LINES = 20;
+/** Characters of tool-call arguments shown, unless --full. */
+const ARGS_CHARS = 500;
+const INDENT = "  ";
+
+export interface HistoryView {
+  readonly stores: SpillwayStores;
+  readonly session: SessionRecord;
+  /** The session's run plan, when readable (needed to render projections). */
+  readonly plan: RunPlan | null;
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Sub-agent sessions by the tool call that started them. */
+  readonly children: ReadonlyMap<string, SessionRecord>;
+  /** Show whole projections and arguments. */
+  readonly full: boolean;
+}
+
+/**
+ * What `renderResult` reads of a session context: the output store, the session id, the
+ * surface (handle messages), the settings (legacy truncation) and the render cache.
+ */
+function renderContext(view: HistoryView, plan: RunPlan): SessionContext {
+  const state: SessionState = {
+    turn: view.session.turns,
+    modelCalls: 0,
+    projectedTokens: 0,
+    pendingTokens: 0,
+    finalReport: view.session.finalReport,
+    budgetExhausted: false,
+    hasStoredOutputs: false,
+    rendered: new Map(),
+  };
+  const partial: Pick<SessionContext, "sessionId" | "outputs" | "surface" | "settings" | "state"> =
+    {
+      sessionId: view.session.id,
+      outputs: view.stores.outputs,
+      surface: createSurface(plan.settings.toolOutput.surface, plan.settings.toolOutput),
+      settings: plan.settings,
+      state,
+    };
+  return partial as SessionContext;
+}
+
+/** Lines kept from the end of a clipped result. */
+const TAIL_LINES = 5;
+/** Lines a clipped result always keeps: legacy truncation markers (they name the handle). */
+const KEEP = /^\[… truncated: /;
+
+/**
+ * Text cut to about `max` lines: the first and the last lines, the truncation markers in
+ * between, and a line saying how many are left out.
+ */
+function clipLines(text: string, max: number, whole: boolean, more = ""): string[] {
+  const lines = text.replace(/\n$/, "").split("\n");
+  if (whole || lines.length <= max) return lines;
+  const middle = lines.slice(max - TAIL_LINES, lines.length - TAIL_LINES);
+  const kept = middle.filter((line) => KEEP.test(line));
+  const hidden = middle.length - kept.length;
+  return [
+    ...lines.slice(0, max - TAIL_LINES),
+    `… (${formatCount(hidden)} more line${hidden === 1 ? "" : "s"} here${more}; --full shows all)`,
+    ...(kept.length > 0 ? [...kept, "…"] : []),
+    ...lines.slice(-TAIL_LINES),
+  ];
+}
+
+function indent(lines: readonly string[]): string[] {
+  return lines.map((line) => (line === "" ? "" : `${INDENT}${line}`));
+}
+
+/** The one-line description of a canonical result, naming the handle. */
+async function describeRef(view: HistoryView, ref: ToolResultRef): Promise<string> {
+  switch (ref.kind) {
+    case "output": {
+      let size = "";
+      try {
+        const record = await view.stores.outputs.get(ref.outputId, OWNER_SCOPE);
+        const lines = record.lineCount ?? 0;
+        size = ` · ${formatBytes(record.byteSize ?? 0)} · ${formatCount(lines)} line${lines === 1 ? "" : "s"}`;
+      } catch (error) {
+        if (!isSpillwayError(error)) throw error;
+        size = ` · (record unreadable: ${error.code})`;
+      }
+      const attachments = ref.attachments?.length
+        ? ` · attachments ${ref.attachments.join(", ")}`
+        : "";
+      return `[${ref.outputId}${size} · shown as ${ref.shown}${ref.isError ? " · tool error" : ""}${attachments}]`;
+    }
+    case "retrieval":
+      return `[read${ref.outputId ? ` of ${ref.outputId}` : ""}${ref.continuation ? ` · continuation ${formatCount(ref.continuation.shown)}/${formatCount(ref.continuation.total)} chars` : ""}${ref.isError ? " · error" : ""}]`;
+    case "error":
+      return `[error ${ref.code}]`;
+    case "note":
+      return "[note]";
+    case "batch":
+      return `[batch of ${ref.items.length} call${ref.items.length === 1 ? "" : "s"}]`;
+  }
+}
+
+/** The projected text of a result, as the model was shown it. */
+async function projectedText(view: HistoryView, ref: ToolResultRef): Promise<string> {
+  if (ref.kind === "error") return `Error ${ref.code}: ${ref.message}`;
+  if (ref.kind === "note") return ref.text;
+  if (!view.plan)
+    return "(the projection cannot be rendered: the session's settings are unreadable)";
+  try {
+    return await renderResult(renderContext(view, view.plan), ref);
+  } catch (error) {
+    if (!isSpillwayError(error)) throw error;
+    return `(the projection cannot be rendered: ${error.code}: ${error.message})`;
+  }
+}
+
+function callLine(view: HistoryView, part: Extract<HistoryPart, { type: "tool-call" }>): string {
+  const args =
+    view.full || part.argsText.length <= ARGS_CHARS
+      ? part.argsText
+      : `${part.argsText.slice(0, ARGS_CHARS)}… (${formatCount(part.argsText.length)} chars)`;
+  const child = view.children.get(part.toolCallId);
+  return `→ ${part.toolName} ${args}  [${part.toolCallId}]${child ? `  → sub-agent session ${child.id}` : ""}`;
+}
+
+async function resultLines(
+  view: HistoryView,
+  message: HistoryMessage,
+  part: Extract<HistoryPart, { type: "tool-result" }>,
+): Promise<string[]> {
+  const call = view.toolCalls.find((c) => c.toolCallId === part.toolCallId);
+  const took =
+    call?.finishedAt != null ? ` · ${formatDuration(call.finishedAt - call.startedAt)}` : "";
+  const child = view.children.get(part.toolCallId);
+  const header =
+    `── turn ${message.turn} · result of ${part.toolName} [${part.toolCallId}${call ? ` · ${call.status}` : ""}${took}] ` +
+    `${await describeRef(view, part.result)}${child ? ` · sub-agent session ${child.id} (${child.status})` : ""}`;
+  const ref = part.result;
+  const more = ref.kind === "output" ? `; whole output: spillway outputs show ${ref.outputId}` : "";
+  // A handle message is short by design and is the point of the projection: always whole.
+  const whole = view.full || (ref.kind === "output" && ref.shown === "handle");
+  const text = await projectedText(view, ref);
+  return [header, ...indent(clipLines(text, RESULT_LINES, whole, more)), ""];
+}
+
+/** The history as display lines. */
+export async function historyLines(
+  view: HistoryView,
+  messages: readonly HistoryMessage[],
+): Promise<string[]> {
+  const lines: string[] = [];
+  for (const message of messages) {
+    if (message.role === "tool") {
+      for (const part of message.parts) {
+        if (part.type === "tool-result") lines.push(...(await resultLines(view, message, part)));
+      }
+      continue;
+    }
+    lines.push(`── turn ${message.turn} · ${message.role}`);
+    const body: string[] = [];
+    for (const part of message.parts) {
+      if (part.type === "text") body.push(...part.text.replace(/\n$/, "").split("\n"));
+      else if (part.type === "tool-call") body.push(callLine(view, part));
+    }
+    lines.push(...indent(body.length > 0 ? body : ["(empty)"]), "");
+  }
+  return lines;
+}

@@ -1,0 +1,447 @@
+/**
+ * End-to-end tests of `spillway run`: the BUILT binary (`node dist/cli/main.js`) runs agents
+ * against the scripted model server (a deterministic policy over real HTTP, reached through
+ * the real openai-compatible provider) and the test MCP server, in a temporary --home.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  finalText,
+  findOutputIds,
+  type Responder,
+  textOf,
+  toolCall,
+  toolMessages,
+} from "../../src/testing/index.js";
+import {
+  type AgentFixture,
+  agentFixture,
+  SCRIPTED_MODEL,
+  testServerSpec,
+} from "../helpers/agent-fixture.js";
+import { tempDir } from "../helpers/temp-store.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const BIN = join(ROOT, "dist/cli/main.js");
+const NEEDLE = "NEEDLE-disk-full-on-sda7";
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds dist when a source file is newer. One build at a time across test files (a lock
+ * directory in the temp dir; a lock older than 2 minutes is a crashed build's and is taken over).
+ */
+async function ensureBuilt(): Promise<void> {
+  const lock = join(
+    tmpdir(),
+    `spillway-build-lock-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`,
+  );
+  for (;;) {
+    const built = existsSync(BIN) ? statSync(BIN).mtimeMs : 0;
+    if (built >= newestSource(join(ROOT, "src"))) return;
+    try {
+      await mkdir(lock);
+    } catch {
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (since !== undefined && Date.now() - since > 120_000)
+        await rm(lock, { recursive: true, force: true });
+      await new Promise((done) => setTimeout(done, 200));
+      continue;
+    }
+    try {
+      execFileSync(
+        process.execPath,
+        [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
+        {
+          cwd: ROOT,
+          stdio: "inherit",
+        },
+      );
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+    return;
+  }
+}
+
+beforeAll(ensureBuilt, 120_000);
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+interface RunOptions {
+  readonly cwd: string;
+  readonly home: string;
+  readonly input?: string;
+  /** Called with the child once it is spawned (e.g. to send it a signal). */
+  readonly onSpawn?: (child: ChildProcess, stderr: () => string) => void;
+}
+
+const ENV = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([key]) =>
+      !["SPILLWAY_MODEL", "SPILLWAY_HOME", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"].includes(key),
+  ),
+);
+
+function cli(args: readonly string[], options: RunOptions): Promise<Run> {
+  const started = Date.now();
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, "--home", options.home, ...args], {
+      cwd: options.cwd,
+      env: ENV,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", fail);
+    child.on("close", (code) =>
+      done({
+        code,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        ms: Date.now() - started,
+      }),
+    );
+    options.onSpawn?.(child, () => Buffer.concat(err).toString("utf8"));
+    child.stdin.end(options.input);
+  });
+}
+
+/** Generates a large log, greps the handle for the needle, reports the matching line. */
+const needlePolicy: Responder = (request) => {
+  const last = toolMessages(request).at(-1);
+  if (!last) {
+    return toolCall("test__generate_output", {
+      bytes: 3_000_000,
+      kind: "log",
+      needle: NEEDLE,
+      needle_at: 0.5,
+    });
+  }
+  if (last.toolName === "test__generate_output") {
+    const [id] = findOutputIds(last.text);
+    return toolCall("get_tool_output", { id, mode: "grep", pattern: NEEDLE });
+  }
+  const hit = last.text
+    .split("\n")
+    .find((line) => /^\d+:\d+: /.test(line) && line.includes(NEEDLE));
+  return toolCall("agent__final_report", {
+    report: `Found the disk error at line ${hit ?? "none"}`,
+  });
+};
+
+/** Answers in plain text with the last user message it was sent. */
+const echoPolicy: Responder = (request) => {
+  const users = request.messages
+    .filter((m) => m.role === "user")
+    .map((m) => textOf(m))
+    .filter((text) => !text.startsWith("# System Notice"));
+  return finalText(`You asked: ${users.at(-1) ?? ""} (${users.length} user messages)`);
+};
+
+async function needleSetup(): Promise<{ fixture: AgentFixture; agent: string }> {
+  const fixture = await agentFixture(needlePolicy);
+  const agent = await fixture.agent("needle", {
+    mcpServers: { test: testServerSpec() },
+    maxTurns: 6,
+  });
+  return { fixture, agent };
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+describe("spillway run", () => {
+  it("runs an agent: large output by handle, grep, report alone on stdout, summary on stderr", async () => {
+    const { fixture, agent } = await needleSetup();
+    const run = await cli(["run", agent, "Find the disk error."], {
+      cwd: fixture.dir,
+      home: fixture.home,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Found the disk error at line \\d+:1: ${NEEDLE}\\n$`));
+
+    const sessionId = /session (ses_[0-9a-z]+)/.exec(run.stderr)?.[1];
+    expect(sessionId).toBeDefined();
+    expect(run.stderr).toMatch(
+      /\[turn 1\/6\] tool test__generate_output → out_[0-9a-z]{26} 3\.0 MB \(handle\) /,
+    );
+    expect(run.stderr).toMatch(/\[turn 2\/6\] tool get_tool_output ok /);
+    expect(run.stderr).toContain(`── completed · session ${sessionId} · 3 turns`);
+    expect(run.stderr).toMatch(new RegExp(`model calls +3 × ${SCRIPTED_MODEL} \\(`));
+    expect(run.stderr).toMatch(/tokens +[\d,]+ in \/ [\d,]+ out/);
+    expect(run.stderr).toContain(
+      `cost         unknown: no pricing configured for ${SCRIPTED_MODEL}`,
+    );
+    expect(run.stderr).toMatch(/tool calls +3 \(/);
+    expect(run.stderr).toContain("stored       3.0 MB (3,000,000 bytes)");
+    expect(run.stderr).toContain(
+      `trace        ${join(fixture.home, "traces", `${sessionId}.jsonl`)}`,
+    );
+    expect(run.stderr).not.toContain("resume");
+
+    // The model was shown the handle message, not the output; the session is recorded.
+    const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
+    expect(handle).toMatch(
+      /^\[spillway\] The output of test__generate_output is stored whole as out_/,
+    );
+    expect(handle).not.toContain(NEEDLE);
+    const session = await fixture.stores.history.getSession(sessionId!);
+    expect(session).toMatchObject({
+      status: "completed",
+      turns: 3,
+      prompt: "Find the disk error.",
+    });
+  });
+
+  it("--json prints every event as a JSON line, then the result line", async () => {
+    const { fixture, agent } = await needleSetup();
+    const run = await cli(["run", agent, "Find the disk error.", "--json"], {
+      cwd: fixture.dir,
+      home: fixture.home,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe("");
+    const lines = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const types = lines.map((line) => line.type);
+    expect(types[0]).toBe("session.start");
+    expect(types.at(-2)).toBe("session.end");
+    expect(types.at(-1)).toBe("result");
+    for (const type of ["turn.start", "model.call", "tool.start", "tool.end"])
+      expect(types).toContain(type);
+    const result = lines.at(-1);
+    expect(result).toMatchObject({
+      status: "completed",
+      turns: 3,
+      error: null,
+      sessionId: lines[0].sessionId,
+    });
+    expect(result.report).toContain(NEEDLE);
+    expect(result.usage.total.modelCalls).toBe(3);
+    expect(
+      lines.slice(0, -1).every((line) => line.depth === 0 && line.sessionId === result.sessionId),
+    ).toBe(true);
+    const stored = lines.find(
+      (line) => line.type === "tool.end" && line.toolName === "test__generate_output",
+    );
+    expect(stored).toMatchObject({ status: "ok", shown: "handle", bytes: 3_000_000 });
+  });
+
+  it("reads the prompt from stdin; --quiet prints only the report", async () => {
+    const fixture = await agentFixture(echoPolicy);
+    const agent = await fixture.agent("echo", {});
+    const prompt = "Summarize the incident — café ☕\nsecond line";
+    const run = await cli(["run", agent, "--quiet"], {
+      cwd: fixture.dir,
+      home: fixture.home,
+      input: `${prompt}\n\n`,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`You asked: ${prompt} (1 user messages)\n`);
+    expect(run.stderr).toBe("");
+    const [session] = await fixture.stores.history.listSessions();
+    expect(session?.prompt).toBe(prompt);
+  });
+
+  it("usage errors exit 2 before any model call: no prompt, bad --max-turns, a second agent with --resume", async () => {
+    const fixture = await agentFixture(echoPolicy);
+    const agent = await fixture.agent("echo", {});
+    const at = { cwd: fixture.dir, home: fixture.home };
+    const noPrompt = await cli(["run", agent], { ...at, input: "" });
+    expect(noPrompt.code).toBe(2);
+    expect(noPrompt.stderr).toContain(
+      "error USAGE: no prompt: stdin was empty; pass the task as the second argument",
+    );
+    expect(noPrompt.stderr).toContain("or pipe it on stdin");
+    for (const bad of ["0", "3x", "1001", "-1"]) {
+      const run = await cli(["run", agent, "task", "--max-turns", bad], at);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        `error USAGE: option '--max-turns <n>' argument '${bad}' is invalid. Valid: a whole number from 1 to 1000.`,
+      );
+    }
+    const json = await cli(["run", agent, "task", "--max-turns", "x", "--json"], at);
+    expect(json.code).toBe(2);
+    expect(json.stdout.trimEnd().split("\n")).toHaveLength(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ type: "error", error: { code: "USAGE" } });
+    const mixed = await cli(["run", "--resume", "ses_x", "task", "--max-turns", "3"], at);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("--max-turns cannot be combined with --resume");
+    expect(fixture.server.requests).toHaveLength(0);
+  });
+
+  it("a missing agent file exits 1 naming the path", async () => {
+    const fixture = await agentFixture(echoPolicy);
+    const run = await cli(["run", "agents/nope.md", "task"], {
+      cwd: fixture.dir,
+      home: fixture.home,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error AGENT_FILE_INVALID: agent file not found: ${join(fixture.dir, "agents/nope.md")}\n`,
+    );
+  });
+
+  it("an unreachable model fails fast with how to configure one; --no-preflight runs and fails", async () => {
+    const dir = await tempDir("spillway-run-dead-");
+    const port = await closedPort();
+    const baseURL = `http://127.0.0.1:${port}/v1`;
+    await writeFile(
+      join(dir, "spillway.config.json"),
+      JSON.stringify({ providers: { "openai-compatible": { scripted: { baseURL } } } }),
+    );
+    await writeFile(join(dir, "agent.md"), `---\nmodels: ["${SCRIPTED_MODEL}"]\n---\nYou test.\n`);
+    const at = { cwd: dir, home: join(dir, "home") };
+    const run = await cli(["run", "agent.md", "task"], at);
+    expect(run.code).toBe(1);
+    expect(run.ms).toBeLessThan(5000);
+    expect(run.stderr).toMatch(/^error MODEL_UNAVAILABLE: No model is reachable\. /);
+    expect(run.stderr).toContain(
+      `The agent wants ${SCRIPTED_MODEL} at ${baseURL} (connection refused)`,
+    );
+    expect(run.stderr).toContain(
+      `correct providers.openai-compatible.scripted.baseURL in ${join(dir, "spillway.config.json")}`,
+    );
+    expect(run.stderr).toContain("--model openai/gpt-4.1 with OPENAI_API_KEY");
+    expect(run.stderr).toContain("--model anthropic/claude-sonnet-4-5 with ANTHROPIC_API_KEY");
+    expect(existsSync(join(dir, "home", "traces"))).toBe(false); // no session was started
+
+    const noKey = await cli(["run", "agent.md", "task", "--model", "openai/gpt-4.1", "--json"], at);
+    expect(noKey.code).toBe(1);
+    expect(JSON.parse(noKey.stdout)).toMatchObject({
+      type: "error",
+      error: { code: "MISSING_API_KEY", details: { variables: ["OPENAI_API_KEY"] } },
+    });
+    expect(JSON.parse(noKey.stdout).error.message).toContain(
+      "Export OPENAI_API_KEY=… for openai/gpt-4.1,",
+    );
+
+    const unchecked = await cli(["run", "agent.md", "task", "--no-preflight"], at);
+    expect(unchecked.code).toBe(1);
+    const sessionId = /── failed · session (ses_[0-9a-z]+)/.exec(unchecked.stderr)?.[1];
+    expect(sessionId, unchecked.stderr).toBeDefined();
+    expect(unchecked.stderr).toMatch(
+      /model openai-compatible\/scripted\/scripted-policy failed: .* · retrying/,
+    );
+    expect(unchecked.stderr).toContain(
+      `resume       spillway --home ${join(dir, "home")} run --resume ${sessionId}`,
+    );
+    expect(unchecked.stdout).toBe("");
+  });
+
+  it("warns when the first model of the list is down and falls back to the next", async () => {
+    const { fixture, agent } = await needleSetup();
+    const port = await closedPort();
+    await writeFile(
+      join(fixture.dir, "spillway.config.json"),
+      JSON.stringify({
+        providers: {
+          "openai-compatible": {
+            scripted: { baseURL: fixture.server.baseURL },
+            dead: { baseURL: `http://127.0.0.1:${port}/v1` },
+          },
+        },
+      }),
+    );
+    const models = `openai-compatible/dead/m,${SCRIPTED_MODEL}`;
+    const run = await cli(["run", agent, "Find the disk error.", "--model", models], {
+      cwd: fixture.dir,
+      home: fixture.home,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `warning: openai-compatible/dead/m is not reachable (connection refused); the run will fall back to ${SCRIPTED_MODEL}`,
+    );
+    expect(run.stderr).toMatch(/model openai-compatible\/dead\/m failed: .* · giving up on it/);
+    expect(run.stdout).toContain(NEEDLE);
+  });
+
+  it("--resume continues a completed session with a new prompt", async () => {
+    const fixture = await agentFixture(echoPolicy);
+    const agent = await fixture.agent("echo", {});
+    const at = { cwd: fixture.dir, home: fixture.home };
+    const first = await cli(["run", agent, "first question", "--quiet"], at);
+    expect(first.stdout).toBe("You asked: first question (1 user messages)\n");
+    const [session] = await fixture.stores.history.listSessions();
+    const resumed = await cli(["run", "--resume", session!.id, "second question"], at);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toBe("You asked: second question (2 user messages)\n");
+    expect(resumed.stderr).toContain(`session ${session!.id} · agent echo`);
+    expect(resumed.stderr).toContain("· resumed");
+    const sent = fixture.server.requests[1]!;
+    const userTexts = sent.messages.filter((m) => m.role === "user").map((m) => textOf(m));
+    expect(userTexts.filter((t) => !t.startsWith("# System Notice"))).toEqual([
+      "first question",
+      "second question",
+    ]);
+    expect(
+      sent.messages.some((m) => m.role === "assistant" && textOf(m).includes("first question")),
+    ).toBe(true);
+    expect(await fixture.stores.history.listSessions()).toHaveLength(1);
+    const after = await fixture.stores.history.getSession(session!.id);
+    expect(after).toMatchObject({
+      status: "completed",
+      finalReport: "You asked: second question (2 user messages)",
+    });
+
+    const missing = await cli(["run", "--resume", "ses_nothere", "more"], at);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('error SESSION_NOT_FOUND: No session "ses_nothere"');
+  });
+
+  it("Ctrl-C aborts the run: exit 130, the session recorded as aborted", async () => {
+    const fixture = await agentFixture(() => ({ delayMs: 30_000, text: "too late" }));
+    const agent = await fixture.agent("slow", {});
+    const run = await cli(["run", agent, "take your time"], {
+      cwd: fixture.dir,
+      home: fixture.home,
+      onSpawn: (child, stderr) => {
+        const poll = setInterval(() => {
+          if (stderr().includes("session ses_") && fixture.server.requests.length > 0) {
+            clearInterval(poll);
+            child.kill("SIGINT");
+          }
+        }, 50);
+      },
+    });
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.ms).toBeLessThan(20_000);
+    expect(run.stderr).toContain(
+      "interrupted: stopping the run and recording the session as aborted",
+    );
+    const sessionId = /── aborted · session (ses_[0-9a-z]+)/.exec(run.stderr)?.[1];
+    expect(sessionId, run.stderr).toBeDefined();
+    expect(run.stderr).toContain(`run --resume ${sessionId}`);
+    expect((await fixture.stores.history.getSession(sessionId!)).status).toBe("aborted");
+    expect(run.stdout).toBe("");
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * End-to-end tests of `spillway sessions list|show`: sessions are made by the BUILT binary
+ * (`spillway run` against the scripted model server and the test MCP server), then inspected.
+ */
+
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  finalText,
+  findOutputIds,
+  type Responder,
+  toolCall,
+  toolMessages,
+} from "../../src/testing/index.js";
+import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const BIN = join(ROOT, "dist/cli/main.js");
+const NEEDLE = "NEEDLE-sessions-e2e-7f3c";
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds dist when a source file is newer. One build at a time across test files (a lock
+ * directory in the temp dir; a lock older than 2 minutes is a crashed build's and is taken over).
+ */
+async function ensureBuilt(): Promise<void> {
+  const lock = join(
+    tmpdir(),
+    `spillway-build-lock-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`,
+  );
+  for (;;) {
+    const built = existsSync(BIN) ? statSync(BIN).mtimeMs : 0;
+    if (built >= newestSource(join(ROOT, "src"))) return;
+    try {
+      await mkdir(lock);
+    } catch {
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (since !== undefined && Date.now() - since > 120_000)
+        await rm(lock, { recursive: true, force: true });
+      await new Promise((done) => setTimeout(done, 200));
+      continue;
+    }
+    try {
+      execFileSync(
+        process.execPath,
+        [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
+        {
+          cwd: ROOT,
+          stdio: "inherit",
+        },
+      );
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+    return;
+  }
+}
+
+beforeAll(ensureBuilt, 120_000);
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const ENV = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !["SPILLWAY_MODEL", "SPILLWAY_HOME"].includes(key)),
+);
+
+function cli(args: readonly string[], at: { cwd: string; home: string }): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, "--home", at.home, ...args], {
+      cwd: at.cwd,
+      env: ENV,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", fail);
+    child.on("close", (code) =>
+      done({
+        code,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    );
+    child.stdin.end();
+  });
+}
+
+async function ok(args: readonly string[], at: { cwd: string; home: string }): Promise<Run> {
+  const run = await cli(args, at);
+  expect(run.code, run.stderr).toBe(0);
+  return run;
+}
+
+/**
+ * The parent generates a large log, greps its handle, asks the helper sub-agent to confirm,
+ * and reports; the helper (its system prompt says "helper") answers in plain text.
+ */
+const policy: Responder = (request) => {
+  const system = request.messages.find((m) => m.role === "system");
+  if (JSON.stringify(system?.content ?? "").includes("You are the helper")) {
+    return finalText("helper confirms the disk error");
+  }
+  const last = toolMessages(request).at(-1);
+  if (!last) {
+    return toolCall("test__generate_output", {
+      bytes: 2_000_000,
+      kind: "log",
+      needle: NEEDLE,
+      needle_at: 0.5,
+    });
+  }
+  if (last.toolName === "test__generate_output") {
+    const [id] = findOutputIds(last.text);
+    return toolCall("get_tool_output", { id, mode: "grep", pattern: NEEDLE });
+  }
+  if (last.toolName === "get_tool_output")
+    return toolCall("agent__helper", { task: "Confirm the disk error." });
+  return toolCall("agent__final_report", { report: `Disk error found; ${last.text}` });
+};
+
+async function setup() {
+  const fixture = await agentFixture(policy);
+  const helper = await fixture.agent(
+    "helper",
+    { description: "confirms findings" },
+    "You are the helper.",
+  );
+  const agent = await fixture.agent("triage", {
+    mcpServers: { test: testServerSpec() },
+    agents: [helper],
+    maxTurns: 8,
+  });
+  const at = { cwd: fixture.dir, home: fixture.home };
+  const run = await ok(["run", agent, "Find the disk error and have it confirmed."], at);
+  expect(run.stdout).toBe("Disk error found; helper confirms the disk error\n");
+  const [session] = await fixture.stores.history.listSessions({ parentSessionId: null });
+  const [child] = await fixture.stores.history.listSessions({ parentSessionId: session!.id });
+  // Sub-agent progress is indented and prefixed with the sub-agent's session id.
+  expect(run.stderr).toContain(`\n  [${child!.id}] sub-agent helper started · `);
+  expect(run.stderr).toContain(`\n  [${child!.id}] [turn 1/20] model `);
+  expect(run.stderr).toContain(`\n  [${child!.id}] sub-agent helper completed\n`);
+  return { fixture, at, session: session!, child: child! };
+}
+
+describe("spillway sessions", () => {
+  it("lists top-level sessions by default, sub-agent sessions with --all, and pages", async () => {
+    const { at, session, child } = await setup();
+    const list = await ok(["sessions", "list"], at);
+    const [header, row, ...rest] = list.stdout.trimEnd().split("\n");
+    expect(header).toMatch(
+      /^ID +AGENT +STATUS +TURNS +CREATED +CALLS +TOKENS IN\/OUT +COST +PROMPT$/,
+    );
+    expect(row).toMatch(
+      new RegExp(
+        `^${session.id} +triage +completed +4 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +5 +[\\d.]+k?/[\\d.]+k? +\\? +Find the disk error and have it confirmed\\.$`,
+      ),
+    );
+    expect(rest).toEqual([]);
+    expect(list.stderr).toContain("# cost ?: some model of the session has no pricing configured");
+
+    const all = await ok(["sessions", "list", "--all"], at);
+    expect(all.stdout.split("\n")[0]).toMatch(/^ID +PARENT +AGENT /);
+    expect(all.stdout).toMatch(
+      new RegExp(`^${child.id} +${session.id} +helper +completed +1 `, "m"),
+    );
+
+    const paged = JSON.parse(
+      (await ok(["sessions", "list", "--all", "--limit", "1", "--offset", "1", "--json"], at))
+        .stdout,
+    );
+    expect(paged.map((s: { id: string }) => s.id)).toEqual([session.id]);
+    const bad = await cli(["sessions", "list", "--limit", "0"], at);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("error USAGE: option '--limit <n>' argument '0' is invalid");
+  });
+
+  it("shows the history as the model saw it: the handle message, the reads, the sub-agent link", async () => {
+    const { fixture, at, session, child } = await setup();
+    const show = await ok(["sessions", "show", session.id], at);
+    const out = show.stdout;
+    const [outputId] = findOutputIds(out);
+    expect(outputId).toBeDefined();
+    expect(out).toMatch(new RegExp(`^session +${session.id}$`, "m"));
+    expect(out).toMatch(/^status +completed$/m);
+    expect(out).toMatch(
+      new RegExp(`^sub-agents +${child.id} helper completed \\(tool call call_`, "m"),
+    );
+    // The user prompt, the tool call with its arguments, then the result's projection.
+    expect(out).toContain("── turn 0 · user\n  Find the disk error and have it confirmed.\n");
+    expect(out).toContain(
+      `→ test__generate_output {"bytes":2000000,"kind":"log","needle":"${NEEDLE}","needle_at":0.5}`,
+    );
+    expect(out).toMatch(
+      new RegExp(
+        `result of test__generate_output \\[call_\\w+ · ok · [^\\]]+\\] \\[${outputId} · 2\\.0 MB · [\\d,]+ lines · shown as handle\\]`,
+      ),
+    );
+    // Exactly what the model was sent in place of the output.
+    const sent = toolMessages(fixture.server.requests[1]!)[0]!.text;
+    expect(sent).toMatch(
+      /^\[spillway\] The output of test__generate_output is stored whole as out_/,
+    );
+    for (const line of sent.split("\n").filter((l) => l.trim() !== ""))
+      expect(out).toContain(`  ${line}`);
+    expect(out).toMatch(
+      new RegExp(
+        `result of get_tool_output \\[call_\\w+ · ok · [^\\]]+\\] \\[read of ${outputId}\\]`,
+      ),
+    );
+    expect(out).toMatch(new RegExp(`^ +\\d+:1: ${NEEDLE}$`, "m"));
+    expect(out).toMatch(
+      new RegExp(
+        `→ agent__helper \\{"task":"Confirm the disk error."\\}  \\[call_\\w+\\]  → sub-agent session ${child.id}`,
+      ),
+    );
+    expect(out).toContain("final report:\n  Disk error found; helper confirms the disk error\n");
+
+    const childShow = await ok(["sessions", "show", child.id], at);
+    expect(childShow.stdout).toMatch(
+      new RegExp(`^parent +${session.id} \\(tool call call_\\w+\\)$`, "m"),
+    );
+    expect(childShow.stdout).toContain("── turn 1 · assistant\n  helper confirms the disk error\n");
+  });
+
+  it("show --json has the record, messages and tool calls; an unknown id exits 1", async () => {
+    const { at, session, child } = await setup();
+    const doc = JSON.parse((await ok(["sessions", "show", session.id, "--json"], at)).stdout);
+    expect(doc.session).toMatchObject({
+      id: session.id,
+      status: "completed",
+      parentSessionId: null,
+    });
+    expect(doc.messages[0]).toMatchObject({
+      role: "user",
+      parts: [{ type: "text", text: "Find the disk error and have it confirmed." }],
+    });
+    expect(doc.toolCalls.map((c: { toolName: string }) => c.toolName)).toEqual([
+      "test__generate_output",
+      "get_tool_output",
+      "agent__helper",
+      "agent__final_report",
+    ]);
+    const handleResult = doc.messages
+      .flatMap(
+        (m: { parts: { type: string; result?: { kind: string; shown?: string } }[] }) => m.parts,
+      )
+      .find(
+        (p: { type: string; result?: { kind: string } }) =>
+          p.type === "tool-result" && p.result?.kind === "output",
+      );
+    expect(handleResult.result.shown).toBe("handle");
+    expect(doc.subSessions).toEqual([child.id]);
+
+    const missing = await cli(["sessions", "show", "ses_nothere"], at);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(
+      'error SESSION_NOT_FOUND: No session "ses_nothere" in this store. Run "spillway sessions list" to see session ids.\n',
+    );
+  });
+});
