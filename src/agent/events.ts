@@ -55,7 +55,10 @@ export type AgentEvent =
       readonly toolName: string;
       readonly status: "ok" | "error";
       readonly durationMs: number;
+      /** The output this call stored (its result, stored whole). */
       readonly outputId?: string;
+      /** The output a retrieval call read (surface reads store nothing new). */
+      readonly readOutputId?: string;
       readonly bytes?: number;
       readonly shown?: ShownAs;
       readonly error?: string;

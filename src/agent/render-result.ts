@@ -4,6 +4,12 @@ import type { OutputRecord } from "../store/output-store.js";
 import { continuationMarker } from "../surfaces/get-continuation.js";
 import type { SessionContext } from "./session-context.js";
 
+/** What rendering reads of a session (a viewer such as `sessions show` can build just this). */
+export type RenderContext = Pick<
+  SessionContext,
+  "sessionId" | "outputs" | "surface" | "settings" | "state"
+>;
+
 /**
  * Renders a canonical tool result into the text a model is sent. Rendering is part of the
  * projection: the canonical history holds references and numbers, and any shortening here
@@ -12,12 +18,12 @@ import type { SessionContext } from "./session-context.js";
 
 const number = (n: number | null) => (n ?? 0).toLocaleString("en-US");
 
-async function outputRecord(context: SessionContext, outputId: string): Promise<OutputRecord> {
+async function outputRecord(context: RenderContext, outputId: string): Promise<OutputRecord> {
   return context.outputs.get(outputId, { sessionId: context.sessionId });
 }
 
 async function cached(
-  context: SessionContext,
+  context: RenderContext,
   key: string,
   make: () => Promise<string>,
 ): Promise<string> {
@@ -29,7 +35,7 @@ async function cached(
 }
 
 /** The surface's placeholder text for an oversized output (marker included for continuations). */
-export function placeholderText(context: SessionContext, record: OutputRecord): Promise<string> {
+export function placeholderText(context: RenderContext, record: OutputRecord): Promise<string> {
   return cached(context, `placeholder:${record.id}`, async () => {
     const placeholder = await context.surface.placeholder(record, {
       toolCallId: record.toolCallId ?? "",
@@ -43,7 +49,7 @@ export function placeholderText(context: SessionContext, record: OutputRecord): 
 }
 
 /** Legacy truncation (toolOutput.enabled: false): head and tail within the byte cap, marked. */
-async function legacyTruncated(context: SessionContext, record: OutputRecord): Promise<string> {
+async function legacyTruncated(context: RenderContext, record: OutputRecord): Promise<string> {
   const total = record.charCount ?? 0;
   const half = Math.max(1, Math.floor(context.settings.toolResponseMaxBytes / 2 / 3));
   const scope = { sessionId: context.sessionId };
@@ -65,7 +71,7 @@ async function legacyTruncated(context: SessionContext, record: OutputRecord): P
   );
 }
 
-async function inlineText(context: SessionContext, record: OutputRecord): Promise<string> {
+async function inlineText(context: RenderContext, record: OutputRecord): Promise<string> {
   if (record.kind === "binary") {
     return `[binary output stored as ${record.id}: ${number(record.byteSize)} bytes${record.mediaType ? `, ${record.mediaType}` : ""}]`;
   }
@@ -82,7 +88,7 @@ async function inlineText(context: SessionContext, record: OutputRecord): Promis
 }
 
 /** Renders one canonical result. */
-export async function renderResult(context: SessionContext, ref: ToolResultRef): Promise<string> {
+export async function renderResult(context: RenderContext, ref: ToolResultRef): Promise<string> {
   switch (ref.kind) {
     case "output": {
       const record = await outputRecord(context, ref.outputId);
@@ -120,7 +126,7 @@ export async function renderResult(context: SessionContext, ref: ToolResultRef):
 
 /** The handle form of an inline result, for shortening an over-full context at send time. */
 export async function shortenedResult(
-  context: SessionContext,
+  context: RenderContext,
   ref: ToolResultRef,
 ): Promise<string | undefined> {
   if (ref.kind === "output" && ref.shown === "inline") {

@@ -11,7 +11,7 @@ import { createSurface } from "../surfaces/index.js";
 import type { Extractor } from "../surfaces/surface.js";
 import { Accounting, type UsageReport } from "./accounting.js";
 import type { AgentEvent, AgentEventListener } from "./events.js";
-import { type PlanOptions, planRun, type RunPlan, storedPlan } from "./run-settings.js";
+import { type PlanOptions, planRun, type RunPlan, resumePlan, storedPlan } from "./run-settings.js";
 import type { SessionContext, SessionState } from "./session-context.js";
 import { runSessionLoop } from "./session-loop.js";
 import { repairHistory, restoreState } from "./session-resume.js";
@@ -83,7 +83,14 @@ async function startSession(
 ): Promise<{ sessionId: string; plan: RunPlan; resumed: boolean; previous: UsageReport | null }> {
   if (options.resume) {
     const session = await stores.history.getSession(options.resume);
-    const plan = storedPlan(session.settings, session.id);
+    const stored = storedPlan(session.settings, session.id);
+    const plan = await resumePlan(stored, cliSettings(options), {
+      home: stores.home,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.configPath ? { configPath: options.configPath } : {}),
+    });
+    if (plan !== stored) await stores.history.updateSession(session.id, { settings: plan });
     await repairHistory(stores.history, session.id);
     if (options.prompt)
       await stores.history.appendMessage(session.id, session.turns, "user", [
@@ -288,7 +295,27 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         if (controller.signal.aborted) end = { status: "aborted", error: "The run was aborted." };
         else if (isSpillwayError(error))
           end = { status: "failed", error: `${error.code}: ${error.message}`, report: null };
-        else throw error;
+        else {
+          // A bug or an unwrapped library error: record the session as failed, then rethrow.
+          const message = `internal error: ${(error as Error)?.message ?? String(error)}`;
+          const usage = accounting.report();
+          await stores.history.updateSession(sessionId, {
+            status: "failed",
+            error: message,
+            turns: state.turn,
+            accounting: usage,
+          });
+          emit({
+            type: "session.end",
+            sessionId,
+            status: "failed",
+            report: null,
+            error: message,
+            usage,
+          });
+          await trace.flush();
+          throw error;
+        }
       }
       const report = end.status === "aborted" ? null : end.report;
       const error = end.status === "completed" ? null : end.error;

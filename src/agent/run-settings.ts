@@ -140,3 +140,24 @@ export function storedPlan(value: unknown, sessionId: string): RunPlan {
   }
   return plan as RunPlan;
 }
+
+/**
+ * The plan of a resumed session: its stored plan, or, when new CLI-level settings are given
+ * (e.g. another model after the first went down), a new plan from its agent file with them on
+ * top of the session's own CLI settings.
+ */
+export async function resumePlan(
+  stored: RunPlan,
+  overrides: CliSettings,
+  options: Omit<PlanOptions, "agent" | "cli">,
+): Promise<RunPlan> {
+  if (Object.keys(overrides).length === 0) return stored;
+  if (!stored.agentPath) {
+    throw new SpillwayError(
+      "INVALID_ARGUMENT",
+      "This session has no agent file to plan again with new settings.",
+      {},
+    );
+  }
+  return planRun({ ...options, agent: stored.agentPath, cli: { ...stored.cli, ...overrides } });
+}

@@ -14,6 +14,8 @@ export interface CallResult {
   readonly finalReport?: string;
   readonly storedBytes: number;
   readonly shown?: ShownAs;
+  /** For surface reads: the output read. */
+  readonly readOutputId?: string;
 }
 
 function errorResult(code: SpillwayError["code"], message: string): CallResult {
@@ -49,6 +51,7 @@ async function settle(
         },
         status: outcome.isError ? "error" : "ok",
         storedBytes: 0,
+        ...(outcome.outputId ? { readOutputId: outcome.outputId } : {}),
       };
     case "note":
       return { ref: { kind: "note", text: outcome.text }, status: "ok", storedBytes: 0 };
@@ -181,6 +184,7 @@ export async function runToolCalls(
       durationMs,
       ...(result.outputId ? { outputId: result.outputId, bytes: result.storedBytes } : {}),
       ...(result.shown ? { shown: result.shown } : {}),
+      ...(result.readOutputId ? { readOutputId: result.readOutputId } : {}),
       ...(result.error ? { error: result.error } : {}),
     });
   });

@@ -3,6 +3,11 @@ import { join } from "node:path";
 import { FILE_MODE, makePrivateDir } from "../store/blob-files.js";
 import type { AgentEvent } from "./events.js";
 
+/** Where a session's trace file is. */
+export function tracePathOf(home: string, sessionId: string): string {
+  return join(home, "traces", `${sessionId}.jsonl`);
+}
+
 /**
  * The structured trace of a session: one JSON object a line in `<home>/traces/<session>.jsonl`
  * (session → turns → model calls / tool calls; a sub-agent's events go to its own file and the
@@ -14,9 +19,8 @@ export class TraceWriter {
   private constructor(readonly path: string) {}
 
   static async open(home: string, sessionId: string): Promise<TraceWriter> {
-    const dir = join(home, "traces");
-    await makePrivateDir(dir);
-    const path = join(dir, `${sessionId}.jsonl`);
+    await makePrivateDir(join(home, "traces"));
+    const path = tracePathOf(home, sessionId);
     await (await open(path, "a", FILE_MODE)).close();
     return new TraceWriter(path);
   }

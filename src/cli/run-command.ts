@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { type Command, Option } from "commander";
 import type { AgentRunResult, RunAgentOptions } from "../agent/run-agent.js";
 import { runAgent } from "../agent/run-agent.js";
-import { planRun, type RunPlan, storedPlan } from "../agent/run-settings.js";
+import { planRun, type RunPlan, resumePlan, storedPlan } from "../agent/run-settings.js";
 import { TOOL_OUTPUT_SURFACES } from "../config/index.js";
 import type { SessionRecord } from "../store/history.js";
 import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
@@ -15,13 +15,7 @@ import { type CliContext, contextOf } from "./context.js";
 import { EXIT_ABORTED, EXIT_ERROR, EXIT_OK } from "./errors.js";
 import { integer, modelRefs, positiveNumber } from "./option-parsers.js";
 import { preflightModels } from "./preflight.js";
-import {
-  checkResumeFlags,
-  cliSettingsOf,
-  type RunFlags,
-  readPrompt,
-  runTarget,
-} from "./run-options.js";
+import { cliSettingsOf, type RunFlags, readPrompt, runTarget } from "./run-options.js";
 import { type ProgressMode, RunProgress } from "./run-progress.js";
 import { resumeCommand, summaryLines } from "./run-summary.js";
 
@@ -37,7 +31,12 @@ async function planOf(
   options: RunAgentOptions,
   stores: SpillwayStores,
 ): Promise<RunPlan> {
-  if (session) return storedPlan(session.settings, session.id);
+  if (session) {
+    return resumePlan(storedPlan(session.settings, session.id), options.settings ?? {}, {
+      home: stores.home,
+      ...(options.configPath ? { configPath: options.configPath } : {}),
+    });
+  }
   return planRun({
     agent: options.agent ?? "",
     ...(options.settings ? { cli: options.settings } : {}),
@@ -110,7 +109,6 @@ export async function runCommand(
 ): Promise<number> {
   const started = performance.now();
   // Usage errors come before anything is opened; a resume needs the session first.
-  checkResumeFlags(flags);
   const early = flags.resume === undefined ? runTarget(first, second, flags, null) : undefined;
   const earlyPrompt = early ? await readPrompt(early.prompt, false) : undefined;
   const stores = await openSqliteStores({ home: context.home });
@@ -247,7 +245,8 @@ export function addRunCommand(program: Command): void {
         "",
         "Settings: a flag wins over the agent's frontmatter, which wins over the config file's",
         "defaults, then SPILLWAY_MODEL (models only), then the built-in default. With --resume, the",
-        "session keeps the settings it was started with (settings flags are refused).",
+        "session keeps the settings it was started with, except the flags given again (e.g. a new",
+        "--model after the first one went down).",
         "",
         "Output: the final report alone on stdout; progress and a summary on stderr (a live status",
         "line on a terminal, one line per event otherwise). With --json: each event as one JSON",

@@ -27,28 +27,6 @@ export interface RunFlags {
   readonly quiet?: boolean;
 }
 
-/** The flags that change settings: a resumed session keeps its stored settings instead. */
-const SETTING_FLAGS: readonly [keyof RunFlags, string][] = [
-  ["model", "--model"],
-  ["maxTurns", "--max-turns"],
-  ["toolResponseMaxBytes", "--tool-response-max-bytes"],
-  ["toolConcurrency", "--tool-concurrency"],
-  ["toolTimeout", "--tool-timeout"],
-  ["surface", "--surface"],
-  ["continuationChars", "--continuation-chars"],
-  ["contextWindow", "--context-window"],
-  ["maxOutputTokens", "--max-output-tokens"],
-  ["stream", "--stream"],
-  ["config", "--config"],
-];
-
-/** The settings flags that were given, by their flag names. */
-export function givenSettingFlags(flags: RunFlags): string[] {
-  const given = SETTING_FLAGS.filter(([key]) => flags[key] !== undefined).map(([, flag]) => flag);
-  if (flags.toolOutput === false) given.push("--no-tool-output");
-  return given;
-}
-
 /**
  * The flags as CLI-level settings (only the ones given, so lower levels still apply).
  *
@@ -76,17 +54,6 @@ export function cliSettingsOf(flags: RunFlags): CliSettings {
     ...(flags.maxOutputTokens !== undefined ? { maxOutputTokens: flags.maxOutputTokens } : {}),
     ...(flags.stream ? { stream: true } : {}),
   };
-}
-
-/** With --resume, settings flags are a usage error: the session keeps its stored settings. */
-export function checkResumeFlags(flags: RunFlags): void {
-  const given = flags.resume === undefined ? [] : givenSettingFlags(flags);
-  if (given.length > 0) {
-    throw new UsageError(
-      `${given.join(", ")} cannot be combined with --resume: a resumed session runs with the ` +
-        "settings it was started with (see them with spillway sessions show --json <id>)",
-    );
-  }
 }
 
 /** What the positional arguments mean. */
@@ -119,7 +86,6 @@ export function runTarget(
     }
     return { agent: first, ...(second !== undefined ? { prompt: second } : {}) };
   }
-  checkResumeFlags(flags);
   const isSessionAgent = (arg: string | undefined) =>
     arg !== undefined && sessionAgentPath !== null && resolve(arg) === sessionAgentPath;
   if (second !== undefined) {

@@ -3,9 +3,9 @@
  * text, tool calls (name and arguments), and each tool result as the model was shown it (the
  * projection, rendered again from the canonical result), with the handle always named.
  */
-import { renderResult } from "../agent/render-result.js";
+import { type RenderContext, renderResult } from "../agent/render-result.js";
 import type { RunPlan } from "../agent/run-settings.js";
-import type { SessionContext, SessionState } from "../agent/session-context.js";
+import type { SessionState } from "../agent/session-context.js";
 import { isSpillwayError } from "../core/errors.js";
 import type {
   HistoryMessage,
@@ -41,7 +41,7 @@ export interface HistoryView {
  * What `renderResult` reads of a session context: the output store, the session id, the
  * surface (handle messages), the settings (legacy truncation) and the render cache.
  */
-function renderContext(view: HistoryView, plan: RunPlan): SessionContext {
+function renderContext(view: HistoryView, plan: RunPlan): RenderContext {
   const state: SessionState = {
     turn: view.session.turns,
     modelCalls: 0,
@@ -52,15 +52,13 @@ function renderContext(view: HistoryView, plan: RunPlan): SessionContext {
     hasStoredOutputs: false,
     rendered: new Map(),
   };
-  const partial: Pick<SessionContext, "sessionId" | "outputs" | "surface" | "settings" | "state"> =
-    {
-      sessionId: view.session.id,
-      outputs: view.stores.outputs,
-      surface: createSurface(plan.settings.toolOutput.surface, plan.settings.toolOutput),
-      settings: plan.settings,
-      state,
-    };
-  return partial as SessionContext;
+  return {
+    sessionId: view.session.id,
+    outputs: view.stores.outputs,
+    surface: createSurface(plan.settings.toolOutput.surface, plan.settings.toolOutput),
+    settings: plan.settings,
+    state,
+  };
 }
 
 /** Lines kept from the end of a clipped result. */

@@ -2,10 +2,11 @@
  * `spillway sessions list` and `spillway sessions show <id>`: the agent runs in the store and
  * each one's canonical history, tool results shown as the model saw them.
  */
-import { join } from "node:path";
+
 import type { Command } from "commander";
 import type { UsageReport } from "../agent/accounting.js";
 import { type RunPlan, storedPlan } from "../agent/run-settings.js";
+import { tracePathOf } from "../agent/trace.js";
 import { isSpillwayError } from "../core/errors.js";
 import type { SessionRecord } from "../store/history.js";
 import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
@@ -190,7 +191,7 @@ function recordLines(
         ] as [string, string],
     ),
     ...(session.error ? [["error", session.error] as [string, string]] : []),
-    ["trace", join(home, "traces", `${session.id}.jsonl`)],
+    ["trace", tracePathOf(home, session.id)],
   ]);
 }
 

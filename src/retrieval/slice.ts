@@ -82,7 +82,12 @@ function rangeTooLarge(
     "RANGE_TOO_LARGE",
     `The requested range of output "${outputId}" holds ${chars > maxChars ? "more than " : ""}${maxChars} characters, ` +
       `over the read limit of ${maxChars}. ${hint}`,
-    { outputId, limit: maxChars, modes: ["page", "slice"], ...(cursor !== undefined ? { cursor } : {}) },
+    {
+      outputId,
+      limit: maxChars,
+      modes: ["page", "slice"],
+      ...(cursor !== undefined ? { cursor } : {}),
+    },
     { fault: "model" },
   );
 }

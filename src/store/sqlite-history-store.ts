@@ -172,7 +172,7 @@ export class SqliteHistoryStore implements HistoryStore {
   async updateSession(
     id: string,
     patch: Partial<
-      Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting">
+      Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting" | "settings">
     >,
   ): Promise<void> {
     const sets: string[] = ["updated_at = ?"];
@@ -183,6 +183,7 @@ export class SqliteHistoryStore implements HistoryStore {
       ["error", "error", (v) => v],
       ["turns", "turns", (v) => v],
       ["accounting", "accounting", (v) => JSON.stringify(v)],
+      ["settings", "settings", (v) => JSON.stringify(v)],
     ];
     for (const [key, column, encode] of columns) {
       if (patch[key] === undefined) continue;

@@ -15,6 +15,7 @@ import {
   finalText,
   findOutputIds,
   type Responder,
+  startScriptedModelServer,
   textOf,
   toolCall,
   toolMessages,
@@ -293,9 +294,9 @@ describe("spillway run", () => {
     expect(json.code).toBe(2);
     expect(json.stdout.trimEnd().split("\n")).toHaveLength(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ type: "error", error: { code: "USAGE" } });
-    const mixed = await cli(["run", "--resume", "ses_x", "task", "--max-turns", "3"], at);
-    expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toContain("--max-turns cannot be combined with --resume");
+    const unknown = await cli(["run", "--resume", "ses_x", "task", "--max-turns", "3"], at);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("error SESSION_NOT_FOUND");
     expect(fixture.server.requests).toHaveLength(0);
   });
 
@@ -356,6 +357,30 @@ describe("spillway run", () => {
       `resume       spillway --home ${join(dir, "home")} run --resume ${sessionId}`,
     );
     expect(unchecked.stdout).toBe("");
+
+    // Resume the failed session on another model: the flag overrides its stored settings.
+    const alive = await startScriptedModelServer({
+      scenario: [{ text: "answered on the second model" }],
+    });
+    try {
+      await writeFile(
+        join(dir, "spillway.config.json"),
+        JSON.stringify({
+          providers: {
+            "openai-compatible": { scripted: { baseURL }, alive: { baseURL: alive.baseURL } },
+          },
+        }),
+      );
+      const resumed = await cli(
+        ["run", "--resume", sessionId!, "--model", "openai-compatible/alive/scripted-policy"],
+        at,
+      );
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toBe("answered on the second model\n");
+      expect(alive.requests).toHaveLength(1);
+    } finally {
+      await alive.close();
+    }
   });
 
   it("warns when the first model of the list is down and falls back to the next", async () => {
