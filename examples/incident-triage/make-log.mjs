@@ -23,5 +23,7 @@ if (existsSync(path) && statSync(path).size >= SIZE) {
     if (!out.write(block)) await new Promise((resolve) => out.once("drain", resolve));
   }
   await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
-  console.error(`incident-triage: wrote ${path} (${(SIZE / 1e6).toFixed(1)} MB; the incident is at line ${planted.line})`);
+  console.error(
+    `incident-triage: wrote ${path} (${(SIZE / 1e6).toFixed(1)} MB; the incident is at line ${planted.line})`,
+  );
 }
