@@ -13,11 +13,8 @@ import type {
   ToolCallStatus,
   ToolResultRef,
 } from "./history.js";
-import {
-  openSqliteDatabase,
-  SqliteOutputStore,
-  type SqliteOutputStoreOptions,
-} from "./sqlite-output-store.js";
+import { openSqliteDatabase } from "./sqlite-database.js";
+import { SqliteOutputStore, type SqliteOutputStoreOptions } from "./sqlite-output-store.js";
 
 interface SessionRow {
   id: string;

@@ -1,22 +1,17 @@
 import { createHash } from "node:crypto";
-import { chmod, open as openFile } from "node:fs/promises";
-import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { type Clock, systemClock } from "../core/clock.js";
 import {
   InvalidArgumentError,
   OutputFailedError,
   OutputNotFoundError,
   OutputNotReadyError,
-  SpillwayError,
   StoreCorruptError,
 } from "../core/errors.js";
 import { type IdGenerator, OUTPUT_ID_PREFIX, randomId } from "../core/ids.js";
-import type { OutputKind } from "../core/kinds.js";
 import type { TokenizerName } from "../core/tokens.js";
-import { BlobDirectory, BlobSink, FILE_MODE, makePrivateDir } from "./blob-files.js";
+import { type BlobDirectory, BlobSink } from "./blob-files.js";
 import { type BlobSource, FileBlobSource, MemoryBlobSource } from "./blob-source.js";
-import { resolveHome } from "./home.js";
 import { type IngestResult, ingest, type OutputContent } from "./ingest.js";
 import { LineIndex } from "./line-index.js";
 import type {
@@ -29,7 +24,8 @@ import type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
-import { migrate } from "./sqlite-schema.js";
+import { openSqliteDatabase } from "./sqlite-database.js";
+import { type BlobRow, type OutputRow, toRecord } from "./sqlite-output-rows.js";
 
 /** 1 GiB: the default largest output a store accepts. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
@@ -48,60 +44,6 @@ export interface SqliteOutputStoreOptions {
   readonly ids?: IdGenerator;
   /** @internal Test hook: runs after a blob file is durable and before its record is written. */
   readonly afterBlobDurable?: (sha256: string) => void | Promise<void>;
-}
-
-interface OutputRow {
-  id: string;
-  session_id: string;
-  tool_name: string;
-  tool_args: string;
-  tool_call_id: string | null;
-  status: OutputRecord["status"];
-  error: string | null;
-  created_at: number;
-  completed_at: number | null;
-  blob_sha256: string | null;
-  byte_size: number | null;
-  char_count: number | null;
-  line_count: number | null;
-  token_estimate: number | null;
-  token_method: string | null;
-  kind: OutputKind | null;
-  media_type: string | null;
-  sanitized: number;
-  read_count: number;
-}
-
-interface BlobRow {
-  sha256: string;
-  byte_size: number;
-  storage: "inline" | "file";
-  inline_data: Buffer | null;
-  line_index: Buffer;
-}
-
-function toRecord(row: OutputRow): OutputRecord {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    toolName: row.tool_name,
-    toolArgs: row.tool_args,
-    toolCallId: row.tool_call_id,
-    status: row.status,
-    error: row.error,
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-    byteSize: row.byte_size,
-    charCount: row.char_count,
-    lineCount: row.line_count,
-    tokenEstimate: row.token_estimate,
-    tokenMethod: row.token_method,
-    kind: row.kind,
-    mediaType: row.media_type,
-    sha256: row.blob_sha256,
-    sanitized: row.sanitized === 1,
-    readCount: row.read_count,
-  };
 }
 
 function checkOrigin(origin: OutputOrigin): void {
@@ -133,40 +75,6 @@ export async function openSqliteOutputStore(
 ): Promise<SqliteOutputStore> {
   const { home, db, blobs } = await openSqliteDatabase(options.home, options.clock ?? systemClock);
   return new SqliteOutputStore(home, db, blobs, options);
-}
-
-/**
- * Opens (creating if needed) the store's directory and database: `spillway.db` (WAL,
- * synchronous=FULL, migrated to the latest schema) plus the blob directories.
- */
-export async function openSqliteDatabase(
-  explicitHome: string | undefined,
-  clock: Clock,
-): Promise<{ home: string; db: Database.Database; blobs: BlobDirectory }> {
-  const home = resolveHome(explicitHome);
-  const dbPath = join(home, "spillway.db");
-  const blobs = new BlobDirectory(home);
-  try {
-    await makePrivateDir(home);
-    await blobs.prepare();
-    // Create the file private before SQLite opens it; SQLite gives -wal/-shm the same mode.
-    await (await openFile(dbPath, "a", FILE_MODE)).close();
-    await chmod(dbPath, FILE_MODE);
-    const db = new Database(dbPath, { timeout: 30_000 });
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
-    db.pragma("foreign_keys = ON");
-    migrate(db, clock());
-    return { home, db, blobs };
-  } catch (error) {
-    throw new SpillwayError(
-      "STORE_UNAVAILABLE",
-      `Cannot open the store at ${home}: ${(error as Error).message}. ` +
-        "Set SPILLWAY_HOME (or --home) to a directory you can write.",
-      { home, path: dbPath },
-      { fault: "store", cause: error },
-    );
-  }
 }
 
 /** The SQLite implementation of {@link OutputStore}. Open it with {@link openSqliteOutputStore}. */
