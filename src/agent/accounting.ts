@@ -108,7 +108,24 @@ export class Accounting {
     addTotals(this.own, { ...emptyTotals(), toolCalls: 1, toolMs: durationMs, storedBytes });
   }
 
-  /** Joins a sub-agent's (or extraction's) whole report into this session's totals. */
+  /** An extraction model call made for this session: counted with the children, like sub-agents. */
+  addChildModelCall(target: ModelTarget, inputTokens: number, outputTokens: number): void {
+    const cost = costOf(target, inputTokens, outputTokens);
+    addTotals(this.children, {
+      ...emptyTotals(),
+      modelCalls: 1,
+      inputTokens,
+      outputTokens,
+      costUsd: cost,
+    });
+    const entry = this.modelEntry(target.ref);
+    entry.calls++;
+    entry.inputTokens += inputTokens;
+    entry.outputTokens += outputTokens;
+    entry.costUsd = addCost(entry.costUsd, cost);
+  }
+
+  /** Joins a sub-agent's whole report into this session's totals. */
   addChild(child: UsageReport): void {
     addTotals(this.children, child.total);
     for (const [ref, usage] of Object.entries(child.byModel)) {

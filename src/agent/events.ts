@@ -1,3 +1,4 @@
+import type { ExtractionEvent } from "../extraction/run-context.js";
 import type { ShownAs } from "../store/history.js";
 import type { UsageReport } from "./accounting.js";
 
@@ -63,6 +64,7 @@ export type AgentEvent =
       readonly shown?: ShownAs;
       readonly error?: string;
     }
+  | (ExtractionEvent & { readonly sessionId: string })
   | { readonly type: "status"; readonly sessionId: string; readonly text: string }
   | { readonly type: "warning"; readonly sessionId: string; readonly message: string }
   | {

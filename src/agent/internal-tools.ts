@@ -1,7 +1,7 @@
+import { mapConcurrent } from "../core/concurrency.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { ToolResultRef } from "../store/history.js";
 import type { SessionContext } from "./session-context.js";
-import { mapConcurrent } from "./tool-runner.js";
 import type { BatchItem, ToolHandler } from "./tool-types.js";
 
 export const FINAL_REPORT = "agent__final_report";

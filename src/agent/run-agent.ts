@@ -8,11 +8,12 @@ import type { ModelTarget } from "../providers/models.js";
 import type { SessionStatus } from "../store/history.js";
 import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
 import { createSurface } from "../surfaces/index.js";
-import type { Extractor } from "../surfaces/surface.js";
+import type { Extractor, Surface } from "../surfaces/surface.js";
 import { Accounting, type UsageReport } from "./accounting.js";
 import type { AgentEvent, AgentEventListener } from "./events.js";
 import { type PlanOptions, planRun, type RunPlan, resumePlan, storedPlan } from "./run-settings.js";
-import type { SessionContext, SessionState } from "./session-context.js";
+import { newSessionState, type SessionContext } from "./session-context.js";
+import { sessionExtractor } from "./session-extraction.js";
 import { runSessionLoop } from "./session-loop.js";
 import { repairHistory, restoreState } from "./session-resume.js";
 import { assembleTools, mcpToolHandlers, subagentHandlers } from "./session-tools.js";
@@ -40,8 +41,14 @@ export interface RunAgentOptions {
   readonly signal?: AbortSignal;
   /** Continue this session from its canonical history. */
   readonly resume?: string;
-  /** Model extraction for `extract` reads (configured by the extraction feature). */
+  /** Replaces the session's extraction engine (model-driven reads of outputs). */
   readonly extractor?: Extractor;
+  /** false: no extraction in this session (e.g. the read-grep agent itself). */
+  readonly extraction?: false;
+  /** Replaces the configured surface (the read-grep agent's Read/Grep). */
+  readonly surface?: Surface;
+  /** Calls beyond this many in one turn get an error instead of running. */
+  readonly maxToolCallsPerTurn?: number;
   /** Replace the model call (tests, custom routing); defaults to AI SDK providers. */
   readonly callModel?: (
     targets: readonly ModelTarget[],
@@ -196,7 +203,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         for (const failure of hub.failures())
           emit({ type: "warning", sessionId, message: failure.error.message });
       }
-      const surface = createSurface(plan.settings.toolOutput.surface, plan.settings.toolOutput);
+      const surface =
+        options.surface ??
+        createSurface(plan.settings.toolOutput.surface, plan.settings.toolOutput);
       const runChild = async (
         agentPath: string,
         task: string,
@@ -213,7 +222,6 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
           ...(options.cwd ? { cwd: options.cwd } : {}),
           ...(options.onEvent ? { onEvent: options.onEvent } : {}),
           ...(options.callModel ? { callModel: options.callModel } : {}),
-          ...(options.extractor ? { extractor: options.extractor } : {}),
           ...(options.clock ? { clock: options.clock } : {}),
           parent: { sessionId, toolCallId, depth: depth + 1 },
         });
@@ -226,16 +234,23 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
           sessionId: child.sessionId,
         };
       };
-      const state: SessionState = {
-        turn: 0,
-        modelCalls: 0,
-        projectedTokens: 0,
-        pendingTokens: 0,
-        finalReport: null,
-        budgetExhausted: false,
-        hasStoredOutputs: false,
-        rendered: new Map(),
-      };
+      const state = newSessionState();
+      const extractor =
+        options.extractor ??
+        (options.extraction === false
+          ? undefined
+          : sessionExtractor({
+              sessionId,
+              depth,
+              plan,
+              stores,
+              state,
+              accounting,
+              emit,
+              signal: controller.signal,
+              options,
+              runAgent,
+            }));
       const model =
         options.callModel ??
         ((targets, request) =>
@@ -257,11 +272,13 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         depth,
         agentName: plan.agentName,
         systemPrompt: plan.systemPrompt + serverNotes(hub),
-        settings: plan.settings,
+        settings: options.maxToolCallsPerTurn
+          ? { ...plan.settings, maxToolCallsPerTurn: options.maxToolCallsPerTurn }
+          : plan.settings,
         outputs: stores.outputs,
         history: stores.history,
         surface,
-        ...(options.extractor ? { extractor: options.extractor } : {}),
+        ...(extractor ? { extractor } : {}),
         tools: assembleTools(
           {
             mcp: hub ? mcpToolHandlers(hub, plan.settings.toolTimeoutSecs * 1000) : [],

@@ -10,6 +10,7 @@ import {
   resolveSettings,
 } from "../config/index.js";
 import { SpillwayError } from "../core/errors.js";
+import { DEFAULT_EXTRACTION, type ExtractionSettings } from "../extraction/settings.js";
 import { DEFAULT_RETRY } from "../providers/model-caller.js";
 import { type ModelTarget, OLLAMA_DEFAULT_BASE_URL } from "../providers/models.js";
 import type { SessionSettings } from "./session-context.js";
@@ -33,6 +34,8 @@ export interface RunPlan {
   readonly configPath: string | null;
   /** Where each setting came from (cli, frontmatter, config, env, default). */
   readonly sources: Record<string, string>;
+  /** Extraction (model-driven reads); absent in sessions stored before it existed. */
+  readonly extraction?: ExtractionSettings;
 }
 
 export interface PlanOptions {
@@ -124,6 +127,20 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     cli,
     configPath: config?.path ?? null,
     sources: { ...resolved.sources },
+    extraction: extractionSettings(resolved),
+  };
+}
+
+/** Extraction settings: the keys some level set, over spillway's defaults. */
+function extractionSettings(resolved: ResolvedSettings): ExtractionSettings {
+  const { models, ...set } = resolved.extraction;
+  const defined = Object.fromEntries(
+    Object.entries(set).filter(([, value]) => value !== undefined),
+  );
+  return {
+    ...DEFAULT_EXTRACTION,
+    ...defined,
+    models: models ? modelTargets(resolved, models) : null,
   };
 }
 

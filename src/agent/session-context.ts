@@ -25,6 +25,8 @@ export interface SessionSettings {
   };
   readonly stream: boolean;
   readonly retry: RetryPolicy;
+  /** Calls beyond this many in one turn get an error instead of running (read-grep agents). */
+  readonly maxToolCallsPerTurn?: number;
 }
 
 /** Everything one session's functions share: services (fixed) and state (changing). */
@@ -53,6 +55,8 @@ export interface SessionContext {
 export interface SessionState {
   /** Turns counted toward maxTurns so far. */
   turn: number;
+  /** The model ref that served the last turn (extraction's default model). */
+  servingModel: string | null;
   /** Model calls made (counted or not), bounding uncounted turns. */
   modelCalls: number;
   /** Tokens of the last projection sent (the context the next results must fit beside). */
@@ -96,4 +100,19 @@ export function remainingTokens(context: SessionContext): number {
 export function answerBudgetChars(context: SessionContext): number {
   const tokens = Math.max(256, remainingTokens(context));
   return Math.max(1000, Math.min(context.settings.toolResponseMaxBytes * 4, tokens * 3));
+}
+
+/** The state of a session that has not run a turn yet. */
+export function newSessionState(): SessionState {
+  return {
+    turn: 0,
+    servingModel: null,
+    modelCalls: 0,
+    projectedTokens: 0,
+    pendingTokens: 0,
+    finalReport: null,
+    budgetExhausted: false,
+    hasStoredOutputs: false,
+    rendered: new Map(),
+  };
 }

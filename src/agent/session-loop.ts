@@ -25,6 +25,7 @@ async function callModel(
     stream: context.settings.stream,
   });
   context.state.modelCalls++;
+  context.state.servingModel = reply.target.ref;
   const cost = context.accounting.addModelCall(
     reply.target,
     reply.usage.inputTokens,

@@ -68,6 +68,7 @@ export function surfaceToolHandlers(
           )?.outputId ?? undefined,
         ...(session.extractor ? { extractor: session.extractor } : {}),
         signal,
+        toolCallId: call.toolCallId,
       });
       return {
         type: "retrieval",
@@ -167,7 +168,12 @@ export function assembleTools(
     const session = context();
     const names = new Set<string>();
     for (const [name, handler] of tools) {
-      if (handler.kind === "surface" && !session.state.hasStoredOutputs) continue;
+      if (
+        handler.kind === "surface" &&
+        !session.state.hasStoredOutputs &&
+        !session.surface.alwaysListed
+      )
+        continue;
       names.add(name);
     }
     return names;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
 import {
+  extractionCall,
   findOutputIds,
   type Responder,
   toolCall,
@@ -19,6 +20,8 @@ const NEEDLE = "NEEDLE-7c1e";
 describe("tool_output surface (seed 000)", () => {
   it("sends the exact handle message and schema, and answers in the exact result formats", async () => {
     const respond: Responder = (request) => {
+      // The extraction model answers without the final-report wrapper: every attempt fails.
+      if (extractionCall(request)) return { text: "I forgot the wrapper." };
       const results = toolMessages(request);
       const last = results[results.length - 1];
       if (!last)
@@ -43,7 +46,7 @@ describe("tool_output surface (seed 000)", () => {
       stores: fixture.stores,
       cwd: fixture.dir,
     });
-    expect(result.status).toBe("completed");
+    expect(result.status, result.error ?? "").toBe("completed");
     const requests = fixture.server.requests;
     const handleMessage = toolMessages(requests[1]!)[0]!.text;
     const id = findOutputIds(handleMessage)[0]!;
@@ -82,19 +85,20 @@ describe("tool_output surface (seed 000)", () => {
         },
       },
     });
-    const [, truncate, fallback, missing] = toolMessages(requests[4]!).map((m) => m.text);
+    const [, truncate, fallback, missing] = toolMessages(requests.at(-1)!).map((m) => m.text);
     expect(
       truncate!.startsWith(
         `ABSTRACT FROM TOOL OUTPUT test__generate_output WITH HANDLE ${id}, STRATEGY:truncate:\n\n`,
       ),
     ).toBe(true);
     expect(truncate).toContain(`the whole output is stored as handle ${id}`);
-    // No extraction model configured: decision 4's fallback, with the warning first.
+    // The extraction model failed three times: decision 4's fallback, with the warning first.
     expect(
       fallback!.startsWith(
-        `ABSTRACT FROM TOOL OUTPUT test__generate_output WITH HANDLE ${id}, STRATEGY:truncate:\n\nWARNING: strategy auto could not run`,
+        `ABSTRACT FROM TOOL OUTPUT test__generate_output WITH HANDLE ${id}, STRATEGY:truncate:\n\nWARNING: strategy full-chunked (chosen by auto) could not run`,
       ),
     ).toBe(true);
+    expect(fallback).toContain("answered without the final-report wrapper");
     expect(
       missing!.startsWith(
         "TOOL_OUTPUT FAILED FOR unknown WITH HANDLE out_doesnotexist0000000000000, STRATEGY:auto:\n\n",

@@ -1,3 +1,4 @@
+import { mapConcurrent } from "../core/concurrency.js";
 import { isSpillwayError, type SpillwayError } from "../core/errors.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { ShownAs, ToolCallStatus, ToolResultRef } from "../store/history.js";
@@ -109,24 +110,6 @@ export async function executeCall(
     );
   }
   return settle(context, input, outcome);
-}
-
-/** Runs `work` over `items` with at most `limit` running at once, preserving result order. */
-export async function mapConcurrent<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }
 
 /**

@@ -32,7 +32,9 @@ export function planTurn(context: SessionContext): TurnPlan {
     };
   // Retrieval tools are listed while some output is shown by handle, never in the final turn
   // (seed 000, decisions 14 and 15).
-  const canRetrieve = settings.toolOutput.enabled && state.hasStoredOutputs;
+  const canRetrieve =
+    context.surface.alwaysListed === true ||
+    (settings.toolOutput.enabled && state.hasStoredOutputs);
   const tools: ToolDefinition[] = [];
   for (const handler of context.tools.values()) {
     if (handler.kind === "surface" && !canRetrieve) continue;

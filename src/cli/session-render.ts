@@ -5,7 +5,7 @@
  */
 import { type RenderContext, renderResult } from "../agent/render-result.js";
 import type { RunPlan } from "../agent/run-settings.js";
-import type { SessionState } from "../agent/session-context.js";
+import { newSessionState } from "../agent/session-context.js";
 import { isSpillwayError } from "../core/errors.js";
 import type {
   HistoryMessage,
@@ -42,15 +42,10 @@ export interface HistoryView {
  * surface (handle messages), the settings (legacy truncation) and the render cache.
  */
 function renderContext(view: HistoryView, plan: RunPlan): RenderContext {
-  const state: SessionState = {
+  const state = {
+    ...newSessionState(),
     turn: view.session.turns,
-    modelCalls: 0,
-    projectedTokens: 0,
-    pendingTokens: 0,
     finalReport: view.session.finalReport,
-    budgetExhausted: false,
-    hasStoredOutputs: false,
-    rendered: new Map(),
   };
   return {
     sessionId: view.session.id,

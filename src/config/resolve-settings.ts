@@ -15,7 +15,12 @@ import {
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { problemsFromIssues, throwProblems } from "./problems.js";
 import { strictObject } from "./schema-helpers.js";
-import { type SettingsValues, settingsShape, type ToolOutputSurface } from "./settings-schema.js";
+import {
+  type ChunkSizeRule,
+  type SettingsValues,
+  settingsShape,
+  type ToolOutputSurface,
+} from "./settings-schema.js";
 
 /** The level a resolved setting came from. */
 export type SettingSource = "cli" | "frontmatter" | "config" | "env" | "default";
@@ -43,6 +48,11 @@ export interface CliSettings {
     maxChunks?: Maybe<number>;
     chunkOverlapPercent?: Maybe<number>;
     concurrency?: Maybe<number>;
+    fullModeMaxChunks?: Maybe<number>;
+    longLineBytes?: Maybe<number>;
+    chunkSize?: Maybe<ChunkSizeRule>;
+    readGrepMaxTurns?: Maybe<number>;
+    readGrepMaxToolCallsPerTurn?: Maybe<number>;
   }>;
   async?: Maybe<boolean>;
   asyncTimeoutSecs?: Maybe<number>;
@@ -65,6 +75,11 @@ export interface ResolvedExtraction {
   maxChunks?: number;
   chunkOverlapPercent?: number;
   concurrency?: number;
+  fullModeMaxChunks?: number;
+  longLineBytes?: number;
+  chunkSize?: ChunkSizeRule;
+  readGrepMaxTurns?: number;
+  readGrepMaxToolCallsPerTurn?: number;
 }
 
 /** Every setting's value, plus where each came from. */
@@ -160,7 +175,17 @@ const SCALAR_KEYS: readonly ScalarKey[] = [
 ];
 
 const TOOL_OUTPUT_KEYS = ["enabled", "surface", "continuationChars", "synopsisLines"] as const;
-const EXTRACTION_KEYS = ["models", "maxChunks", "chunkOverlapPercent", "concurrency"] as const;
+const EXTRACTION_KEYS = [
+  "models",
+  "maxChunks",
+  "chunkOverlapPercent",
+  "concurrency",
+  "fullModeMaxChunks",
+  "longLineBytes",
+  "chunkSize",
+  "readGrepMaxTurns",
+  "readGrepMaxToolCallsPerTurn",
+] as const;
 
 function defaultModels(env: NodeJS.ProcessEnv): { value: ModelRef[]; source: SettingSource } {
   const fromEnv = env.SPILLWAY_MODEL?.trim();

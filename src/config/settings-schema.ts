@@ -70,12 +70,24 @@ export const toolOutputSchema = strictObject({
   synopsisLines: int(0, 50).optional(),
 });
 
-/** Model-driven reads of outputs (validated and passed through). */
+/**
+ * How extraction sizes chunks: `window-minus-output` (seed 000: context window - max output -
+ * prompt), `half-window` (seed 003: 50% of the window), or `safer`, the smaller of the two.
+ */
+export const CHUNK_SIZE_RULES = ["safer", "window-minus-output", "half-window"] as const;
+export type ChunkSizeRule = (typeof CHUNK_SIZE_RULES)[number];
+
+/** Model-driven reads of outputs (extraction). */
 export const extractionSchema = strictObject({
   models: modelListSchema.optional(),
   maxChunks: int(1).optional(),
   chunkOverlapPercent: number(0, { max: 90 }).optional(),
   concurrency: int(1, 64).optional(),
+  fullModeMaxChunks: int(1).optional(),
+  longLineBytes: int(1).optional(),
+  chunkSize: oneOf(CHUNK_SIZE_RULES).optional(),
+  readGrepMaxTurns: int(1, 100).optional(),
+  readGrepMaxToolCallsPerTurn: int(1, 20).optional(),
 });
 
 /** The settings shared by frontmatter, config `defaults` and the CLI (all optional). */

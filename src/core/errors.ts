@@ -40,6 +40,9 @@ export const ERROR_CODES = [
   "INVALID_TOOL_ARGUMENTS",
   "SESSION_NOT_FOUND",
   "ABORTED",
+  // Extraction (model-driven reads of outputs).
+  "EXTRACTION_FAILED",
+  "EXTRACTION_DECLINED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -14,6 +14,7 @@ import type {
   ToolResultRef,
 } from "./history.js";
 import { openSqliteDatabase } from "./sqlite-database.js";
+import { SqliteExtractionCache } from "./sqlite-extraction-cache.js";
 import { SqliteOutputStore, type SqliteOutputStoreOptions } from "./sqlite-output-store.js";
 
 interface SessionRow {
@@ -303,6 +304,7 @@ export interface SpillwayStores {
   readonly home: string;
   readonly outputs: SqliteOutputStore;
   readonly history: SqliteHistoryStore;
+  readonly extractionCache: SqliteExtractionCache;
   close(): Promise<void>;
 }
 
@@ -325,6 +327,7 @@ export async function openSqliteStores(
     home,
     outputs,
     history,
+    extractionCache: new SqliteExtractionCache(db, clock),
     close: async () => {
       if (db.open) db.close();
     },

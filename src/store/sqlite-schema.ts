@@ -90,6 +90,18 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
       );
     `,
   },
+  {
+    // Extraction answers, so a repeated question costs no model call.
+    version: 3,
+    sql: `
+      CREATE TABLE extraction_cache (
+        cache_key  TEXT PRIMARY KEY,
+        kind       TEXT NOT NULL CHECK (kind IN ('result', 'chunk')),
+        value      TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

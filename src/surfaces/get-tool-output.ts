@@ -43,6 +43,12 @@ const INPUT_SCHEMA = {
         "extract = ask a model to find what `query` describes.",
     },
     query: { type: "string", description: 'mode="extract": what to extract, precisely.' },
+    strategy: {
+      type: "string",
+      enum: ["auto", "full-chunked", "read-grep", "truncate"],
+      description:
+        'mode="extract": auto (default) lets spillway choose; full-chunked = a model reads every chunk (map-reduce); read-grep = an agent searches it with Read/Grep; truncate = top and bottom only.',
+    },
     slice: {
       type: "object",
       additionalProperties: false,
@@ -93,6 +99,7 @@ const Args = z
     id: z.string().min(1),
     mode: z.enum(MODES),
     query: z.string().optional(),
+    strategy: z.enum(["auto", "full-chunked", "read-grep", "truncate"]).optional(),
     slice: z
       .object({
         start: z.number().int().optional(),
@@ -262,10 +269,20 @@ async function run(args: Args, context: SurfaceContext): Promise<string> {
       const extracted = await context.extractor.extract({
         output: record,
         query: args.query,
-        strategy: "auto",
+        strategy: args.strategy ?? "auto",
+        ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}),
         ...(context.signal ? { signal: context.signal } : {}),
+        maxChars: context.maxChars,
       });
       await outputs.countRead(id);
+      if (extracted.failed) {
+        throw new SpillwayError(
+          "EXTRACTION_FAILED",
+          extracted.text,
+          { outputId: id },
+          { fault: "tool" },
+        );
+      }
       return extracted.text;
     }
   }

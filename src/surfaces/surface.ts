@@ -15,8 +15,18 @@ export interface Extractor {
     readonly output: OutputRecord;
     readonly query: string;
     readonly strategy: "auto" | "full-chunked" | "read-grep" | "truncate";
+    /** The tool call that asked (for the trace). */
+    readonly toolCallId?: string;
     readonly signal?: AbortSignal;
-  }): Promise<{ readonly strategy: string; readonly text: string }>;
+    /** Characters the answer may take (bounds a truncate answer). */
+    readonly maxChars?: number;
+  }): Promise<{
+    /** The strategy that produced `text`. */
+    readonly strategy: string;
+    readonly text: string;
+    /** True when extraction could not produce an answer (the text says why). */
+    readonly failed: boolean;
+  }>;
 }
 
 /** What a surface needs to answer one call. */
@@ -30,6 +40,8 @@ export interface SurfaceContext {
   readonly outputOfToolCall: (toolCallId: string) => Promise<string | undefined>;
   readonly extractor?: Extractor;
   readonly signal?: AbortSignal;
+  /** The tool call being answered. */
+  readonly toolCallId?: string;
 }
 
 /** A surface call's answer: text for the model, kept in the canonical history as is. */
@@ -58,7 +70,10 @@ export interface Placeholder {
 }
 
 export interface Surface {
-  readonly name: SurfaceName;
+  /** A configurable surface, or `read-grep` (the extraction sub-agent's Read/Grep tools). */
+  readonly name: SurfaceName | "read-grep";
+  /** Listed from the first turn, not only once an output is shown by handle. */
+  readonly alwaysListed?: boolean;
   /** How outputs too large to show are shown. */
   readonly shownAs: "handle" | "continuation";
   /** The surface's tools (seed-exact schemas for the seed surfaces). */

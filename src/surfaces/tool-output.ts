@@ -1,6 +1,6 @@
 import { isSpillwayError } from "../core/errors.js";
+import { headAndTail } from "../extraction/truncate.js";
 import type { ToolDefinition } from "../providers/model-caller.js";
-import { readSlice } from "../retrieval/slice.js";
 import type { OutputRecord } from "../store/output-store.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
@@ -69,42 +69,14 @@ export function toolOutputFailure(
   return `TOOL_OUTPUT FAILED FOR ${toolName} WITH HANDLE ${handle}, STRATEGY:${strategy}:\n\n${message}`;
 }
 
-/**
- * Head and tail of an output within `maxChars`, with an explicit marker in the middle naming
- * how much was omitted and the handle that holds it.
- */
+/** truncate, for this surface: the output opened in the caller's scope. */
 export async function truncateOutput(
   record: OutputRecord,
   context: SurfaceContext,
 ): Promise<string> {
-  const total = record.charCount ?? 0;
   const opened = await context.outputs.open(record.id, context.scope);
   try {
-    const budget = Math.max(200, context.maxChars - 300);
-    if (total <= budget) {
-      const whole = await readSlice(opened, {
-        start: 0,
-        length: total,
-        maxChars: Math.max(1, total),
-      });
-      return whole.found ? whole.text : "";
-    }
-    const half = Math.floor(budget / 2);
-    const head = await readSlice(opened, { start: 0, length: half, maxChars: half + 2 });
-    const tail = await readSlice(opened, { start: total - half, length: half, maxChars: half + 2 });
-    if (
-      !head.found ||
-      !tail.found ||
-      !("charEnd" in head.provenance) ||
-      !("charStart" in tail.provenance)
-    )
-      return "";
-    const omittedFrom = head.provenance.charEnd;
-    const omittedTo = tail.provenance.charStart;
-    const marker =
-      `\n[… ${(omittedTo - omittedFrom).toLocaleString("en-US")} characters omitted (chars ${omittedFrom}-${omittedTo} of ${total}); ` +
-      `the whole output is stored as handle ${record.id} …]\n`;
-    return `${head.text}${marker}${tail.text}`;
+    return await headAndTail(opened, context.maxChars);
   } finally {
     await opened.close();
   }
@@ -159,28 +131,26 @@ async function answer(
       outputId: record.id,
     };
   }
-  let failure: string;
   if (context.extractor) {
-    try {
-      const result = await context.extractor.extract({
-        output: record,
-        query: extract,
-        strategy: requested,
-        ...(context.signal ? { signal: context.signal } : {}),
-      });
-      await context.outputs.countRead(record.id);
-      return {
-        text: toolOutputSuccess(record.toolName, handle, result.strategy, result.text),
-        isError: false,
-        outputId: record.id,
-      };
-    } catch (error) {
-      if (!isSpillwayError(error)) throw error;
-      failure = error.message;
-    }
-  } else {
-    failure = "extraction is not configured in this session (no extraction model)";
+    // The engine routes, retries and falls back itself; it answers failed only when it could
+    // not answer at all (e.g. maxChunks would be exceeded).
+    const result = await context.extractor.extract({
+      output: record,
+      query: extract,
+      strategy: requested,
+      ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
+      maxChars: context.maxChars,
+    });
+    await context.outputs.countRead(record.id);
+    const format = result.failed ? toolOutputFailure : toolOutputSuccess;
+    return {
+      text: format(record.toolName, handle, result.strategy, result.text),
+      isError: result.failed,
+      outputId: record.id,
+    };
   }
+  const failure = "extraction is not configured in this session (no extraction model)";
   // Decision 4: a strategy that could not run falls back to truncate, with a warning first.
   await context.outputs.countRead(record.id);
   const warning = `WARNING: strategy ${requested} could not run (${failure}); falling back to truncate, which keeps only the top and bottom of the output.\n\n`;

@@ -24,6 +24,13 @@ export {
   parseChatRequest,
 } from "./chat-types.js";
 export {
+  type ExtractionCall,
+  extractionAnswer,
+  extractionCall,
+  extractionReport,
+  noRelevantData,
+} from "./extraction-helpers.js";
+export {
   GENERATED_KINDS,
   type GeneratedKind,
   type GeneratedOutput,

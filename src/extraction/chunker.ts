@@ -1,0 +1,108 @@
+import type { ChunkSizeRule } from "../config/settings-schema.js";
+import type { TextReader } from "../store/text-reader.js";
+
+/** One chunk of an output: characters [charStart, charEnd). */
+export interface Chunk {
+  /** 0-based. */
+  readonly index: number;
+  readonly charStart: number;
+  readonly charEnd: number;
+}
+
+export interface ChunkPlan {
+  readonly chunks: Chunk[];
+  /** Tokens a chunk may hold under the rule, before conversion to characters. */
+  readonly chunkTokens: number;
+  /** Target characters a chunk (before line-end adjustment). */
+  readonly chunkChars: number;
+  readonly overlapChars: number;
+}
+
+/**
+ * Tokens per chunk for a model: seed 000 sizes a chunk as the window minus the maximum output
+ * minus the prompt; seed 003 as half the window; `safer` takes the smaller.
+ *
+ * @example
+ * chunkTokensFor("safer", { contextWindow: 128_000, maxOutputTokens: 4096 }, 800); // 64000
+ */
+export function chunkTokensFor(
+  rule: ChunkSizeRule,
+  model: { readonly contextWindow: number; readonly maxOutputTokens: number },
+  promptTokens: number,
+): number {
+  const windowMinusOutput = model.contextWindow - model.maxOutputTokens - promptTokens;
+  const halfWindow = Math.floor(model.contextWindow / 2);
+  const tokens =
+    rule === "window-minus-output"
+      ? windowMinusOutput
+      : rule === "half-window"
+        ? halfWindow
+        : Math.min(windowMinusOutput, halfWindow);
+  return Math.max(256, tokens);
+}
+
+/** How far a boundary may move to reach a line end, as a fraction of the chunk size. */
+const LINE_SNAP = 0.1;
+
+/**
+ * Splits an output into overlapping chunks of equal size (the count from the maximum chunk
+ * size, then every chunk rebalanced to the same size, so there is no tiny last chunk).
+ * Boundaries move outward to a line end when one is within 10% of the chunk size, and never
+ * fall inside a UTF-8 sequence or a surrogate pair (positions are whole characters). Every
+ * character is in at least one chunk.
+ */
+export async function planChunks(
+  reader: TextReader,
+  options: {
+    readonly chunkTokens: number;
+    readonly charsPerToken: number;
+    readonly overlapPercent: number;
+  },
+): Promise<ChunkPlan> {
+  const total = reader.totalChars;
+  const chunkChars = Math.max(64, Math.floor(options.chunkTokens * options.charsPerToken));
+  const overlap = Math.min(0.9, options.overlapPercent / 100);
+  if (total <= chunkChars) {
+    return {
+      chunks: [{ index: 0, charStart: 0, charEnd: total }],
+      chunkTokens: options.chunkTokens,
+      chunkChars,
+      overlapChars: 0,
+    };
+  }
+  const step = chunkChars * (1 - overlap);
+  const count = Math.ceil((total - chunkChars) / step) + 1;
+  // Rebalance: the same size for every chunk, just enough to cover the output.
+  const size = Math.ceil(total / ((count - 1) * (1 - overlap) + 1));
+  const balancedStep = size * (1 - overlap);
+  const snap = Math.floor(size * LINE_SNAP);
+  const chunks: Chunk[] = [];
+  for (let index = 0; index < count; index++) {
+    let start = index === 0 ? 0 : Math.round(index * balancedStep);
+    let end = index === count - 1 ? total : Math.min(total, start + size);
+    if (start > 0) start = await lineStartBefore(reader, start, snap);
+    if (end < total) end = await lineEndAfter(reader, end, snap);
+    chunks.push({ index, charStart: start, charEnd: end });
+  }
+  return {
+    chunks,
+    chunkTokens: options.chunkTokens,
+    chunkChars: size,
+    overlapChars: Math.round(size * overlap),
+  };
+}
+
+/** The start of the line holding `at`, when it is within `snap` characters before; else `at`. */
+async function lineStartBefore(reader: TextReader, at: number, snap: number): Promise<number> {
+  const from = Math.max(0, at - snap);
+  const range = await reader.readChars(from, at);
+  const newline = range.text.lastIndexOf("\n");
+  return newline === -1 ? range.end.char : range.start.char + newline + 1;
+}
+
+/** Just after the next line end, when it is within `snap` characters after `at`; else `at`. */
+async function lineEndAfter(reader: TextReader, at: number, snap: number): Promise<number> {
+  const range = await reader.readChars(at, Math.min(reader.totalChars, at + snap));
+  const newline = range.text.indexOf("\n");
+  return newline === -1 ? range.start.char : range.start.char + newline + 1;
+}

@@ -1,0 +1,127 @@
+import { closingTag, openingTag } from "./final-report.js";
+
+/**
+ * The extraction prompts of seed 000 (§3a), with its placeholders filled in, and one section
+ * spillway adds to the map and reduce prompts: QUOTES, the verbatim text an answer relies on,
+ * which spillway then verifies against the stored output (provenance, seed 003).
+ */
+
+export interface SourceInfo {
+  readonly toolName: string;
+  /** The tool's arguments, verbatim JSON. */
+  readonly toolArgs: string;
+  readonly bytes: number;
+  readonly lines: number;
+  readonly tokens: number;
+}
+
+const QUOTES_SECTION = (what: string) =>
+  [
+    "",
+    "QUOTES (required when you found something)",
+    `- After your result, inside the wrapper, write a line QUOTES: and below it every piece of ${what} your result relies on,`,
+    '  copied verbatim (exact characters, no paraphrase, no added text), one per line, each line starting with "> ".',
+    "- Optionally add a line CONFIDENCE: <0.0-1.0> saying how sure you are.",
+  ].join("\n");
+
+const wrapper = (nonce: string) => `${openingTag(nonce)} ... ${closingTag(nonce)}`;
+
+/** Seed 000 §3a, "Full-chunked (map) system prompt". */
+export function mapSystemPrompt(
+  source: SourceInfo,
+  chunk: { index: number; total: number },
+  overlapPercent: number,
+  extract: string,
+  nonce: string,
+): string {
+  return [
+    "You are an internal extraction agent. You must extract information from a document chunk.",
+    "",
+    "SOURCE TOOL",
+    `- Name: ${source.toolName}`,
+    `- Arguments (verbatim JSON): ${source.toolArgs}`,
+    "",
+    "DOCUMENT STATS",
+    `- Bytes: ${source.bytes}`,
+    `- Lines: ${source.lines}`,
+    `- Tokens (estimate): ${source.tokens}`,
+    "",
+    "CHUNK INFO",
+    `- Index: ${chunk.index} of ${chunk.total}`,
+    `- Overlap: ${overlapPercent}%`,
+    "",
+    "WHAT TO EXTRACT",
+    extract,
+    "",
+    "OUTPUT FORMAT (required)",
+    "- Emit exactly one XML final-report wrapper:",
+    `  ${wrapper(nonce)}`,
+    "- Put your extracted result inside the wrapper.",
+    "- If no relevant data exists, output:",
+    "  NO RELEVANT DATA FOUND",
+    "  <short description of what kind of information is available in this chunk>",
+    QUOTES_SECTION("the chunk"),
+  ].join("\n");
+}
+
+/** Seed 000 §3a, "Full-chunked (reduce) system prompt". */
+export function reduceSystemPrompt(
+  source: SourceInfo,
+  extract: string,
+  chunkOutputs: string,
+  nonce: string,
+): string {
+  return [
+    "You are an internal extraction agent. You must synthesize multiple chunk extractions into one final answer.",
+    "",
+    "SOURCE TOOL",
+    `- Name: ${source.toolName}`,
+    `- Arguments (verbatim JSON): ${source.toolArgs}`,
+    "",
+    "WHAT TO EXTRACT",
+    extract,
+    "",
+    "CHUNK OUTPUTS",
+    chunkOutputs,
+    "",
+    "OUTPUT FORMAT (required)",
+    "- Emit exactly one XML final-report wrapper:",
+    `  ${wrapper(nonce)}`,
+    "- If no relevant data exists, output:",
+    "  NO RELEVANT DATA FOUND",
+    "  <short description of what kind of information is available across the chunks>",
+    QUOTES_SECTION("text from the chunk outputs' quotes"),
+  ].join("\n");
+}
+
+/** Seed 000 §3a, "Read-grep sub-agent system prompt" (the handle is the file name). */
+export function readGrepSystemPrompt(
+  source: SourceInfo,
+  handle: string,
+  extract: string,
+  nonce: string,
+): string {
+  return [
+    "You are an internal extraction agent. You can only use Read and Grep tools.",
+    "",
+    "IMPORTANT: The handle is the filename.",
+    "Use the filename exactly as given when calling Read or Grep.",
+    "",
+    "SOURCE TOOL",
+    `- Name: ${source.toolName}`,
+    `- Arguments (verbatim JSON): ${source.toolArgs}`,
+    `- Handle/filename: ${handle}`,
+    "- Root directory: (spillway's store of this session's tool outputs; only this one file is readable)",
+    "",
+    "WHAT TO EXTRACT",
+    extract,
+    "",
+    "OUTPUT FORMAT (required)",
+    "- Deliver your answer with agent__final_report; its report must be exactly one XML final-report wrapper:",
+    `  ${wrapper(nonce)}`,
+    "- If no relevant data exists, output:",
+    "  NO RELEVANT DATA FOUND",
+    "  <short description of what kind of information is available in the file>",
+    QUOTES_SECTION("the file"),
+  ].join("\n");
+}
