@@ -284,6 +284,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
             mcp: hub ? mcpToolHandlers(hub, plan.settings.toolTimeoutSecs * 1000) : [],
             subagents: subagentHandlers(plan.subagents, runChild),
             surface,
+            ...(options.surface ? { onlySurface: true } : {}),
           },
           () => context,
         ),

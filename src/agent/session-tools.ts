@@ -151,7 +151,7 @@ export function subagentHandlers(
  * retrieval tools (listed per turn by the turn policy).
  */
 export function assembleTools(
-  parts: { mcp: ToolHandler[]; subagents: ToolHandler[]; surface: Surface },
+  parts: { mcp: ToolHandler[]; subagents: ToolHandler[]; surface: Surface; onlySurface?: boolean },
   context: () => SessionContext,
 ): Map<string, ToolHandler> {
   const tools = new Map<string, ToolHandler>();
@@ -159,8 +159,10 @@ export function assembleTools(
   parts.mcp.forEach(add);
   parts.subagents.forEach(add);
   add(finalReportTool());
-  add(taskStatusTool(context));
   surfaceToolHandlers(parts.surface, context).forEach(add);
+  // The read-grep agent gets its surface's tools and the final report, nothing else.
+  if (parts.onlySurface) return tools;
+  add(taskStatusTool(context));
   const runInner = (call: ModelToolCall, allowed: ReadonlySet<string>) =>
     executeCall(context(), call, allowed);
   // Inside a batch: every tool the turn allows (the surface's only while outputs are stored).
