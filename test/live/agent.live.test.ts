@@ -50,3 +50,42 @@ describe.skipIf(!MODEL)(
     }
   },
 );
+
+describe.skipIf(!MODEL)(
+  `live: ${MODEL ?? "(no model)"} extraction strategies (seed 000 Phase 3)`,
+  () => {
+    const cases = [
+      { mode: "auto", needleAt: 0.5 },
+      { mode: "full-chunked", needleAt: 0.5 },
+      { mode: "read-grep", needleAt: 0.5 },
+      // truncate keeps the top and bottom: the needle sits in the last lines.
+      { mode: "truncate", needleAt: 0.9999 },
+    ] as const;
+    for (const { mode, needleAt } of cases) {
+      it(`tool_output(mode="${mode}") with a real extraction model`, async () => {
+        const dir = await tempDir("spillway-live-");
+        const needle = `NEEDLE-LIVE-${mode.toUpperCase()}`;
+        const agent = join(dir, "live.md");
+        await writeFile(
+          agent,
+          `---\nmaxTurns: 8\ntoolOutput:\n  surface: tool_output\nmcpServers:\n  test: ${JSON.stringify(testServerSpec())}\n---\n` +
+            "You investigate tool outputs carefully and report exact lines.\n",
+        );
+        const result = await runAgent({
+          agent,
+          prompt:
+            `Call test__generate_output with bytes=200000, kind="log", needle="${needle}", needle_at=${needleAt}. ` +
+            `Then call tool_output with its handle, extract="the exact line containing ${needle}", mode="${mode}". ` +
+            "Report that exact line.",
+          model: MODEL!,
+          home: join(dir, "home"),
+        });
+        console.log(
+          `[live tool_output ${mode}] status=${result.status} report=${JSON.stringify(result.report?.slice(0, 300))}`,
+        );
+        expect(result.status).toBe("completed");
+        expect(result.report).toContain(needle);
+      });
+    }
+  },
+);
