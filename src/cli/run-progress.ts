@@ -1,8 +1,10 @@
 /**
  * Progress of `spillway run`, one of four ways:
  * - `tty`: a live status line on stderr, redrawn in place, plus permanent lines for notable
- *   events (tool errors, warnings, model retries and fallbacks, sub-agents, status reports);
- * - `lines`: one plain line per event on stderr (stderr is not a terminal);
+ *   events (tool errors, warnings, model retries and fallbacks, sub-agents, status reports,
+ *   extraction retries and fallbacks); a running extraction shows in the status line;
+ * - `lines`: one plain line per event on stderr (stderr is not a terminal); an extraction gets
+ *   a line when it starts and one when it ends, its model calls only when one is retried;
  * - `json`: each event as one JSON object per line on stdout (JSON Lines);
  * - `quiet`: nothing.
  * Sub-agent events (depth > 0) are indented and prefixed with the sub-agent's session id.
@@ -19,7 +21,31 @@ interface SessionInfo {
   readonly agent: string;
   readonly maxTurns: number;
   readonly depth: number;
+  readonly parentSessionId: string | null;
   turn: number;
+  ended: boolean;
+}
+
+/** An extraction under way (between its `extraction.start` and `extraction.end`). */
+interface ExtractionInfo {
+  readonly sessionId: string;
+  readonly outputId: string;
+  readonly strategy: string;
+  readonly chunks: number;
+  /** Answers received per map chunk (1-based): more than one means the chunk was asked again. */
+  readonly mapAnswers: Map<number, number>;
+  reduceAnswers: number;
+}
+
+type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
+
+/** Where an extraction's events meet: its session and the tool call that asked (or its output). */
+function extractionKey(event: {
+  readonly sessionId: string;
+  readonly toolCallId?: string;
+  readonly outputId: string;
+}): string {
+  return `${event.sessionId}/${event.toolCallId ?? `(${event.outputId})`}`;
 }
 
 const CLEAR_LINE = "\r\x1b[2K";
@@ -29,6 +55,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export class RunProgress {
   private readonly sessions = new Map<string, SessionInfo>();
   private readonly running = new Map<string, string>();
+  private readonly extractions = new Map<string, ExtractionInfo>();
   private storedBytes = 0;
   private inputTokens = 0;
   private outputTokens = 0;
@@ -116,7 +143,9 @@ export class RunProgress {
           agent: event.agent,
           maxTurns: event.maxTurns,
           depth: event.depth,
+          parentSessionId: event.parentSessionId,
           turn: 0,
+          ended: false,
         });
         if (event.depth === 0) this.model ||= event.models[0] ?? "";
         break;
@@ -136,8 +165,43 @@ export class RunProgress {
         break;
       case "tool.end":
         this.running.delete(`${event.sessionId}/${event.toolCallId}`);
+        // An extraction that failed outright ends with its tool call, without extraction.end.
+        this.extractions.delete(`${event.sessionId}/${event.toolCallId}`);
         this.storedBytes += event.bytes ?? 0;
         break;
+      case "extraction.start":
+        this.extractions.set(extractionKey(event), {
+          sessionId: event.sessionId,
+          outputId: event.outputId,
+          strategy: event.strategy,
+          chunks: event.chunks,
+          mapAnswers: new Map(),
+          reduceAnswers: 0,
+        });
+        break;
+      case "extraction.call": {
+        this.inputTokens += event.inputTokens;
+        this.outputTokens += event.outputTokens;
+        const extraction = this.extractions.get(extractionKey(event));
+        if (!extraction) break;
+        if (event.phase === "reduce") extraction.reduceAnswers++;
+        else if (event.chunk !== undefined)
+          extraction.mapAnswers.set(event.chunk, (extraction.mapAnswers.get(event.chunk) ?? 0) + 1);
+        break;
+      }
+      case "extraction.end":
+        this.extractions.delete(extractionKey(event));
+        break;
+      case "session.end": {
+        const session = this.sessions.get(event.sessionId);
+        if (session) session.ended = true;
+        // Nothing of an ended session runs any more (whatever events it could not send).
+        for (const key of this.running.keys())
+          if (key.startsWith(`${event.sessionId}/`)) this.running.delete(key);
+        for (const [key, extraction] of this.extractions)
+          if (extraction.sessionId === event.sessionId) this.extractions.delete(key);
+        break;
+      }
       default:
         break;
     }
@@ -158,6 +222,11 @@ export class RunProgress {
         return true;
       case "session.end":
         return event.depth > 0;
+      case "extraction.call":
+        // Only a retried call has a line at all.
+        return true;
+      case "extraction.end":
+        return event.fallbackFrom !== undefined;
       default:
         return false;
     }
@@ -170,6 +239,12 @@ export class RunProgress {
   private turnTag(event: RunEvent, turn: number): string {
     const max = this.sessions.get(event.sessionId)?.maxTurns;
     return `[turn ${turn}${max ? `/${max}` : ""}]`;
+  }
+
+  /** "[turn 3/20] " for the session's current turn (events without a turn of their own). */
+  private currentTurnTag(event: RunEvent): string {
+    const turn = this.sessions.get(event.sessionId)?.turn ?? 0;
+    return turn > 0 ? `${this.turnTag(event, turn)} ` : "";
   }
 
   /** The event as one line of text, or undefined for events that have none. */
@@ -219,20 +294,81 @@ export class RunProgress {
         return `${p}sub-agent ${this.sessions.get(event.sessionId)?.agent ?? ""} ${event.status}${
           event.error ? `: ${clip(event.error, 300)}` : ""
         }`;
+      case "extraction.start": {
+        const chunks =
+          event.strategy === "full-chunked" ? ` · ${plural(event.chunks, "chunk")}` : "";
+        const how = event.requested !== event.strategy ? ` (${event.requested})` : "";
+        return `${p}${this.currentTurnTag(event)}extract ${event.outputId} strategy ${event.strategy}${how}${chunks}`;
+      }
+      case "extraction.call":
+        return this.retryLineOf(event);
+      case "extraction.end":
+        return `${p}${this.currentTurnTag(event)}extract ${event.outputId} ${extractionOutcome(event)}`;
       default:
         return undefined;
     }
+  }
+
+  /**
+   * A line for an extraction model call only when it answers a chunk (or the reduce step)
+   * that already had an answer: the previous one was unusable, so the call was made again.
+   */
+  private retryLineOf(event: EventOf<"extraction.call">): string | undefined {
+    const extraction = this.extractions.get(extractionKey(event));
+    if (!extraction || event.cached) return undefined;
+    const answers =
+      event.phase === "reduce"
+        ? extraction.reduceAnswers
+        : event.chunk !== undefined
+          ? (extraction.mapAnswers.get(event.chunk) ?? 0)
+          : 0;
+    if (answers < 2) return undefined;
+    const what = event.phase === "reduce" ? "reduce step" : `chunk ${event.chunk}/${event.chunks}`;
+    return (
+      `${this.prefix(event)}${this.currentTurnTag(event)}extract ${event.outputId} ${what} asked again: ` +
+      `answer ${answers} from ${event.model} (the previous one was unusable) · ${formatDuration(event.latencyMs)}`
+    );
+  }
+
+  /** "extracting out_x full-chunked 4/10 chunks", "… reducing", "… read-grep agent turn 2/8". */
+  private extractionStatus(extraction: ExtractionInfo): string {
+    const head = `extracting ${extraction.outputId}`;
+    if (extraction.strategy === "full-chunked") {
+      const done = extraction.mapAnswers.size;
+      return done >= extraction.chunks && extraction.chunks > 1
+        ? `${head} full-chunked reducing`
+        : `${head} full-chunked ${done}/${extraction.chunks} chunks`;
+    }
+    if (extraction.strategy === "read-grep") {
+      // Its agent runs as a linked session of the session that asked (the newest such, if several).
+      const agent = [...this.sessions.values()]
+        .filter(
+          (s) => s.agent === "read-grep" && s.parentSessionId === extraction.sessionId && !s.ended,
+        )
+        .at(-1);
+      return `${head} read-grep agent${agent && agent.turn > 0 ? ` turn ${agent.turn}/${agent.maxTurns}` : ""}`;
+    }
+    return `${head} ${extraction.strategy}`;
   }
 
   /** The live status line. */
   private statusText(): string {
     const seconds = `${Math.floor((Date.now() - this.started) / 1000)}s`;
     if (this.rootTurn.turn === 0) return `starting · ${seconds}`;
-    const names = [...new Set(this.running.values())];
+    // A tool call running an extraction shows as the extraction, not as its tool's name.
+    const names = [
+      ...new Set(
+        [...this.running].filter(([key]) => !this.extractions.has(key)).map(([, name]) => name),
+      ),
+    ];
+    const activity = [
+      ...[...this.extractions.values()].map((extraction) => this.extractionStatus(extraction)),
+      ...(names.length > 0 ? [`running: ${names.join(", ")}`] : []),
+    ];
     return [
       `turn ${this.rootTurn.turn}/${this.rootTurn.maxTurns}`,
       this.model,
-      names.length > 0 ? `running: ${names.join(", ")}` : "waiting for the model",
+      ...(activity.length > 0 ? activity : ["waiting for the model"]),
       `stored ${formatBytes(this.storedBytes)}`,
       `${formatCompact(this.inputTokens)} tok in / ${formatCompact(this.outputTokens)} out`,
       seconds,
@@ -245,4 +381,20 @@ export class RunProgress {
     this.stderr.write(`${CLEAR_LINE}${clip(this.statusText(), width)}`);
     this.statusShown = true;
   }
+}
+
+/** How an extraction ended: "full-chunked: found · 3 verified quotes (1 dropped) · 4.20 s", … */
+function extractionOutcome(event: EventOf<"extraction.end">): string {
+  const took = formatDuration(event.durationMs);
+  if (event.fallbackFrom !== undefined) {
+    return `${event.fallbackFrom} FELL BACK to ${event.strategy} after ${took}: ${clip(event.reason ?? "it could not run", 300)}`;
+  }
+  const dropped = event.unverified > 0 ? ` (${event.unverified} dropped)` : "";
+  const result =
+    event.strategy === "truncate"
+      ? "head and tail"
+      : event.found
+        ? `found · ${plural(event.snippets, "verified quote")}${dropped}`
+        : "nothing relevant";
+  return `${event.strategy}: ${result} · ${event.cached ? "cached" : took}`;
 }

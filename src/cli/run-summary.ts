@@ -2,6 +2,8 @@
  * The readable summary `spillway run` prints on stderr when a run ends, and the usage
  * figures `sessions list/show` share: status, turns, model calls per model, tokens, cost,
  * tool calls and time, bytes stored, trace path, and how to resume a run that did not finish.
+ * Calls made for the agent by extraction and by sub-agents (the usage report's `children`) are
+ * counted in every total and also shown apart.
  */
 import type { UsageReport } from "../agent/accounting.js";
 import type { AgentRunResult } from "../agent/run-agent.js";
@@ -64,23 +66,41 @@ export interface SummaryOptions {
   readonly reportPrinted: boolean;
 }
 
+/** Who else spent: extraction model calls and sub-agents (the read-grep agent included). */
+const CHILDREN = "extraction/sub-agents";
+
 /** The summary lines for stderr. */
 export function summaryLines(result: AgentRunResult, options: SummaryOptions): string[] {
   const { usage } = result;
-  const total = usage.total;
-  const children =
-    usage.children.modelCalls > 0 || usage.children.toolCalls > 0
-      ? ` (sub-agents included: ${counted(usage.children.modelCalls, "model call")}, ${counted(usage.children.toolCalls, "tool call")})`
-      : "";
+  const { total, own, children } = usage;
+  // byModel counts every call (own and children's); the split says who made them.
+  const calls =
+    children.modelCalls > 0
+      ? `${modelCallsText(usage)} · ${formatCount(own.modelCalls)} by the agent + ` +
+        `${formatCount(children.modelCalls)} by ${CHILDREN}`
+      : modelCallsText(usage);
+  const tokens =
+    `${formatCount(total.inputTokens)} in / ${formatCount(total.outputTokens)} out` +
+    (children.modelCalls > 0
+      ? ` (${CHILDREN}: ${formatCount(children.inputTokens)} in / ${formatCount(children.outputTokens)} out)`
+      : "");
+  const cost =
+    costText(usage) +
+    (children.modelCalls > 0 && total.costUsd !== null && children.costUsd !== null
+      ? ` (${CHILDREN}: ${formatCost(children.costUsd)})`
+      : "");
+  const tools =
+    `${formatCount(total.toolCalls)} (${formatDuration(total.toolMs)} in tools` +
+    `${children.toolCalls > 0 ? `; ${formatCount(children.toolCalls)} by sub-agents` : ""})`;
   const lines = [
     "",
     `── ${result.status} · session ${result.sessionId} · ${counted(result.turns, "turn")} · ${formatDuration(options.elapsedMs)}`,
     ...fields([
       ...(result.error !== null ? [["error", result.error] as [string, string]] : []),
-      ["model calls", `${modelCallsText(usage)}${children}`],
-      ["tokens", `${formatCount(total.inputTokens)} in / ${formatCount(total.outputTokens)} out`],
-      ["cost", costText(usage)],
-      ["tool calls", `${formatCount(total.toolCalls)} (${formatDuration(total.toolMs)} in tools)`],
+      ["model calls", calls],
+      ["tokens", tokens],
+      ["cost", cost],
+      ["tool calls", tools],
       ["stored", `${formatBytes(total.storedBytes)} (${formatCount(total.storedBytes)} bytes)`],
       ["trace", result.tracePath],
       [
