@@ -16,6 +16,8 @@ export interface ChunkPlan {
   /** Target characters a chunk (before line-end adjustment). */
   readonly chunkChars: number;
   readonly overlapChars: number;
+  /** How far a boundary may move to reach a line end (see {@link snapChunk}). */
+  readonly snapChars: number;
 }
 
 /**
@@ -46,10 +48,10 @@ const LINE_SNAP = 0.1;
 
 /**
  * Splits an output into overlapping chunks of equal size (the count from the maximum chunk
- * size, then every chunk rebalanced to the same size, so there is no tiny last chunk).
- * Boundaries move outward to a line end when one is within 10% of the chunk size, and never
- * fall inside a UTF-8 sequence or a surrogate pair (positions are whole characters). Every
- * character is in at least one chunk.
+ * size, then every chunk rebalanced to the same size, so there is no tiny last chunk). Every
+ * character is in at least one chunk. {@link snapChunk} then moves each chunk's boundaries to
+ * line ends; boundaries never fall inside a UTF-8 sequence or a surrogate pair (positions are
+ * whole characters).
  */
 export async function planChunks(
   reader: TextReader,
@@ -68,6 +70,7 @@ export async function planChunks(
       chunkTokens: options.chunkTokens,
       chunkChars,
       overlapChars: 0,
+      snapChars: 0,
     };
   }
   const step = chunkChars * (1 - overlap);
@@ -75,13 +78,10 @@ export async function planChunks(
   // Rebalance: the same size for every chunk, just enough to cover the output.
   const size = Math.ceil(total / ((count - 1) * (1 - overlap) + 1));
   const balancedStep = size * (1 - overlap);
-  const snap = Math.floor(size * LINE_SNAP);
   const chunks: Chunk[] = [];
   for (let index = 0; index < count; index++) {
-    let start = index === 0 ? 0 : Math.round(index * balancedStep);
-    let end = index === count - 1 ? total : Math.min(total, start + size);
-    if (start > 0) start = await lineStartBefore(reader, start, snap);
-    if (end < total) end = await lineEndAfter(reader, end, snap);
+    const start = index === 0 ? 0 : Math.round(index * balancedStep);
+    const end = index === count - 1 ? total : Math.min(total, start + size);
     chunks.push({ index, charStart: start, charEnd: end });
   }
   return {
@@ -89,7 +89,26 @@ export async function planChunks(
     chunkTokens: options.chunkTokens,
     chunkChars: size,
     overlapChars: Math.round(size * overlap),
+    snapChars: Math.floor(size * LINE_SNAP),
   };
+}
+
+/**
+ * Moves a planned chunk's boundaries outward to line ends when one is within `snapChars`.
+ * Each chunk snaps on its own (a start only moves back, an end only forward, so coverage
+ * holds), which lets the first map call start before the other chunks are snapped.
+ */
+export async function snapChunk(
+  reader: TextReader,
+  chunk: Chunk,
+  snapChars: number,
+): Promise<Chunk> {
+  const start = chunk.charStart > 0 ? await lineStartBefore(reader, chunk.charStart, snapChars) : 0;
+  const end =
+    chunk.charEnd < reader.totalChars
+      ? await lineEndAfter(reader, chunk.charEnd, snapChars)
+      : chunk.charEnd;
+  return { index: chunk.index, charStart: start, charEnd: end };
 }
 
 /** The start of the line holding `at`, when it is within `snap` characters before; else `at`. */

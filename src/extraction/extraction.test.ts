@@ -8,7 +8,7 @@ import {
   noRelevantData,
   type Responder,
 } from "../testing/index.js";
-import { planChunks } from "./chunker.js";
+import { planChunks, snapChunk } from "./chunker.js";
 import { parseAnswer, unwrapFinalReport } from "./final-report.js";
 import { renderExtraction } from "./result.js";
 
@@ -84,7 +84,10 @@ describe("chunking", () => {
         charsPerToken: 3,
         overlapPercent: 10,
       });
-      const { chunks } = plan;
+      const reader = textReaderOf(opened, "raw");
+      const chunks = await Promise.all(
+        plan.chunks.map((c) => snapChunk(reader, c, plan.snapChars)),
+      );
       expect(chunks.length).toBeGreaterThan(10);
       expect(chunks[0]!.charStart).toBe(0);
       expect(chunks.at(-1)!.charEnd).toBe(text.length);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { mapConcurrent } from "../core/concurrency.js";
-import type { Chunk, ChunkPlan } from "./chunker.js";
+import { type Chunk, type ChunkPlan, snapChunk } from "./chunker.js";
 import type { ParsedAnswer } from "./final-report.js";
 import { mapSystemPrompt, reduceSystemPrompt } from "./prompts.js";
 import { mergeSnippets, type Snippet, verifyQuotes } from "./quotes.js";
@@ -34,7 +34,17 @@ function chunkCacheKey(run: ExtractionRun, chunk: Chunk, total: number): string 
     .digest("hex");
 }
 
-async function mapChunk(run: ExtractionRun, chunk: Chunk, total: number): Promise<ChunkAnswer> {
+/** Chunk answers to cache, written together once the map step ends (one disk sync, not ten). */
+type PendingCache = { key: string; kind: "chunk"; value: unknown }[];
+
+async function mapChunk(
+  run: ExtractionRun,
+  planned: Chunk,
+  snapChars: number,
+  total: number,
+  pending: PendingCache,
+): Promise<ChunkAnswer> {
+  const chunk = await snapChunk(run.reader, planned, snapChars);
   const range = await run.reader.readChars(chunk.charStart, chunk.charEnd);
   const key = chunkCacheKey(run, chunk, total);
   const hit = (await run.cache?.get(key)) as { parsed: ParsedAnswer; model: string } | undefined;
@@ -74,7 +84,7 @@ async function mapChunk(run: ExtractionRun, chunk: Chunk, total: number): Promis
         `Chunk ${chunk.index + 1} of ${total}: characters ${range.start.char}-${range.end.char} of ${run.reader.totalChars}, ` +
         `lines ${range.start.line + 1}-${range.end.atLineStart ? range.end.line : range.end.line + 1}.\n\n${range.text}`,
     }));
-    await run.cache?.put(key, "chunk", { parsed, model });
+    pending.push({ key, kind: "chunk", value: { parsed, model } });
   }
   const verified = parsed.relevant
     ? await verifyQuotes(parsed.quotes, run.output, run.reader, {
@@ -130,9 +140,16 @@ export async function runFullChunked(
   plan: ChunkPlan,
 ): Promise<Omit<ExtractionResult, "requested" | "cached">> {
   const total = plan.chunks.length;
-  const answers = await mapConcurrent(plan.chunks, run.settings.concurrency, (chunk) =>
-    mapChunk(run, chunk, total),
-  );
+  const pending: PendingCache = [];
+  let answers: ChunkAnswer[];
+  try {
+    answers = await mapConcurrent(plan.chunks, run.settings.concurrency, (chunk) =>
+      mapChunk(run, chunk, plan.snapChars, total, pending),
+    );
+  } finally {
+    // Even when one chunk failed, the answers of the others are kept for the next attempt.
+    await run.cache?.putMany(pending);
+  }
   const relevant = distinctFindings(answers.filter((a) => a.parsed.relevant));
   const unverifiedInMaps = answers.reduce((sum, a) => sum + a.unverified, 0);
   const base = {
@@ -177,8 +194,16 @@ export async function runFullChunked(
       reduceSystemPrompt(run.source, run.query, chunkOutputs(relevant, total), nonce),
     user: `Synthesize the ${relevant.length} chunk extractions above into one final answer.`,
   });
-  const reducedQuotes = await verifyQuotes(reduced.parsed.quotes, run.output, run.reader);
-  const snippets = mergeSnippets(...relevant.map((a) => a.snippets), reducedQuotes.snippets);
+  // The reduce step mostly repeats map quotes, whose places are known: only new ones are searched.
+  const known = new Map(relevant.flatMap((a) => a.snippets).map((s) => [s.text, s]));
+  const reducedKnown = reduced.parsed.quotes.flatMap((q) => known.get(q.trimEnd()) ?? []);
+  const reducedNew = reduced.parsed.quotes.filter((q) => !known.has(q.trimEnd()));
+  const reducedQuotes = await verifyQuotes(reducedNew, run.output, run.reader);
+  const snippets = mergeSnippets(
+    ...relevant.map((a) => a.snippets),
+    reducedKnown,
+    reducedQuotes.snippets,
+  );
   const unverified = unverifiedInMaps + reducedQuotes.unverified;
   return {
     ...base,

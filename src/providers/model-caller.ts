@@ -11,7 +11,7 @@ import {
   wrapLanguageModel,
 } from "ai";
 import { isSpillwayError, SpillwayError } from "../core/errors.js";
-import { createLanguageModel, type ModelTarget } from "./models.js";
+import { languageModelFor, type ModelTarget } from "./models.js";
 
 /** A tool as a model sees it. */
 export interface ToolDefinition {
@@ -263,7 +263,7 @@ export async function callModel(
   for (const target of targets) {
     let model: LanguageModel;
     try {
-      model = (options.createModel ?? ((t) => createLanguageModel(t, options.env)))(target);
+      model = (options.createModel ?? ((t) => languageModelFor(t, options.env)))(target);
     } catch (error) {
       attempts.push({ ref: target.ref, error: describe(error), latencyMs: 0 });
       options.onAttemptFailed?.({

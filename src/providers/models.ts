@@ -45,6 +45,34 @@ function apiKeyOf(
   return key || undefined;
 }
 
+const cachedModels = new Map<string, LanguageModel>();
+
+/**
+ * The language model of a target, built once per process and configuration (a provider
+ * builds its response schemas when created: worth keeping across a session's calls).
+ */
+export function languageModelFor(
+  target: ModelTarget,
+  env: NodeJS.ProcessEnv = process.env,
+): LanguageModel {
+  const key = JSON.stringify([
+    target.provider,
+    target.name,
+    target.model,
+    target.baseURL,
+    target.headers,
+    target.apiKeyEnv,
+    target.apiKeyEnv ? env[target.apiKeyEnv] : undefined,
+  ]);
+  let model = cachedModels.get(key);
+  if (!model) {
+    model = createLanguageModel(target, env);
+    if (cachedModels.size >= 64) cachedModels.delete(cachedModels.keys().next().value!);
+    cachedModels.set(key, model);
+  }
+  return model;
+}
+
 /**
  * Creates the AI SDK language model for a target. API keys are read from the environment
  * variable the target names; a missing required key is MISSING_API_KEY naming the variable.

@@ -2,7 +2,7 @@
  * The Chat Completions response bodies of the scripted model: a whole completion (JSON) or a
  * stream of chunks (server-sent events), with honest token usage.
  */
-import { countTokens } from "../core/tokens.js";
+import { countTokens, estimateTokens } from "../core/tokens.js";
 import type { ChatRequest } from "./chat-types.js";
 import { textOf } from "./policy-helpers.js";
 import type { ResolvedReply } from "./scripted-reply.js";
@@ -18,7 +18,8 @@ export interface ChatUsage {
 }
 
 /**
- * Counts usage with the o200k_base tokenizer. Prompt tokens cover the concatenated message
+ * Counts usage with the o200k_base tokenizer (prompts over 64K characters are estimated from
+ * samples, as stored outputs are). Prompt tokens cover the concatenated message
  * contents (one "\n" between messages) plus the names and arguments of earlier tool calls;
  * tool declarations, roles and message framing are not counted. Completion tokens cover the
  * reply text and the tool call names and arguments.
@@ -38,7 +39,9 @@ export async function countUsage(request: ChatRequest, reply: ResolvedReply): Pr
   }
   const completion = [reply.text ?? ""];
   for (const call of reply.toolCalls) completion.push(call.name, call.arguments);
-  const promptTokens = await countTokens(prompt.join("\n"));
+  // Prompts can be chunks of 100K+ characters: estimated the way the store estimates outputs
+  // (exact up to 64K characters, sampled above), so counting never delays the reply much.
+  const promptTokens = (await estimateTokens(prompt.join("\n"))).tokens;
   const completionTokens = await countTokens(completion.join("\n"));
   return {
     prompt_tokens: promptTokens,

@@ -1,0 +1,455 @@
+/** The extraction benchmark's figures (ratios, bounds, the critical path) and its tables. */
+import { CACHE_REPEATS, type CallSpan, CHUNKS, type RunMeasure } from "./extract-measure.js";
+import type { Scenario } from "./extract-policy.js";
+import { fixed, median, ms, table, verdict } from "./report.js";
+
+export const TARGETS = {
+  parallelVsSequentialRatio: 0.35,
+  overheadFraction: 0.05,
+} as const;
+
+export interface ScenarioRuns {
+  readonly scenario: Scenario;
+  readonly parallel: RunMeasure[];
+  readonly sequential: RunMeasure[];
+  /** needle only: the seed's reduce call, measured after each sequential run. */
+  readonly seedReduceMs: number[];
+  readonly cacheHitMs: number[];
+  readonly cacheNewRequests: number;
+}
+
+/** Where the wall time of one parallel run went. */
+export interface Overhead {
+  readonly wallMs: number;
+  /** rounds x latency (+ latency for the reduce): the wall time with nothing but the latency. */
+  readonly idealMs: number;
+  readonly overIdealMs: number;
+  readonly overIdealFraction: number;
+  /** The calls of the critical path: the chain of calls, one after another, that ended last. */
+  readonly pathCalls: number;
+  /** Server-side time of the critical path's calls: the model's time. */
+  readonly modelMs: number;
+  /** Of the model's time, what the scripted server took beyond the injected latency. */
+  readonly serverExtraMs: number;
+  /** Wall time minus the model's time on the critical path: spillway's overhead. */
+  readonly overheadMs: number;
+  readonly fraction: number;
+  /** Diagnostics. */
+  readonly beforeFirstCallMs: number;
+  readonly afterLastCallMs: number;
+  readonly noCallInFlightMs: number;
+  /** Per call: client-side time minus server-side time (AI SDK, HTTP both ways). */
+  readonly clientExcessMeanMs: number;
+  readonly clientExcessMaxMs: number;
+  /** Per call: server-side time minus the injected latency (parsing, token counting, queueing). */
+  readonly serverExtraMeanMs: number;
+  readonly serverExtraMaxMs: number;
+  readonly clientCpuMs: number;
+  readonly serverCpuMs: number;
+}
+
+export interface ScenarioFigures {
+  readonly scenario: Scenario;
+  readonly parallelMs: number;
+  readonly sequentialMs: number;
+  readonly seedReduceMs: number | null;
+  /** The seed's floor: the sequential run plus (needle) the reduce call the seed always makes. */
+  readonly floorMs: number;
+  readonly ratio: number;
+  readonly bound: number;
+  readonly boundText: string;
+  /** parallel / sequential making exactly the same calls. */
+  readonly sameWorkRatio: number;
+  readonly sameWorkBound: number;
+  readonly sequentialOverMs: number;
+  readonly overhead: Overhead;
+  readonly cacheHitMs: number;
+  readonly cacheHitMaxMs: number;
+  readonly cacheNewRequests: number;
+}
+
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+/** Time covered by at least one call in flight. */
+function inFlightMs(calls: readonly CallSpan[]): number {
+  let total = 0;
+  let from = 0;
+  let to = Number.NEGATIVE_INFINITY;
+  for (const span of [...calls].sort((a, b) => a.startMs - b.startMs)) {
+    if (span.startMs > to) {
+      if (to > from) total += to - from;
+      from = span.startMs;
+      to = span.endMs;
+    } else to = Math.max(to, span.endMs);
+  }
+  return to > from ? total + to - from : total;
+}
+
+/**
+ * The critical path: from the call that ended last, back through predecessors, where a call's
+ * predecessor is the latest call to end before it started (its worker's previous call; for the
+ * reduce, the last map).
+ */
+function criticalPath(calls: readonly CallSpan[]): CallSpan[] {
+  const byEnd = [...calls].sort((a, b) => b.endMs - a.endMs);
+  const path: CallSpan[] = [];
+  for (let at = byEnd[0]; at !== undefined; ) {
+    path.push(at);
+    const start = at.startMs;
+    at = byEnd.find((c) => c.endMs <= start && !path.includes(c));
+  }
+  return path.reverse();
+}
+
+function overheadOf(run: RunMeasure, latencyMs: number, concurrency: number): Overhead {
+  const idealMs = (Math.ceil(run.mapCalls / concurrency) + run.reduceCalls) * latencyMs;
+  const serverMs = new Map(run.serverSpans.map((s) => [s.call, s.endMs - s.startMs]));
+  const served = (c: CallSpan) => serverMs.get(c.call) ?? Number.NaN;
+  const path = criticalPath(run.calls);
+  const modelMs = path.reduce((sum, c) => sum + served(c), 0);
+  const clientExcess = run.calls.map((c) => c.endMs - c.startMs - served(c));
+  const serverExtra = run.calls.map((c) => served(c) - latencyMs);
+  return {
+    wallMs: run.wallMs,
+    idealMs,
+    overIdealMs: run.wallMs - idealMs,
+    overIdealFraction: (run.wallMs - idealMs) / run.wallMs,
+    pathCalls: path.length,
+    modelMs,
+    serverExtraMs: modelMs - path.length * latencyMs,
+    overheadMs: run.wallMs - modelMs,
+    fraction: (run.wallMs - modelMs) / run.wallMs,
+    beforeFirstCallMs: Math.min(...run.calls.map((c) => c.startMs)),
+    afterLastCallMs: run.wallMs - Math.max(...run.calls.map((c) => c.endMs)),
+    noCallInFlightMs: run.wallMs - inFlightMs(run.calls),
+    clientExcessMeanMs: mean(clientExcess),
+    clientExcessMaxMs: Math.max(...clientExcess),
+    serverExtraMeanMs: mean(serverExtra),
+    serverExtraMaxMs: Math.max(...serverExtra),
+    clientCpuMs: run.clientCpuMs,
+    serverCpuMs: run.serverCpuMs,
+  };
+}
+
+/** The run of median wall time (the upper one of an even count). */
+function medianRun(runs: readonly RunMeasure[]): RunMeasure {
+  return [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs.length / 2)]!;
+}
+
+export function figuresOf(
+  s: ScenarioRuns,
+  latencyMs: number,
+  concurrency: number,
+): ScenarioFigures {
+  const parallelMs = median(s.parallel.map((r) => r.wallMs));
+  const sequentialMs = median(s.sequential.map((r) => r.wallMs));
+  const floorMs = median(s.sequential.map((r, i) => r.wallMs + (s.seedReduceMs[i] ?? 0)));
+  const rounds = Math.ceil(CHUNKS / concurrency);
+  const reduces = s.scenario === "needle" ? 0 : 1;
+  const sequential = medianRun(s.sequential);
+  return {
+    scenario: s.scenario,
+    parallelMs,
+    sequentialMs,
+    seedReduceMs: s.seedReduceMs.length > 0 ? median(s.seedReduceMs) : null,
+    floorMs,
+    ratio: parallelMs / floorMs,
+    // The seed makes CHUNKS maps and one reduce in every scenario.
+    bound: (rounds + reduces) / (CHUNKS + 1),
+    boundText: `(ceil(${CHUNKS}/${concurrency})${reduces ? "+1" : ""})/(${CHUNKS}+1)`,
+    sameWorkRatio: parallelMs / sequentialMs,
+    sameWorkBound: (rounds + reduces) / (CHUNKS + reduces),
+    sequentialOverMs:
+      sequential.wallMs - (sequential.mapCalls + sequential.reduceCalls) * latencyMs,
+    overhead: overheadOf(medianRun(s.parallel), latencyMs, concurrency),
+    cacheHitMs: median(s.cacheHitMs),
+    cacheHitMaxMs: Math.max(...s.cacheHitMs),
+    cacheNewRequests: s.cacheNewRequests,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables.
+
+export interface ReportContext {
+  readonly latencyMs: number;
+  readonly concurrency: number;
+  readonly repeats: number;
+  readonly logBytes: number;
+  readonly logLines: number;
+  readonly contextWindow: number;
+  readonly windowRange: [number, number];
+}
+
+const pct = (fraction: number) => `${fixed(fraction * 100)}%`;
+const n = (value: number) => value.toLocaleString("en-US");
+const below = (value: number, limit: number) => (value < limit ? "PASS" : "FAIL");
+
+export function ratioTable(f: readonly ScenarioFigures[], c: ReportContext): string {
+  return table(
+    `MAP-REDUCE  ExtractionEngine.run(full-chunked), concurrency ${c.concurrency} vs the seed's sequential calls (median of ${c.repeats})`,
+    [
+      "scenario",
+      "calls (spillway / seed)",
+      "parallel",
+      "sequential",
+      "+ seed reduce",
+      "floor",
+      "ratio",
+      "bound",
+      "target",
+      "result",
+    ],
+    f.map((r) => [
+      r.scenario,
+      r.scenario === "needle" ? `${CHUNKS} / ${CHUNKS}+1 reduce` : `${CHUNKS}+1 / ${CHUNKS}+1`,
+      `${ms(r.parallelMs)} ms`,
+      `${ms(r.sequentialMs)} ms`,
+      r.seedReduceMs === null ? "(in the run)" : `${ms(r.seedReduceMs)} ms`,
+      `${ms(r.floorMs)} ms`,
+      fixed(r.ratio, 3),
+      `${fixed(r.bound, 3)} = ${r.boundText}`,
+      `<= ${TARGETS.parallelVsSequentialRatio}`,
+      verdict(r.ratio, TARGETS.parallelVsSequentialRatio) +
+        (r.bound > TARGETS.parallelVsSequentialRatio ? " (bound > target)" : ""),
+    ]),
+  );
+}
+
+export function sameWorkTable(f: readonly ScenarioFigures[]): string {
+  return table(
+    "SAME WORK  parallel vs concurrency 1 making exactly the same calls (no seed reduce added)",
+    ["scenario", "parallel", "sequential", "ratio", "bound", "sequential - calls x latency"],
+    f.map((r) => [
+      r.scenario,
+      `${ms(r.parallelMs)} ms`,
+      `${ms(r.sequentialMs)} ms`,
+      fixed(r.sameWorkRatio, 3),
+      fixed(r.sameWorkBound, 3),
+      `${ms(r.sequentialOverMs)} ms`,
+    ]),
+  );
+}
+
+export function overheadTable(f: readonly ScenarioFigures[], c: ReportContext): string {
+  const rows = table(
+    `OVERHEAD  the median parallel run: wall time minus the model's time on the critical path (server-side)`,
+    [
+      "scenario",
+      "wall",
+      "model on path",
+      "of which beyond latency",
+      "spillway",
+      "fraction",
+      "target",
+      "result",
+      "ideal",
+      "wall - ideal",
+      "target",
+      "result",
+    ],
+    f.map((r) => {
+      const h = r.overhead;
+      return [
+        r.scenario,
+        `${ms(h.wallMs)} ms`,
+        `${ms(h.modelMs)} ms (${h.pathCalls} calls)`,
+        `${ms(h.serverExtraMs)} ms`,
+        `${ms(h.overheadMs)} ms`,
+        pct(h.fraction),
+        `< ${TARGETS.overheadFraction * 100}%`,
+        below(h.fraction, TARGETS.overheadFraction),
+        `${ms(h.idealMs)} ms`,
+        `${ms(h.overIdealMs)} ms = ${pct(h.overIdealFraction)}`,
+        `< ${TARGETS.overheadFraction * 100}%`,
+        below(h.overIdealFraction, TARGETS.overheadFraction),
+      ];
+    }),
+  );
+  return `${rows}\n(ideal = ceil(${CHUNKS}/${c.concurrency}) x ${c.latencyMs} ms, + ${c.latencyMs} ms when the reduce runs)`;
+}
+
+export function whereTable(f: readonly ScenarioFigures[]): string {
+  return table(
+    "WHERE THE TIME GOES  the median parallel run (per call: mean/max)",
+    [
+      "scenario",
+      "before 1st call",
+      "after last call",
+      "no call in flight",
+      "server beyond latency",
+      "client beyond server",
+      "CPU engine",
+      "CPU server",
+    ],
+    f.map((r) => {
+      const h = r.overhead;
+      return [
+        r.scenario,
+        `${ms(h.beforeFirstCallMs)} ms`,
+        `${ms(h.afterLastCallMs)} ms`,
+        `${ms(h.noCallInFlightMs)} ms`,
+        `${ms(h.serverExtraMeanMs)}/${ms(h.serverExtraMaxMs)} ms`,
+        `${ms(h.clientExcessMeanMs)}/${ms(h.clientExcessMaxMs)} ms`,
+        `${ms(h.clientCpuMs)} ms`,
+        `${ms(h.serverCpuMs)} ms`,
+      ];
+    }),
+  );
+}
+
+export function cacheTable(f: readonly ScenarioFigures[]): string {
+  return table(
+    `CACHE HIT  the same query again on the same engine and store (median of ${CACHE_REPEATS})`,
+    ["scenario", "median", "max", "new requests", "result"],
+    f.map((r) => [
+      r.scenario,
+      `${ms(r.cacheHitMs)} ms`,
+      `${ms(r.cacheHitMaxMs)} ms`,
+      String(r.cacheNewRequests),
+      r.cacheNewRequests === 0 ? "PASS" : "FAIL",
+    ]),
+  );
+}
+
+export interface Summary {
+  readonly needle: ScenarioFigures;
+  readonly all: ScenarioFigures;
+  /** The worse scenario's. */
+  readonly overheadFraction: number;
+  readonly overIdealFraction: number;
+}
+
+export function summaryOf(needle: ScenarioFigures, all: ScenarioFigures): Summary {
+  return {
+    needle,
+    all,
+    overheadFraction: Math.max(needle.overhead.fraction, all.overhead.fraction),
+    overIdealFraction: Math.max(needle.overhead.overIdealFraction, all.overhead.overIdealFraction),
+  };
+}
+
+export function summaryTable(s: Summary): string {
+  const ratioRow = (name: string, r: ScenarioFigures) => [
+    name,
+    fixed(r.ratio, 3),
+    `bound ${fixed(r.bound, 3)}`,
+    `<= ${TARGETS.parallelVsSequentialRatio}`,
+    verdict(r.ratio, TARGETS.parallelVsSequentialRatio),
+  ];
+  const newRequests = s.needle.cacheNewRequests + s.all.cacheNewRequests;
+  return table(
+    "SUMMARY",
+    ["measure", "value", "reference", "target", "result"],
+    [
+      ratioRow("parallelVsSequentialRatio (needle)", s.needle),
+      ratioRow("parallelVsSequentialRatioAllRelevant", s.all),
+      [
+        "overheadFraction (critical path, worse scenario)",
+        pct(s.overheadFraction),
+        "wall - model time on path",
+        `< ${TARGETS.overheadFraction * 100}%`,
+        below(s.overheadFraction, TARGETS.overheadFraction),
+      ],
+      [
+        "overheadFractionVsIdeal (worse scenario)",
+        pct(s.overIdealFraction),
+        "wall - rounds x latency",
+        `< ${TARGETS.overheadFraction * 100}%`,
+        below(s.overIdealFraction, TARGETS.overheadFraction),
+      ],
+      [
+        "cacheHitMs (needle)",
+        `${ms(s.needle.cacheHitMs)} ms`,
+        `${newRequests} new requests`,
+        "0 requests",
+        newRequests === 0 ? "PASS" : "FAIL",
+      ],
+    ],
+  );
+}
+
+export function notes(s: Summary, c: ReportContext): string {
+  return [
+    "Method:",
+    `- Model: the scripted OpenAI-compatible server in a child process (like a remote model), through the real AI SDK provider;`,
+    `  ${c.latencyMs} ms injected per call. Its time per request is measured on the server, from arrival to the end of the response.`,
+    `- Output: a ${n(Math.round(c.logBytes / 1024))} KiB log of ${n(c.logLines)} lines; contextWindow ${n(c.contextWindow)}, in the middle of the`,
+    `  range ${n(c.windowRange[0])}..${n(c.windowRange[1])} for which the engine's own planner makes ${CHUNKS} chunks (probed through ExtractionEngine.run).`,
+    `- Every measured run uses a fresh store (an empty extraction cache) and is checked: ${CHUNKS} chunks planned, one request per`,
+    "  call, the answer right (needle: its line a verified snippet at its line number; all-relevant: 10 verified quotes).",
+    "- Seed floor, needle: the seed reduces after every map; spillway skips the reduce when one chunk found something. The floor",
+    "  is the engine at concurrency 1 (the same 10 map calls, one at a time) plus one reduce call measured right after it, through",
+    "  the same provider and server, with the seed's reduce prompt over those 10 answers. SAME WORK leaves that call out.",
+    `- All-relevant: both sides make ${CHUNKS} maps + 1 reduce. Its bound ${fixed(s.all.bound, 3)} is over the ${TARGETS.parallelVsSequentialRatio} target at`,
+    `  concurrency ${c.concurrency}: the reduce waits for every map, so no implementation making these calls can meet it.`,
+    "- overheadFraction: wall time minus the model's (server-side) time along the critical path, the chain of calls that ended",
+    "  last; what is left is spillway's: planning, reading chunks, the AI SDK and HTTP client, parsing, quote checks, cache writes.",
+    "  wall - ideal also counts the scripted server's own time beyond the injected latency (its token counting of each prompt,",
+    "  one request at a time on one thread) as overhead.",
+  ].join("\n");
+}
+
+export function jsonSummary(
+  s: Summary,
+  c: ReportContext,
+  runs: readonly ScenarioRuns[],
+  totalMs: number,
+): object {
+  const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
+  const scenario = (f: ScenarioFigures, r: ScenarioRuns | undefined) => ({
+    parallelMs: round(f.parallelMs),
+    sequentialMs: round(f.sequentialMs),
+    seedReduceMs: f.seedReduceMs === null ? null : round(f.seedReduceMs),
+    floorMs: round(f.floorMs),
+    ratio: round(f.ratio, 4),
+    bound: round(f.bound, 4),
+    sameWorkRatio: round(f.sameWorkRatio, 4),
+    sameWorkBound: round(f.sameWorkBound, 4),
+    overhead: Object.fromEntries(
+      Object.entries(f.overhead).map(([k, v]) => [k, round(v, /fraction/i.test(k) ? 4 : 1)]),
+    ),
+    cacheHitMs: round(f.cacheHitMs, 3),
+    cacheNewRequests: f.cacheNewRequests,
+    parallelRunsMs: r?.parallel.map((m) => round(m.wallMs)) ?? [],
+    sequentialRunsMs: r?.sequential.map((m) => round(m.wallMs)) ?? [],
+    seedReduceRunsMs: r?.seedReduceMs.map((v) => round(v)) ?? [],
+    cacheHitRunsMs: r?.cacheHitMs.map((v) => round(v, 3)) ?? [],
+  });
+  const newRequests = s.needle.cacheNewRequests + s.all.cacheNewRequests;
+  return {
+    parallelVsSequentialRatio: round(s.needle.ratio, 4),
+    parallelVsSequentialRatioAllRelevant: round(s.all.ratio, 4),
+    overheadFraction: round(s.overheadFraction, 4),
+    overheadFractionVsIdeal: round(s.overIdealFraction, 4),
+    cacheHitMs: round(s.needle.cacheHitMs, 3),
+    cacheHitMsAllRelevant: round(s.all.cacheHitMs, 3),
+    cacheHitNewRequests: newRequests,
+    boundNeedle: round(s.needle.bound, 4),
+    boundAllRelevant: round(s.all.bound, 4),
+    chunks: CHUNKS,
+    latencyMs: c.latencyMs,
+    seedReduceMs: s.needle.seedReduceMs === null ? null : round(s.needle.seedReduceMs),
+    concurrency: c.concurrency,
+    repeats: c.repeats,
+    contextWindow: c.contextWindow,
+    logBytes: c.logBytes,
+    targets: TARGETS,
+    pass: {
+      parallelVsSequentialRatio: s.needle.ratio <= TARGETS.parallelVsSequentialRatio,
+      parallelVsSequentialRatioAllRelevant: s.all.ratio <= TARGETS.parallelVsSequentialRatio,
+      overheadFraction: s.overheadFraction < TARGETS.overheadFraction,
+      overheadFractionVsIdeal: s.overIdealFraction < TARGETS.overheadFraction,
+      cacheHitNoRequests: newRequests === 0,
+    },
+    needle: scenario(
+      s.needle,
+      runs.find((r) => r.scenario === "needle"),
+    ),
+    allRelevant: scenario(
+      s.all,
+      runs.find((r) => r.scenario === "all-relevant"),
+    ),
+    totalSeconds: round(totalMs / 1000),
+  };
+}
