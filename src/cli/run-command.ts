@@ -186,6 +186,11 @@ export function addRunCommand(program: Command): void {
       modelRefs,
     )
     .option(
+      "--extraction-model <ref>",
+      "model ref(s) for extraction (model-driven reads of stored outputs); default the model that served the turn",
+      modelRefs,
+    )
+    .option(
       `--max-turns ${N}`,
       "turns before the agent must report (1-1000, default 20)",
       integer(1, 1000),

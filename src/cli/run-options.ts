@@ -19,6 +19,7 @@ export interface RunFlags {
   readonly continuationChars?: number;
   readonly contextWindow?: number;
   readonly maxOutputTokens?: number;
+  readonly extractionModel?: readonly string[];
   readonly stream?: boolean;
   readonly config?: string;
   readonly resume?: string;
@@ -53,6 +54,9 @@ export function cliSettingsOf(flags: RunFlags): CliSettings {
     ...(flags.contextWindow !== undefined ? { contextWindow: flags.contextWindow } : {}),
     ...(flags.maxOutputTokens !== undefined ? { maxOutputTokens: flags.maxOutputTokens } : {}),
     ...(flags.stream ? { stream: true } : {}),
+    ...(flags.extractionModel !== undefined && flags.extractionModel.length > 0
+      ? { extraction: { models: [...flags.extractionModel] } }
+      : {}),
   };
 }
 

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { cliSettingsOf } from "./run-options.js";
+
+describe("run flags as CLI-level settings", () => {
+  it("keeps only the flags given, and maps each to its setting", () => {
+    expect(cliSettingsOf({})).toEqual({});
+    expect(
+      cliSettingsOf({
+        model: ["openai/gpt-4.1", "ollama/qwen2.5:7b"],
+        extractionModel: ["openai/gpt-4.1-mini"],
+        maxTurns: 8,
+        toolOutput: false,
+        surface: "get_continuation",
+        toolTimeout: 30,
+      }),
+    ).toEqual({
+      models: ["openai/gpt-4.1", "ollama/qwen2.5:7b"],
+      extraction: { models: ["openai/gpt-4.1-mini"] },
+      maxTurns: 8,
+      toolOutput: { enabled: false, surface: "get_continuation" },
+      toolTimeoutSecs: 30,
+    });
+  });
+});
