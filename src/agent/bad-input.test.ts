@@ -86,7 +86,7 @@ describe("bad input from the model goes back to the model; the session goes on",
     });
     const foreign = result.report!.split("\n---\n")[1]!;
     expect(foreign).toContain(
-      `Error OUTPUT_NOT_FOUND: No output with id "${other.id}" is visible here`,
+      `Error OUTPUT_NOT_FOUND: Unknown tool ID: ${other.id}. No output with id "${other.id}" is visible here`,
     );
     expect(foreign).not.toContain("matching line");
   });

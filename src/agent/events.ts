@@ -62,6 +62,29 @@ export type AgentEvent =
       readonly readOutputId?: string;
       readonly bytes?: number;
       readonly shown?: ShownAs;
+      /** The call went on in the background (seed 003); `tool.done` follows when it settles. */
+      readonly background?: true;
+      readonly error?: string;
+    }
+  | {
+      /** A tool call went on in the background (seed 003): time trigger or an async sub-agent. */
+      readonly type: "tool.async";
+      readonly sessionId: string;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly outputId: string;
+      readonly trigger: "time" | "explicit";
+    }
+  | {
+      /** A background tool call settled; its result is in the store under `outputId`. */
+      readonly type: "tool.done";
+      readonly sessionId: string;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly outputId: string;
+      readonly status: "ready" | "failed" | "aborted";
+      readonly durationMs: number;
+      readonly bytes?: number;
       readonly error?: string;
     }
   | (ExtractionEvent & { readonly sessionId: string })

@@ -1,8 +1,15 @@
+import { asyncReadyText } from "../async/texts.js";
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { placeholderText } from "./render-result.js";
-import { remainingTokens, type SessionContext, tokenizerOf } from "./session-context.js";
+import {
+  asyncActive,
+  asyncSettingsOf,
+  remainingTokens,
+  type SessionContext,
+  tokenizerOf,
+} from "./session-context.js";
 import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
 
 /**
@@ -17,7 +24,33 @@ export async function interceptContent(
   context: SessionContext,
   call: ToolCallInput,
   outcome: Extract<ToolOutcome, { type: "content" }>,
+  running?: OutputRecord,
 ): Promise<{ ref: ToolResultRef; record: OutputRecord; storedBytes: number }> {
+  const { record, attachments, storedBytes } = await storeContent(context, call, outcome, running);
+  const shown = await decideShown(context, record);
+  return {
+    ref: {
+      kind: "output",
+      outputId: record.id,
+      isError: outcome.isError,
+      shown,
+      ...(attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {}),
+    },
+    record,
+    storedBytes,
+  };
+}
+
+/**
+ * Stores a tool's raw result whole: its text (completing `running`, the record begun when the
+ * call started, when there is one) and each binary part as an output of its own.
+ */
+export async function storeContent(
+  context: SessionContext,
+  call: ToolCallInput,
+  outcome: Extract<ToolOutcome, { type: "content" }>,
+  running?: OutputRecord,
+): Promise<{ record: OutputRecord; attachments: OutputRecord[]; storedBytes: number }> {
   const origin = {
     sessionId: context.sessionId,
     toolName: call.toolName,
@@ -30,24 +63,23 @@ export async function interceptContent(
       await context.outputs.put(origin, part.data, { binary: true, mediaType: part.mediaType }),
     );
   }
-  const hasText = outcome.text !== undefined || attachments.length === 0;
-  const record = hasText
-    ? await context.outputs.put(origin, outcome.text ?? "")
-    : attachments.shift()!;
-  const shown = await decideShown(context, record);
+  let record: OutputRecord;
+  if (running) {
+    // The handle was given out when the call started: it must hold the text (or the binary).
+    const binaryOnly = outcome.text === undefined && attachments.length > 0;
+    record = binaryOnly
+      ? await context.outputs.complete(running.id, (outcome.binary ?? [])[0]!.data, {
+          binary: true,
+          mediaType: (outcome.binary ?? [])[0]!.mediaType,
+        })
+      : await context.outputs.complete(running.id, outcome.text ?? "");
+  } else {
+    const hasText = outcome.text !== undefined || attachments.length === 0;
+    record = hasText ? await context.outputs.put(origin, outcome.text ?? "") : attachments.shift()!;
+  }
   const storedBytes =
     (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);
-  return {
-    ref: {
-      kind: "output",
-      outputId: record.id,
-      isError: outcome.isError,
-      shown,
-      ...(attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {}),
-    },
-    record,
-    storedBytes,
-  };
+  return { record, attachments, storedBytes };
 }
 
 /** Decides, once, how a stored output is shown, and charges the budget for it. */
@@ -70,6 +102,15 @@ async function decideShown(context: SessionContext, record: OutputRecord): Promi
   if (record.kind !== "binary" && underCap && tokens <= remainingTokens(context)) {
     state.pendingTokens += tokens;
     return "inline";
+  }
+  // Seed 003's size trigger: with async tools on, an output over the token threshold is
+  // announced as ready with its size (decision 13) instead of shown.
+  const async = asyncSettingsOf(settings);
+  if (asyncActive(context) && tokens > async.tokenThreshold) {
+    const ready = asyncReadyText(record.id, record.toolName, tokens);
+    state.pendingTokens += await countTokens(ready, tokenizerOf(settings));
+    state.hasStoredOutputs = true;
+    return "ready";
   }
   // Oversized (byte cap exceeded OR projected tokens would overflow, decision 11): the budget
   // is charged for the placeholder only.

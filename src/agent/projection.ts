@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import { countTokens } from "../core/tokens.js";
 import type { HistoryMessage, ToolResultRef } from "../store/history.js";
+import { asyncOutputsOf } from "./async-status.js";
 import { renderNotice, type TurnPlan } from "./notice.js";
 import { renderResult, shortenedResult } from "./render-result.js";
 import {
@@ -113,7 +114,8 @@ export async function buildProjection(
       }
     }
   }
-  const notice = renderNotice(context, plan, 0);
+  const asyncOutputs = await asyncOutputsOf(context, history);
+  const notice = renderNotice(context, plan, 0, asyncOutputs);
   const noticeTokens = await tokens(context, notice);
   const limit =
     contextWindowOf(context.settings) - maxOutputTokensOf(context.settings) - noticeTokens;
@@ -144,6 +146,6 @@ export async function buildProjection(
     100,
     Math.round(((total + noticeTokens) / contextWindowOf(context.settings)) * 100),
   );
-  messages.push({ role: "user", content: renderNotice(context, plan, percent) });
+  messages.push({ role: "user", content: renderNotice(context, plan, percent, asyncOutputs) });
   return { system, messages, tokens: total + noticeTokens, shortened };
 }

@@ -1,3 +1,4 @@
+import { asyncReadyText, asyncRunningText } from "../async/texts.js";
 import { readOutput } from "../retrieval/read-output.js";
 import type { ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
@@ -93,7 +94,9 @@ export async function renderResult(context: RenderContext, ref: ToolResultRef): 
     case "output": {
       const record = await outputRecord(context, ref.outputId);
       let text: string;
-      if (ref.shown === "inline")
+      if (ref.shown === "ready")
+        text = asyncReadyText(record.id, record.toolName, record.tokenEstimate ?? 0);
+      else if (ref.shown === "inline")
         text = await cached(context, `inline:${record.id}`, () => inlineText(context, record));
       else if (ref.shown === "truncated")
         text = await cached(context, `legacy:${record.id}`, () => legacyTruncated(context, record));
@@ -107,6 +110,10 @@ export async function renderResult(context: RenderContext, ref: ToolResultRef): 
       if (!ref.continuation) return ref.text;
       const { toolCallId, shown, total } = ref.continuation;
       return `${ref.text}\n${continuationMarker(toolCallId, shown, total, false)}`;
+    }
+    case "async": {
+      const record = await outputRecord(context, ref.outputId);
+      return asyncRunningText(record.id, record.toolName);
     }
     case "error":
       return `Error ${ref.code}: ${ref.message}`;

@@ -46,9 +46,12 @@ const needlePolicy: Responder = (request) => {
 describe("runAgent with the scripted model and the test MCP server", () => {
   it("stores a large output whole, shows a handle, and the model retrieves the needle", async () => {
     const fixture = await agentFixture(needlePolicy);
+    // Async off: above asyncTokenThreshold the size trigger would announce the output ready
+    // (async-tools.e2e.test.ts covers that); this test is about the handle message.
     const agent = await fixture.agent("needle", {
       mcpServers: { test: testServerSpec() },
       maxTurns: 6,
+      async: false,
     });
     const events: AgentEvent[] = [];
     const result = await runAgent({

@@ -1,3 +1,4 @@
+import { BackgroundTools } from "../async/background.js";
 import type { AgentDefinition, CliSettings, McpServerSpec } from "../config/index.js";
 import { type Clock, systemClock } from "../core/clock.js";
 import { isSpillwayError, SpillwayError } from "../core/errors.js";
@@ -12,10 +13,15 @@ import type { Extractor, Surface } from "../surfaces/surface.js";
 import { Accounting, type UsageReport } from "./accounting.js";
 import type { AgentEvent, AgentEventListener } from "./events.js";
 import { type PlanOptions, planRun, type RunPlan, resumePlan, storedPlan } from "./run-settings.js";
-import { newSessionState, type SessionContext } from "./session-context.js";
+import {
+  asyncActive,
+  asyncSettingsOf,
+  newSessionState,
+  type SessionContext,
+} from "./session-context.js";
 import { sessionExtractor } from "./session-extraction.js";
-import { runSessionLoop } from "./session-loop.js";
-import { repairHistory, restoreState } from "./session-resume.js";
+import { type LoopEnd, runSessionLoop } from "./session-loop.js";
+import { failInterruptedOutputs, repairHistory, restoreState } from "./session-resume.js";
 import { assembleTools, mcpToolHandlers, subagentHandlers } from "./session-tools.js";
 import { TraceWriter } from "./trace.js";
 
@@ -38,7 +44,14 @@ export interface RunAgentOptions {
   /** An explicit config file instead of the lookup (cwd, then home). */
   readonly configPath?: string;
   readonly onEvent?: AgentEventListener;
+  /** Abort: cancels the model call and every running tool at once (recorded as aborted). */
   readonly signal?: AbortSignal;
+  /**
+   * Graceful stop: the next turn is the final one (the model wraps up with what it has);
+   * background tools keep running meanwhile, and any still running when the session ends are
+   * recorded as aborted. Sub-agents get it too.
+   */
+  readonly stop?: AbortSignal;
   /** Continue this session from its canonical history. */
   readonly resume?: string;
   /** Replaces the session's extraction engine (model-driven reads of outputs). */
@@ -99,6 +112,7 @@ async function startSession(
     });
     if (plan !== stored) await stores.history.updateSession(session.id, { settings: plan });
     await repairHistory(stores.history, session.id);
+    await failInterruptedOutputs(stores.outputs, session.id);
     if (options.prompt)
       await stores.history.appendMessage(session.id, session.turns, "user", [
         { type: "text", text: options.prompt },
@@ -149,6 +163,18 @@ async function startSession(
   return { sessionId, plan, resumed: false, previous: null };
 }
 
+/** Tools still running in the background when a session ends are recorded as aborted. */
+const SESSION_ENDED = "the session ended before the tool finished";
+
+/** The session loop, then: background tools still running are aborted and recorded. */
+async function runLoopThenSettle(context: SessionContext): Promise<LoopEnd> {
+  try {
+    return await runSessionLoop(context);
+  } finally {
+    await context.background.abortAll(SESSION_ENDED);
+  }
+}
+
 /** Notes for the model about servers that could not start: their tools are missing. */
 function serverNotes(hub: McpHub | undefined): string {
   const failures = hub?.failures() ?? [];
@@ -195,6 +221,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted) controller.abort(options.signal.reason);
     const accounting = new Accounting(previous);
+    let removeStopListener = () => {};
     try {
       if (Object.keys(plan.mcpServers).length > 0) {
         hub = await connectMcpServers(plan.mcpServers, {
@@ -218,6 +245,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
           settings: plan.cli,
           stores,
           signal,
+          ...(options.stop ? { stop: options.stop } : {}),
           ...(options.env ? { env: options.env } : {}),
           ...(options.cwd ? { cwd: options.cwd } : {}),
           ...(options.onEvent ? { onEvent: options.onEvent } : {}),
@@ -235,6 +263,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         };
       };
       const state = newSessionState();
+      const asyncTools = asyncActive({ settings: plan.settings, surface });
+      const background = new BackgroundTools(
+        asyncSettingsOf(plan.settings).maxRunning,
+        options.clock ?? systemClock,
+      );
       const extractor =
         options.extractor ??
         (options.extraction === false
@@ -282,8 +315,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         tools: assembleTools(
           {
             mcp: hub ? mcpToolHandlers(hub, plan.settings.toolTimeoutSecs * 1000) : [],
-            subagents: subagentHandlers(plan.subagents, runChild),
+            subagents: subagentHandlers(plan.subagents, runChild, { asyncParam: asyncTools }),
             surface,
+            asyncTools,
             ...(options.surface ? { onlySurface: true } : {}),
           },
           () => context,
@@ -291,12 +325,20 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         accounting,
         trace,
         signal: controller.signal,
+        background,
         clock: options.clock ?? systemClock,
         callModel: (request) => model(plan.settings.models, request),
         emit,
         state,
       };
       if (resumed) await restoreState(context);
+      const onStop = () => {
+        state.stopRequested = true;
+        background.wake();
+      };
+      if (options.stop?.aborted) onStop();
+      else options.stop?.addEventListener("abort", onStop, { once: true });
+      removeStopListener = () => options.stop?.removeEventListener("abort", onStop);
       emit({
         type: "session.start",
         sessionId,
@@ -306,9 +348,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         maxTurns: plan.settings.maxTurns,
         resumed,
       });
-      let end: Awaited<ReturnType<typeof runSessionLoop>>;
+      let end: LoopEnd;
       try {
-        end = await runSessionLoop(context);
+        end = await runLoopThenSettle(context);
       } catch (error) {
         if (controller.signal.aborted) end = { status: "aborted", error: "The run was aborted." };
         else if (isSpillwayError(error))
@@ -358,6 +400,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       };
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
+      removeStopListener();
     }
   } finally {
     await hub?.close();

@@ -99,6 +99,12 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     toolOutput: { ...resolved.toolOutput },
     stream: resolved.stream,
     retry: DEFAULT_RETRY,
+    async: {
+      enabled: resolved.async,
+      timeoutSecs: resolved.asyncTimeoutSecs,
+      tokenThreshold: resolved.asyncTokenThreshold,
+      maxRunning: resolved.asyncMaxRunning,
+    },
   };
   const subagents = (agent.frontmatter.agents ?? []).map((path) => ({ path, description: "" }));
   for (const sub of subagents) {

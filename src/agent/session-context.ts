@@ -1,3 +1,4 @@
+import type { BackgroundTools } from "../async/background.js";
 import type { Clock } from "../core/clock.js";
 import type { TokenizerName } from "../core/tokens.js";
 import type { ModelReply, ModelRequest, RetryPolicy } from "../providers/model-caller.js";
@@ -27,6 +28,38 @@ export interface SessionSettings {
   readonly retry: RetryPolicy;
   /** Calls beyond this many in one turn get an error instead of running (read-grep agents). */
   readonly maxToolCallsPerTurn?: number;
+  /** Async tools (seed 003); absent in sessions stored before they existed (then off). */
+  readonly async?: AsyncSettings;
+}
+
+/** Seed 003's triggers and the background cap. */
+export interface AsyncSettings {
+  readonly enabled: boolean;
+  /** A tool still running after this long continues in the background (time trigger). */
+  readonly timeoutSecs: number;
+  /** A finished output over this many tokens is announced as ready instead of shown (size trigger). */
+  readonly tokenThreshold: number;
+  /** Background tools running at once; async sub-agents beyond it wait in a queue. */
+  readonly maxRunning: number;
+}
+
+const ASYNC_OFF: AsyncSettings = {
+  enabled: false,
+  timeoutSecs: 5,
+  tokenThreshold: 10_000,
+  maxRunning: 4,
+};
+
+export function asyncSettingsOf(settings: SessionSettings): AsyncSettings {
+  return settings.async ?? ASYNC_OFF;
+}
+
+/**
+ * Whether async tools work in this session: enabled, and the surface is get_tool_output (the
+ * seed-exact surfaces of seeds 000 and 002 have no async texts; the read-grep agent has none).
+ */
+export function asyncActive(context: Pick<SessionContext, "settings" | "surface">): boolean {
+  return asyncSettingsOf(context.settings).enabled && context.surface.name === "get_tool_output";
 }
 
 /** Everything one session's functions share: services (fixed) and state (changing). */
@@ -46,6 +79,8 @@ export interface SessionContext {
   readonly accounting: Accounting;
   readonly trace: TraceWriter;
   readonly signal: AbortSignal;
+  /** Tools running in the background (async), settled into the store when they end. */
+  readonly background: BackgroundTools;
   readonly clock: Clock;
   readonly callModel: (request: ModelRequest) => Promise<ModelReply>;
   readonly emit: (event: AgentEvent) => void;
@@ -70,6 +105,8 @@ export interface SessionState {
   hasStoredOutputs: boolean;
   /** Rendered tool-result texts (deterministic for a given record), so turns do not re-read them. */
   readonly rendered: Map<string, string>;
+  /** A graceful stop was asked: the next turn is the final one; background tools go on. */
+  stopRequested: boolean;
 }
 
 /** The smallest context window among the session's models: what every fallback can take. */
@@ -114,5 +151,6 @@ export function newSessionState(): SessionState {
     budgetExhausted: false,
     hasStoredOutputs: false,
     rendered: new Map(),
+    stopRequested: false,
   };
 }

@@ -57,6 +57,16 @@ async function callModel(
 }
 
 /**
+ * Decision 22: async ids are not new information. When every call of a turn went async and no
+ * background tool settled meanwhile, wait until one does (bounded by the tool timeout; an
+ * abort or a graceful stop ends the wait) before calling the model again.
+ */
+async function awaitNewInformation(context: SessionContext, settledBefore: number): Promise<void> {
+  if (context.background.settledCount > settledBefore || context.state.stopRequested) return;
+  await context.background.nextSettlement(context.signal, context.settings.toolTimeoutSecs * 1000);
+}
+
+/**
  * The session loop, a small state machine: plan the turn → build the projection → call the
  * model → run its tool calls (each stored whole, then projected) → next turn, until a final
  * report, the last turn, or an abort. Policy lives in the functions it calls.
@@ -89,8 +99,15 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
     if (decision.kind === "final") return { status: "completed", report: decision.report };
     if (decision.kind === "run-tools") {
       const allowed = new Set(plan.tools.map((t) => t.name));
-      const { finalReport } = await runToolCalls(context, reply.toolCalls, plan.turn, allowed);
+      const settledBefore = context.background.settledCount;
+      const { finalReport, allAsync } = await runToolCalls(
+        context,
+        reply.toolCalls,
+        plan.turn,
+        allowed,
+      );
       if (finalReport !== null) return { status: "completed", report: finalReport };
+      if (allAsync) await awaitNewInformation(context, settledBefore);
     }
     if (plan.final) {
       return {

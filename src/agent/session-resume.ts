@@ -1,4 +1,5 @@
 import type { HistoryStore } from "../store/history.js";
+import type { OutputStore } from "../store/output-store.js";
 import type { SessionContext } from "./session-context.js";
 
 const ABORTED_MESSAGE =
@@ -50,6 +51,28 @@ export async function repairHistory(history: HistoryStore, sessionId: string): P
   return repaired;
 }
 
+/**
+ * Background tools die with their process: on resume, outputs of the session still recorded as
+ * running are marked failed (aborted), so the notice and get_tool_output say what happened.
+ */
+export async function failInterruptedOutputs(
+  outputs: OutputStore,
+  sessionId: string,
+): Promise<number> {
+  let failed = 0;
+  for (;;) {
+    const running = await outputs.list({ sessionId, status: "running", limit: 500 });
+    if (running.length === 0) return failed;
+    for (const record of running) {
+      await outputs.fail(
+        record.id,
+        "aborted: the run stopped before the tool finished (the process ended)",
+      );
+      failed++;
+    }
+  }
+}
+
 /** Rebuilds the in-memory state of a resumed session from its canonical history. */
 export async function restoreState(context: SessionContext): Promise<void> {
   const session = await context.history.getSession(context.sessionId);
@@ -58,8 +81,11 @@ export async function restoreState(context: SessionContext): Promise<void> {
     for (const part of message.parts) {
       if (part.type !== "tool-result") continue;
       if (
-        part.result.kind === "output" &&
-        (part.result.shown === "handle" || part.result.shown === "continuation")
+        part.result.kind === "async" ||
+        (part.result.kind === "output" &&
+          (part.result.shown === "handle" ||
+            part.result.shown === "continuation" ||
+            part.result.shown === "ready"))
       ) {
         context.state.hasStoredOutputs = true;
       }

@@ -4,9 +4,16 @@ import type { McpCallResult } from "../providers/mcp/types.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { Surface } from "../surfaces/surface.js";
 import { batchTool, finalReportTool, taskStatusTool } from "./internal-tools.js";
-import { answerBudgetChars, type SessionContext, tokenizerOf } from "./session-context.js";
+import {
+  answerBudgetChars,
+  asyncActive,
+  asyncSettingsOf,
+  type SessionContext,
+  tokenizerOf,
+} from "./session-context.js";
 import { executeCall } from "./tool-runner.js";
 import type { ToolHandler, ToolOutcome } from "./tool-types.js";
+import { waitForToolOutputTool } from "./wait-tool.js";
 
 /** An MCP result as raw content for the interception point. */
 export function mcpContent(result: McpCallResult): ToolOutcome {
@@ -69,6 +76,9 @@ export function surfaceToolHandlers(
         ...(session.extractor ? { extractor: session.extractor } : {}),
         signal,
         toolCallId: call.toolCallId,
+        ...(asyncActive(session)
+          ? { asyncTokenThreshold: asyncSettingsOf(session.settings).tokenThreshold }
+          : {}),
       });
       return {
         type: "retrieval",
@@ -102,10 +112,25 @@ export function subagentToolName(agentPath: string): string {
   return `agent__${name}`.slice(0, 64);
 }
 
+/**
+ * The sub-agent tools (`agents:` in frontmatter). With async tools on they take `async: true`
+ * to run in the background: the call answers with an id at once, the report arrives as an
+ * async output (seed 003).
+ */
 export function subagentHandlers(
   agents: readonly { readonly path: string; readonly description: string }[],
   runChild: ChildRunner,
+  options: { readonly asyncParam?: boolean } = {},
 ): ToolHandler[] {
+  const asyncProperty = options.asyncParam
+    ? {
+        async: {
+          type: "boolean",
+          description:
+            "Run in the background: you get an id at once and keep working; its report becomes an async output (wait_for_tool_output, get_tool_output).",
+        },
+      }
+    : {};
   return agents.map((agent) => ({
     kind: "subagent" as const,
     definition: {
@@ -120,6 +145,7 @@ export function subagentHandlers(
             type: "string",
             description: "The task for the sub-agent, complete and self-contained.",
           },
+          ...asyncProperty,
         },
       },
     },
@@ -151,7 +177,14 @@ export function subagentHandlers(
  * retrieval tools (listed per turn by the turn policy).
  */
 export function assembleTools(
-  parts: { mcp: ToolHandler[]; subagents: ToolHandler[]; surface: Surface; onlySurface?: boolean },
+  parts: {
+    mcp: ToolHandler[];
+    subagents: ToolHandler[];
+    surface: Surface;
+    onlySurface?: boolean;
+    /** Async tools are on: wait_for_tool_output is listed. */
+    asyncTools?: boolean;
+  },
   context: () => SessionContext,
 ): Map<string, ToolHandler> {
   const tools = new Map<string, ToolHandler>();
@@ -163,6 +196,7 @@ export function assembleTools(
   // The read-grep agent gets its surface's tools and the final report, nothing else.
   if (parts.onlySurface) return tools;
   add(taskStatusTool(context));
+  if (parts.asyncTools) add(waitForToolOutputTool(context));
   const runInner = (call: ModelToolCall, allowed: ReadonlySet<string>) =>
     executeCall(context(), call, allowed);
   // Inside a batch: every tool the turn allows (the surface's only while outputs are stored).

@@ -1,74 +1,15 @@
 import { mapConcurrent } from "../core/concurrency.js";
-import { isSpillwayError, type SpillwayError } from "../core/errors.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
-import type { ShownAs, ToolCallStatus, ToolResultRef } from "../store/history.js";
-import { interceptContent } from "./intercept.js";
-import type { SessionContext } from "./session-context.js";
+import { runAsyncCapable } from "./async-execution.js";
+import {
+  type CallResult,
+  errorResult,
+  isAsyncRef,
+  settleOutcome,
+  thrownResult,
+} from "./call-result.js";
+import { asyncActive, type SessionContext } from "./session-context.js";
 import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
-
-/** One finished call: its canonical result and what the loop needs to know. */
-export interface CallResult {
-  readonly ref: ToolResultRef;
-  readonly status: Exclude<ToolCallStatus, "running">;
-  readonly outputId?: string;
-  readonly error?: string;
-  readonly finalReport?: string;
-  readonly storedBytes: number;
-  readonly shown?: ShownAs;
-  /** For surface reads: the output read. */
-  readonly readOutputId?: string;
-}
-
-function errorResult(code: SpillwayError["code"], message: string): CallResult {
-  return { ref: { kind: "error", code, message }, status: "error", error: message, storedBytes: 0 };
-}
-
-/** Turns a tool's outcome into its canonical result (storing raw content first). */
-async function settle(
-  context: SessionContext,
-  call: ToolCallInput,
-  outcome: ToolOutcome,
-): Promise<CallResult> {
-  switch (outcome.type) {
-    case "content": {
-      const { ref, record, storedBytes } = await interceptContent(context, call, outcome);
-      return {
-        ref,
-        status: outcome.isError ? "error" : "ok",
-        outputId: record.id,
-        storedBytes,
-        ...(ref.kind === "output" ? { shown: ref.shown } : {}),
-        ...(outcome.isError ? { error: "the tool reported an error" } : {}),
-      };
-    }
-    case "retrieval":
-      return {
-        ref: {
-          kind: "retrieval",
-          text: outcome.text,
-          ...(outcome.continuation ? { continuation: outcome.continuation } : {}),
-          ...(outcome.outputId ? { outputId: outcome.outputId } : {}),
-          ...(outcome.isError ? { isError: true } : {}),
-        },
-        status: outcome.isError ? "error" : "ok",
-        storedBytes: 0,
-        ...(outcome.outputId ? { readOutputId: outcome.outputId } : {}),
-      };
-    case "note":
-      return { ref: { kind: "note", text: outcome.text }, status: "ok", storedBytes: 0 };
-    case "final":
-      return {
-        ref: { kind: "note", text: "Final report received." },
-        status: "ok",
-        finalReport: outcome.report,
-        storedBytes: 0,
-      };
-    case "batch":
-      return { ref: { kind: "batch", items: outcome.items }, status: "ok", storedBytes: 0 };
-    case "error":
-      return errorResult(outcome.code, outcome.message);
-  }
-}
 
 /**
  * Runs one tool call: validates it, dispatches it to its handler (MCP, internal, sub-agent,
@@ -96,33 +37,30 @@ export async function executeCall(
     argsText: call.argsText,
     args: call.args,
   };
+  // MCP tools and sub-agents race the time trigger and may go on in the background.
+  if (asyncActive(context) && (handler.kind === "mcp" || handler.kind === "subagent"))
+    return runAsyncCapable(context, input, handler);
   let outcome: ToolOutcome;
   try {
     outcome = await handler.run(input, context.signal);
   } catch (error) {
-    if (context.signal.aborted)
-      return errorResult("ABORTED", `Tool ${call.toolName} was aborted with the session.`);
-    if (isSpillwayError(error)) return errorResult(error.code, error.message);
-    // A tool (or its adapter) threw something untyped: the model gets the message, the run goes on.
-    return errorResult(
-      "TOOL_FAILED",
-      `Tool ${call.toolName} failed: ${(error as Error)?.message ?? String(error)}`,
-    );
+    return thrownResult(error, call.toolName, context.signal.aborted);
   }
-  return settle(context, input, outcome);
+  return settleOutcome(context, input, outcome);
 }
 
 /**
  * Runs a turn's tool calls in parallel (at most `toolConcurrency` at once). Each call is
  * recorded as running before it starts and gets exactly one result in the canonical history
- * when it ends. Returns the final report when one of them delivered it.
+ * when it ends (an async id when it went on in the background). Returns the final report when
+ * one of them delivered it, and whether every call went async (decision 22: no new information).
  */
 export async function runToolCalls(
   context: SessionContext,
   calls: readonly ModelToolCall[],
   turn: number,
   allowed: ReadonlySet<string>,
-): Promise<{ finalReport: string | null }> {
+): Promise<{ finalReport: string | null; allAsync: boolean }> {
   for (const call of calls) {
     await context.history.startToolCall({
       sessionId: context.sessionId,
@@ -134,6 +72,7 @@ export async function runToolCalls(
     });
   }
   let finalReport: string | null = null;
+  let asyncCount = 0;
   await mapConcurrent(calls, context.settings.toolConcurrency, async (call) => {
     const started = performance.now();
     context.emit({
@@ -155,7 +94,9 @@ export async function runToolCalls(
       },
       { turn, toolName: call.toolName, ref: result.ref },
     );
-    context.accounting.addToolCall(durationMs, result.storedBytes);
+    // A call that went async is accounted when it settles (its duration is not known yet).
+    if (isAsyncRef(result.ref)) asyncCount++;
+    else context.accounting.addToolCall(durationMs, result.storedBytes);
     if (result.finalReport !== undefined && finalReport === null) finalReport = result.finalReport;
     context.emit({
       type: "tool.end",
@@ -168,8 +109,9 @@ export async function runToolCalls(
       ...(result.outputId ? { outputId: result.outputId, bytes: result.storedBytes } : {}),
       ...(result.shown ? { shown: result.shown } : {}),
       ...(result.readOutputId ? { readOutputId: result.readOutputId } : {}),
+      ...(result.async ? { background: true as const } : {}),
       ...(result.error ? { error: result.error } : {}),
     });
   });
-  return { finalReport };
+  return { finalReport, allAsync: calls.length > 0 && asyncCount === calls.length };
 }

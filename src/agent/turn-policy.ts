@@ -20,6 +20,7 @@ export function planTurn(context: SessionContext): TurnPlan {
   const final =
     turn >= settings.maxTurns ||
     state.budgetExhausted ||
+    state.stopRequested ||
     state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
   const finalTool = context.tools.get(FINAL_REPORT)!.definition;
   if (final)

@@ -47,18 +47,37 @@ async function planOf(
 
 /**
  * Ctrl-C: the first aborts the run through `controller` (the session is recorded as
- * aborted); a second quits at once. Returns the function that removes the handler.
+ * aborted); a second quits at once. SIGTERM asks a graceful stop through `stop` (the agent's
+ * next turn is its last; background tools go on meanwhile); a second SIGTERM aborts. Returns
+ * the function that removes the handlers.
  */
-function onInterrupt(controller: AbortController, tell: (line: string) => void): () => void {
-  const handler = () => {
+function onInterrupt(
+  controller: AbortController,
+  stop: AbortController,
+  tell: (line: string) => void,
+): () => void {
+  const abort = () => {
     if (controller.signal.aborted) process.exit(EXIT_ABORTED);
     tell(
       "interrupted: stopping the run and recording the session as aborted (Ctrl-C again to quit at once)",
     );
     controller.abort(new Error("interrupted (SIGINT)"));
   };
-  process.on("SIGINT", handler);
-  return () => process.off("SIGINT", handler);
+  const terminate = () => {
+    if (stop.signal.aborted) {
+      if (!controller.signal.aborted) tell("terminated again: aborting the run");
+      controller.abort(new Error("terminated (SIGTERM)"));
+      return;
+    }
+    tell("terminated: the agent's next turn is its last (SIGTERM again aborts at once)");
+    stop.abort(new Error("stop requested (SIGTERM)"));
+  };
+  process.on("SIGINT", abort);
+  process.on("SIGTERM", terminate);
+  return () => {
+    process.off("SIGINT", abort);
+    process.off("SIGTERM", terminate);
+  };
 }
 
 /** Prints the outcome and returns the exit code: 0 completed, 1 failed, 130 aborted. */
@@ -146,7 +165,8 @@ export async function runCommand(
       progress.mode === "tty" || progress.mode === "lines"
         ? progress.permanent(line)
         : context.out.note(line);
-    const removeHandler = onInterrupt(controller, tell);
+    const stop = new AbortController();
+    const removeHandler = onInterrupt(controller, stop, tell);
     // Nobody reads the events any more (e.g. `| head`): stop spending on the run.
     progress.onWriteError = (error) => controller.abort(error);
     let result: AgentRunResult;
@@ -155,6 +175,7 @@ export async function runCommand(
         ...options,
         stores,
         signal: controller.signal,
+        stop: stop.signal,
         onEvent: (event) => progress.handle(event),
       });
     } finally {
@@ -229,6 +250,29 @@ export function addRunCommand(program: Command): void {
     .option(`--max-output-tokens ${N}`, "tokens a model reply may take (default 4096)", integer(1))
     .option("--stream", "stream model replies")
     .option(
+      "--async",
+      "async tools: slow tools go on in the background, large outputs are announced ready (default)",
+    )
+    .option(
+      "--no-async",
+      "no async tools: every tool call blocks until it ends (large outputs still get handles)",
+    )
+    .option(
+      "--async-timeout <secs>",
+      "seconds before a running tool goes on in the background (> 0, default 5)",
+      positiveNumber(),
+    )
+    .option(
+      `--async-token-threshold ${N}`,
+      "tokens over which a finished output is announced ready instead of shown (default 10000)",
+      integer(0),
+    )
+    .option(
+      `--async-max-running ${N}`,
+      "background tools at once per session; async sub-agents beyond it queue (1-64, default 4)",
+      integer(1, 64),
+    )
+    .option(
       "--config <path>",
       "use this config file instead of the lookup (./spillway.config.json|yaml, then the home's)",
     )
@@ -264,6 +308,8 @@ export function addRunCommand(program: Command): void {
         "",
         "Ctrl-C stops the run: the session is recorded as aborted and the exit code is 130 (a",
         "second Ctrl-C quits at once). Continue it with: spillway run --resume <session-id> [prompt]",
+        "SIGTERM stops gracefully: the agent's next turn is its last and it reports with what it has",
+        "(a second SIGTERM aborts).",
         "",
         "Exit codes: 0 completed; 1 failed (no usable model, turns used up without a report, ...)",
         "or another error; 2 usage error; 130 aborted by Ctrl-C.",

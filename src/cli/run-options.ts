@@ -21,6 +21,11 @@ export interface RunFlags {
   readonly maxOutputTokens?: number;
   readonly extractionModel?: readonly string[];
   readonly stream?: boolean;
+  /** True with --async, false with --no-async, undefined when neither is given. */
+  readonly async?: boolean;
+  readonly asyncTimeout?: number;
+  readonly asyncTokenThreshold?: number;
+  readonly asyncMaxRunning?: number;
   readonly config?: string;
   readonly resume?: string;
   /** False with --no-preflight. */
@@ -54,6 +59,12 @@ export function cliSettingsOf(flags: RunFlags): CliSettings {
     ...(flags.contextWindow !== undefined ? { contextWindow: flags.contextWindow } : {}),
     ...(flags.maxOutputTokens !== undefined ? { maxOutputTokens: flags.maxOutputTokens } : {}),
     ...(flags.stream ? { stream: true } : {}),
+    ...(flags.async !== undefined ? { async: flags.async } : {}),
+    ...(flags.asyncTimeout !== undefined ? { asyncTimeoutSecs: flags.asyncTimeout } : {}),
+    ...(flags.asyncTokenThreshold !== undefined
+      ? { asyncTokenThreshold: flags.asyncTokenThreshold }
+      : {}),
+    ...(flags.asyncMaxRunning !== undefined ? { asyncMaxRunning: flags.asyncMaxRunning } : {}),
     ...(flags.extractionModel !== undefined && flags.extractionModel.length > 0
       ? { extraction: { models: [...flags.extractionModel] } }
       : {}),

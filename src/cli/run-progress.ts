@@ -9,13 +9,11 @@
  * - `quiet`: nothing.
  * Sub-agent events (depth > 0) are indented and prefixed with the sub-agent's session id.
  */
-import type { AgentEvent } from "../agent/events.js";
 import { clip, formatBytes, formatCompact, formatDuration } from "./format.js";
 import type { Output } from "./output.js";
+import { backgroundDoneLine, extractionOutcome, type RunEvent } from "./progress-lines.js";
 
 export type ProgressMode = "tty" | "lines" | "json" | "quiet";
-
-type RunEvent = AgentEvent & { readonly depth: number };
 
 interface SessionInfo {
   readonly agent: string;
@@ -55,6 +53,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export class RunProgress {
   private readonly sessions = new Map<string, SessionInfo>();
   private readonly running = new Map<string, string>();
+  /** Tool calls running in the background (async), by session/toolCallId. */
+  private readonly background = new Map<string, string>();
   private readonly extractions = new Map<string, ExtractionInfo>();
   private storedBytes = 0;
   private inputTokens = 0;
@@ -169,6 +169,13 @@ export class RunProgress {
         this.extractions.delete(`${event.sessionId}/${event.toolCallId}`);
         this.storedBytes += event.bytes ?? 0;
         break;
+      case "tool.async":
+        this.background.set(`${event.sessionId}/${event.toolCallId}`, event.toolName);
+        break;
+      case "tool.done":
+        this.background.delete(`${event.sessionId}/${event.toolCallId}`);
+        this.storedBytes += event.bytes ?? 0;
+        break;
       case "extraction.start":
         this.extractions.set(extractionKey(event), {
           sessionId: event.sessionId,
@@ -196,8 +203,8 @@ export class RunProgress {
         const session = this.sessions.get(event.sessionId);
         if (session) session.ended = true;
         // Nothing of an ended session runs any more (whatever events it could not send).
-        for (const key of this.running.keys())
-          if (key.startsWith(`${event.sessionId}/`)) this.running.delete(key);
+        for (const map of [this.running, this.background])
+          for (const key of map.keys()) if (key.startsWith(`${event.sessionId}/`)) map.delete(key);
         for (const [key, extraction] of this.extractions)
           if (extraction.sessionId === event.sessionId) this.extractions.delete(key);
         break;
@@ -212,6 +219,8 @@ export class RunProgress {
     switch (event.type) {
       case "tool.end":
         return event.status === "error";
+      case "tool.done":
+        return event.status !== "ready";
       case "warning":
       case "model.retry":
       case "status":
@@ -281,10 +290,14 @@ export class RunProgress {
             ? ` → ${event.outputId} ${formatBytes(event.bytes ?? 0)}${event.shown ? ` (${event.shown})` : ""}`
             : "";
         const took = formatDuration(event.durationMs);
+        if (event.background)
+          return `${tag} → ${event.outputId ?? ""} running in the background after ${took}`;
         return event.status === "ok"
           ? `${tag}${stored || " ok"} ${took}`
           : `${tag} failed${stored} ${took}: ${clip(event.error ?? "error", 300)}`;
       }
+      case "tool.done":
+        return `${p}${this.currentTurnTag(event)}${backgroundDoneLine(event)}`;
       case "status":
         return `${p}status: ${event.text}`;
       case "warning":
@@ -361,9 +374,11 @@ export class RunProgress {
         [...this.running].filter(([key]) => !this.extractions.has(key)).map(([, name]) => name),
       ),
     ];
+    const background = [...new Set(this.background.values())];
     const activity = [
       ...[...this.extractions.values()].map((extraction) => this.extractionStatus(extraction)),
       ...(names.length > 0 ? [`running: ${names.join(", ")}`] : []),
+      ...(background.length > 0 ? [`background: ${background.join(", ")}`] : []),
     ];
     return [
       `turn ${this.rootTurn.turn}/${this.rootTurn.maxTurns}`,
@@ -381,20 +396,4 @@ export class RunProgress {
     this.stderr.write(`${CLEAR_LINE}${clip(this.statusText(), width)}`);
     this.statusShown = true;
   }
-}
-
-/** How an extraction ended: "full-chunked: found · 3 verified quotes (1 dropped) · 4.20 s", … */
-function extractionOutcome(event: EventOf<"extraction.end">): string {
-  const took = formatDuration(event.durationMs);
-  if (event.fallbackFrom !== undefined) {
-    return `${event.fallbackFrom} FELL BACK to ${event.strategy} after ${took}: ${clip(event.reason ?? "it could not run", 300)}`;
-  }
-  const dropped = event.unverified > 0 ? ` (${event.unverified} dropped)` : "";
-  const result =
-    event.strategy === "truncate"
-      ? "head and tail"
-      : event.found
-        ? `found · ${plural(event.snippets, "verified quote")}${dropped}`
-        : "nothing relevant";
-  return `${event.strategy}: ${result} · ${event.cached ? "cached" : took}`;
 }

@@ -109,6 +109,23 @@ async function describeRef(view: HistoryView, ref: ToolResultRef): Promise<strin
       return "[note]";
     case "batch":
       return `[batch of ${ref.items.length} call${ref.items.length === 1 ? "" : "s"}]`;
+    case "async": {
+      // The answer was an async id; the output's status says how the tool ended.
+      let status = "";
+      try {
+        const record = await view.stores.outputs.get(ref.outputId, OWNER_SCOPE);
+        status =
+          record.status === "ready"
+            ? ` · ready · ${formatBytes(record.byteSize ?? 0)}`
+            : record.status === "failed"
+              ? ` · failed: ${record.error ?? "unknown error"}`
+              : " · still running";
+      } catch (error) {
+        if (!isSpillwayError(error)) throw error;
+        status = ` · (record unreadable: ${error.code})`;
+      }
+      return `[async ${ref.outputId} (${ref.trigger} trigger)${status}]`;
+    }
   }
 }
 

@@ -29,6 +29,7 @@ export const DEFAULT_SETTINGS: {
   readonly async: boolean;
   readonly asyncTimeoutSecs: number;
   readonly asyncTokenThreshold: number;
+  readonly asyncMaxRunning: number;
 } = {
   maxTurns: 20,
   toolResponseMaxBytes: 12_288,
@@ -45,6 +46,7 @@ export const DEFAULT_SETTINGS: {
   async: true,
   asyncTimeoutSecs: 5,
   asyncTokenThreshold: 10_000,
+  asyncMaxRunning: 4,
 };
 
 /**

@@ -49,6 +49,7 @@ const SCALARS: [string, unknown, unknown, unknown, unknown][] = [
   ["async", false, true, false, true],
   ["asyncTimeoutSecs", 1, 2, 3, 5],
   ["asyncTokenThreshold", 10, 20, 30, 10000],
+  ["asyncMaxRunning", 1, 2, 3, 4],
 ];
 
 describe("resolveSettings: precedence CLI > frontmatter > config > default", () => {
@@ -114,6 +115,7 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
       async: true,
       asyncTimeoutSecs: 5,
       asyncTokenThreshold: 10000,
+      asyncMaxRunning: 4,
       mcpServers: {},
       providers: {},
       modelConfigs: {},
@@ -128,6 +130,7 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
         async: "default",
         asyncTimeoutSecs: "default",
         asyncTokenThreshold: "default",
+        asyncMaxRunning: "default",
         "toolOutput.enabled": "default",
         "toolOutput.surface": "default",
         "toolOutput.continuationChars": "default",

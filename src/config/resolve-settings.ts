@@ -57,6 +57,7 @@ export interface CliSettings {
   async?: Maybe<boolean>;
   asyncTimeoutSecs?: Maybe<number>;
   asyncTokenThreshold?: Maybe<number>;
+  asyncMaxRunning?: Maybe<number>;
   /** Server specs (a relative `cwd` resolves against `process.cwd()`) or config server names. */
   mcpServers?: Maybe<Readonly<Record<string, McpServerSpec>> | readonly string[]>;
 }
@@ -99,6 +100,7 @@ export interface ResolvedSettings {
   async: boolean;
   asyncTimeoutSecs: number;
   asyncTokenThreshold: number;
+  asyncMaxRunning: number;
   /** Servers by name (`cwd` absolute); empty when neither CLI nor frontmatter names any. */
   mcpServers: Record<string, McpServerSpec>;
   /** The config file's `providers` (empty without a config file). */
@@ -160,7 +162,8 @@ type ScalarKey =
   | "stream"
   | "async"
   | "asyncTimeoutSecs"
-  | "asyncTokenThreshold";
+  | "asyncTokenThreshold"
+  | "asyncMaxRunning";
 
 const SCALAR_KEYS: readonly ScalarKey[] = [
   "maxTurns",
@@ -172,6 +175,7 @@ const SCALAR_KEYS: readonly ScalarKey[] = [
   "async",
   "asyncTimeoutSecs",
   "asyncTokenThreshold",
+  "asyncMaxRunning",
 ];
 
 const TOOL_OUTPUT_KEYS = ["enabled", "surface", "continuationChars", "synopsisLines"] as const;

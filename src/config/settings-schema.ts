@@ -105,6 +105,7 @@ export const settingsShape = {
   async: boolean().optional(),
   asyncTimeoutSecs: number(0).optional(),
   asyncTokenThreshold: int(0).optional(),
+  asyncMaxRunning: int(1, 64).optional(),
 };
 
 /** The config file's `defaults`. */

@@ -18,7 +18,9 @@ export type ShownAs =
   /** The first characters and a seed-002 continuation marker. */
   | "continuation"
   /** Legacy head+tail truncation (only when toolOutput.enabled is false). */
-  | "truncated";
+  | "truncated"
+  /** Async size trigger: announced as ready with its size (seed 003, decision 13). */
+  | "ready";
 
 /** A tool call's result as the canonical history keeps it. */
 export type ToolResultRef =
@@ -49,6 +51,12 @@ export type ToolResultRef =
       readonly outputId?: string;
       readonly isError?: boolean;
     }
+  /**
+   * An async tool call (seed 003): still running when its answer was given (time trigger), or
+   * started in the background on request (an async sub-agent). Its output record fills in
+   * when it settles.
+   */
+  | { readonly kind: "async"; readonly outputId: string; readonly trigger: "time" | "explicit" }
   /** A call that produced no output: unknown tool, invalid arguments, server gone, aborted. */
   | { readonly kind: "error"; readonly code: ErrorCode; readonly message: string }
   /** A short acknowledgement from an internal tool (final report received, task status). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isSpillwayError, SpillwayError } from "../core/errors.js";
+import { NOT_READY_TEXT } from "../async/texts.js";
+import { isSpillwayError, OutputFailedError, SpillwayError } from "../core/errors.js";
 import type { ToolDefinition } from "../providers/model-caller.js";
 import { readOutput } from "../retrieval/read-output.js";
 import { defaultHandleMessage } from "./handle-message.js";
@@ -168,17 +169,36 @@ async function run(args: Args, context: SurfaceContext): Promise<string> {
   const id = args.id;
   const read = <R extends Parameters<typeof readOutput>[3]>(request: R) =>
     readOutput(outputs, id, scope, request);
+  const record = await outputs.get(id, scope);
+  // Seed 003's edge cases: a running output is not ready; a failed one answers its failure.
+  if (record.status === "running")
+    throw new SpillwayError(
+      "OUTPUT_NOT_READY",
+      NOT_READY_TEXT,
+      { outputId: id },
+      { fault: "model" },
+    );
+  if (record.status === "failed")
+    throw new OutputFailedError(id, record.toolName, record.error ?? "unknown error");
   switch (args.mode) {
     case "raw": {
-      const record = await outputs.get(id, scope);
+      const otherModes = `mode="grep", "slice", "page"${record.kind === "json" || record.kind === "ndjson" ? ', "json"' : ""}`;
+      const threshold = context.asyncTokenThreshold;
+      if (threshold !== undefined && (record.tokenEstimate ?? 0) > threshold) {
+        throw new SpillwayError(
+          "OUTPUT_TOO_LARGE",
+          `Response too large (${record.byteSize ?? 0} bytes). Use extract mode. ` +
+            `Also exact: ${otherModes} (~${(record.tokenEstimate ?? 0).toLocaleString("en-US")} tokens is over the ${threshold.toLocaleString("en-US")}-token raw limit).`,
+          { outputId: id, limit: threshold },
+          { fault: "model" },
+        );
+      }
       if ((record.charCount ?? 0) > maxChars || record.kind === "binary") {
         throw new SpillwayError(
           "OUTPUT_TOO_LARGE",
           `Response too large for raw mode (${(record.byteSize ?? 0).toLocaleString("en-US")} bytes, ` +
             `~${(record.tokenEstimate ?? 0).toLocaleString("en-US")} tokens; at most ${maxChars.toLocaleString("en-US")} characters fit now). ` +
-            'Use mode="grep", "slice", "page"' +
-            (record.kind === "json" || record.kind === "ndjson" ? ', "json"' : "") +
-            ' or "extract".',
+            `Use ${otherModes} or "extract".`,
           { outputId: id, limit: maxChars },
           { fault: "model" },
         );
@@ -257,7 +277,6 @@ async function run(args: Args, context: SurfaceContext): Promise<string> {
           {},
           { fault: "model" },
         );
-      const record = await outputs.get(id, scope);
       if (!context.extractor) {
         throw new SpillwayError(
           "INVALID_ARGUMENT",
@@ -344,6 +363,16 @@ async function slice(args: Args, context: SurfaceContext): Promise<string> {
   return renderSlice(result, more);
 }
 
+/** Seed 003's "Unknown tool ID: X", followed by what valid ids look like. */
+function unknownId(id: string, error: SpillwayError): SpillwayError {
+  return new SpillwayError(
+    "OUTPUT_NOT_FOUND",
+    `Unknown tool ID: ${id}. ${error.message}`,
+    error.details,
+    { fault: "model" },
+  );
+}
+
 /**
  * The default surface: `get_tool_output(id, mode, …)` with modes raw, slice, grep, page, json
  * and extract, mapping 1:1 to the retrieval engine; results fit the budget and say how to go
@@ -378,6 +407,8 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
       try {
         return { text: await run(parsed.data, context), isError: false, outputId: parsed.data.id };
       } catch (error) {
+        if (isSpillwayError(error, "OUTPUT_NOT_FOUND"))
+          return { text: renderError(unknownId(parsed.data.id, error)), isError: true };
         if (isSpillwayError(error)) return { text: renderError(error), isError: true };
         throw error;
       }

@@ -42,6 +42,11 @@ export interface SurfaceContext {
   readonly signal?: AbortSignal;
   /** The tool call being answered. */
   readonly toolCallId?: string;
+  /**
+   * Async tools are on (seed 003): raw reads of outputs over this many tokens are refused with
+   * the size and the modes that work, and running outputs answer "Tool not ready".
+   */
+  readonly asyncTokenThreshold?: number;
 }
 
 /** A surface call's answer: text for the model, kept in the canonical history as is. */

@@ -179,7 +179,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe("spillway run", () => {
-  it("runs an agent: large output by handle, grep, report alone on stdout, summary on stderr", async () => {
+  it("runs an agent: large output announced ready (async size trigger), grep, report alone on stdout, summary on stderr", async () => {
     const { fixture, agent } = await needleSetup();
     const run = await cli(["run", agent, "Find the disk error."], {
       cwd: fixture.dir,
@@ -191,7 +191,7 @@ describe("spillway run", () => {
     const sessionId = /session (ses_[0-9a-z]+)/.exec(run.stderr)?.[1];
     expect(sessionId).toBeDefined();
     expect(run.stderr).toMatch(
-      /\[turn 1\/6\] tool test__generate_output → out_[0-9a-z]{26} 3\.0 MB \(handle\) /,
+      /\[turn 1\/6\] tool test__generate_output → out_[0-9a-z]{26} 3\.0 MB \(ready\) /,
     );
     expect(run.stderr).toMatch(/\[turn 2\/6\] tool get_tool_output ok /);
     expect(run.stderr).toContain(`── completed · session ${sessionId} · 3 turns`);
@@ -207,10 +207,11 @@ describe("spillway run", () => {
     );
     expect(run.stderr).not.toContain("resume");
 
-    // The model was shown the handle message, not the output; the session is recorded.
+    // Over asyncTokenThreshold (default 10000 tokens) the model was shown seed 003's size
+    // text (decision 13), not the output; the session is recorded.
     const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
     expect(handle).toMatch(
-      /^\[spillway\] The output of test__generate_output is stored whole as out_/,
+      /^Tool Output ID: out_[0-9a-z]{26}\nTool: test__generate_output\nSize: ~[\d]+ tokens\n\nUse get_tool_output\("out_/,
     );
     expect(handle).not.toContain(NEEDLE);
     const session = await fixture.stores.history.getSession(sessionId!);
@@ -221,9 +222,9 @@ describe("spillway run", () => {
     });
   });
 
-  it("--json prints every event as a JSON line, then the result line", async () => {
+  it("--json prints every event as a JSON line, then the result line (--no-async: shown by handle)", async () => {
     const { fixture, agent } = await needleSetup();
-    const run = await cli(["run", agent, "Find the disk error.", "--json"], {
+    const run = await cli(["run", agent, "Find the disk error.", "--json", "--no-async"], {
       cwd: fixture.dir,
       home: fixture.home,
     });

@@ -147,6 +147,9 @@ async function setup() {
     mcpServers: { test: testServerSpec() },
     agents: [helper],
     maxTurns: 8,
+    // This file shows the handle message; async outputs in `sessions show` are tested in
+    // async-tools.e2e.test.ts.
+    async: false,
   });
   const at = { cwd: fixture.dir, home: fixture.home };
   const run = await ok(["run", agent, "Find the disk error and have it confirmed."], at);

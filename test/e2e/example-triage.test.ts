@@ -93,7 +93,7 @@ describe("npm run triage (the README's main job)", () => {
     expect(stdout).toMatch(
       /^First error \(from out_[0-9a-z]{26}\): .*ERROR \[payment-svc\].*connection pool exhausted \(max=50\)/,
     );
-    expect(stderr).toMatch(/tool fs__read_text_file → out_\w+ 31\.5 MB \(handle\)/);
+    expect(stderr).toMatch(/tool fs__read_text_file → out_\w+ 31\.5 MB \(ready\)/);
     expect(stderr).toContain("── completed");
   }, 180_000);
 });

@@ -64,6 +64,9 @@ async function setup(respond: Responder, surface: string, bytes: number) {
     mcpServers: { fs: filesystemServer(root) },
     maxTurns: 80,
     toolOutput: { surface },
+    // The handle messages are under test here; with async on, get_tool_output's size trigger
+    // would announce the file ready instead (the triage example runs that path).
+    async: false,
   });
   return { fixture, root, sha256, agent };
 }

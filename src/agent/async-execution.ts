@@ -1,0 +1,229 @@
+import { abortReasonText, type Settlement } from "../async/background.js";
+import { isSpillwayError } from "../core/errors.js";
+import type { OutputRecord } from "../store/output-store.js";
+import { type CallResult, settleOutcome, thrownResult } from "./call-result.js";
+import { storeContent } from "./intercept.js";
+import { asyncSettingsOf, type SessionContext } from "./session-context.js";
+import type { ToolCallInput, ToolHandler, ToolOutcome } from "./tool-types.js";
+
+/**
+ * Async tool execution (seed 003, decisions 13, 17, 18): a tool call races the time trigger;
+ * the tool that wins is settled as usual (then the size trigger may apply), the timer that wins
+ * hands the still-running call to the session's background tools and answers the model with
+ * the call's async id at once. An async sub-agent (`async: true`) starts in the background.
+ * Either way the result is stored when the tool settles, whether or not the model asks.
+ */
+
+/** Error texts longer than this are stored as the output's content rather than its error field. */
+const MAX_ERROR_CHARS = 100_000;
+
+/** Sub-agents take `async: true` to run in the background from the start. */
+export function wantsExplicitAsync(handler: ToolHandler, args: unknown): boolean {
+  return (
+    handler.kind === "subagent" &&
+    typeof args === "object" &&
+    args !== null &&
+    (args as { async?: unknown }).async === true
+  );
+}
+
+type Race<T> =
+  | { readonly won: "tool"; readonly value: PromiseSettledResult<T> }
+  | { readonly won: "timer" };
+
+/** Waits for `work` or `ms`, whichever ends first; never rejects. */
+async function raceTimer<T>(work: Promise<T>, ms: number): Promise<Race<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Race<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ won: "timer" }), ms);
+  });
+  const settled = work.then(
+    (value): Race<T> => ({ won: "tool", value: { status: "fulfilled", value } }),
+    (reason: unknown): Race<T> => ({ won: "tool", value: { status: "rejected", reason } }),
+  );
+  try {
+    return await Promise.race([settled, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function asyncResult(
+  context: SessionContext,
+  input: ToolCallInput,
+  record: OutputRecord,
+  trigger: "time" | "explicit",
+): CallResult {
+  // get_tool_output is listed from now on: the id is readable once the tool settles.
+  context.state.hasStoredOutputs = true;
+  context.emit({
+    type: "tool.async",
+    sessionId: context.sessionId,
+    toolCallId: input.toolCallId,
+    toolName: input.toolName,
+    outputId: record.id,
+    trigger,
+  });
+  return {
+    ref: { kind: "async", outputId: record.id, trigger },
+    status: "ok",
+    outputId: record.id,
+    storedBytes: 0,
+    async: true,
+  };
+}
+
+/**
+ * Runs an MCP tool or a sub-agent under the async triggers. Returns the settled result when
+ * the tool ends before `asyncTimeoutSecs` (or when the background is full: the call then
+ * blocks as without async), else the async id.
+ */
+export async function runAsyncCapable(
+  context: SessionContext,
+  input: ToolCallInput,
+  handler: ToolHandler,
+): Promise<CallResult> {
+  const settings = asyncSettingsOf(context.settings);
+  const startedAt = context.clock();
+  const started = performance.now();
+  const origin = {
+    sessionId: context.sessionId,
+    toolName: input.toolName,
+    toolArgs: input.argsText,
+    toolCallId: input.toolCallId,
+    createdAt: startedAt,
+  };
+  const job = { toolCallId: input.toolCallId, toolName: input.toolName, startedAt };
+  if (wantsExplicitAsync(handler, input.args)) {
+    const record = await context.outputs.begin(origin);
+    context.background.start(
+      { ...job, outputId: record.id },
+      (signal) => handler.run(input, AbortSignal.any([context.signal, signal])),
+      (result, abortReason) =>
+        settleInBackground(context, input, record, started, result, abortReason),
+    );
+    return asyncResult(context, input, record, "explicit");
+  }
+  const controller = new AbortController();
+  const work = handler.run(input, AbortSignal.any([context.signal, controller.signal]));
+  const race = await raceTimer(work, settings.timeoutSecs * 1000);
+  if (race.won === "timer" && context.background.hasCapacity()) {
+    const record = await context.outputs.begin(origin);
+    context.background.adopt(
+      { ...job, outputId: record.id },
+      controller,
+      work,
+      (result, abortReason) =>
+        settleInBackground(context, input, record, started, result, abortReason),
+    );
+    return asyncResult(context, input, record, "time");
+  }
+  // The tool won, or the background is at its cap: the call blocks until the tool ends.
+  const settled: PromiseSettledResult<ToolOutcome> =
+    race.won === "tool"
+      ? race.value
+      : await work.then(
+          (value) => ({ status: "fulfilled", value }) as const,
+          (reason: unknown) => ({ status: "rejected", reason }) as const,
+        );
+  if (settled.status === "rejected")
+    return thrownResult(settled.reason, input.toolName, context.signal.aborted);
+  return settleOutcome(context, input, settled.value);
+}
+
+/** The text of a failure, with a typed error's code. */
+function failureText(reason: unknown): string {
+  if (isSpillwayError(reason)) return `${reason.code}: ${reason.message}`;
+  return (reason as Error)?.message ?? String(reason);
+}
+
+/**
+ * Stores a background call's result in its output record (begun when it went async): content
+ * makes it ready; a tool error, a thrown error or an abort makes it failed with the reason.
+ * Content that arrived is kept even when an abort came after it.
+ */
+async function settleInBackground(
+  context: SessionContext,
+  input: ToolCallInput,
+  record: OutputRecord,
+  started: number,
+  result: PromiseSettledResult<unknown>,
+  abortReason: string | null,
+): Promise<Settlement> {
+  const settlement = await storeSettlement(context, input, record, result, abortReason);
+  const durationMs = performance.now() - started;
+  context.accounting.addToolCall(durationMs, settlement.status === "ready" ? settlement.bytes : 0);
+  context.emit({
+    type: "tool.done",
+    sessionId: context.sessionId,
+    toolCallId: input.toolCallId,
+    toolName: input.toolName,
+    outputId: record.id,
+    status: settlement.status,
+    durationMs,
+    ...(settlement.status === "ready" ? { bytes: settlement.bytes } : { error: settlement.error }),
+  });
+  return settlement;
+}
+
+async function storeSettlement(
+  context: SessionContext,
+  input: ToolCallInput,
+  record: OutputRecord,
+  result: PromiseSettledResult<unknown>,
+  abortReason: string | null,
+): Promise<Settlement> {
+  const fail = async (status: "failed" | "aborted", error: string): Promise<Settlement> => {
+    await context.outputs.fail(record.id, status === "aborted" ? `aborted: ${error}` : error);
+    return { status, error: status === "aborted" ? `aborted: ${error}` : error };
+  };
+  if (result.status === "rejected") {
+    const abortedBy =
+      abortReason ?? (context.signal.aborted ? abortReasonText(context.signal.reason) : null);
+    if (abortedBy !== null) return fail("aborted", abortedBy);
+    return fail("failed", failureText(result.reason));
+  }
+  const outcome = result.value as ToolOutcome;
+  switch (outcome.type) {
+    case "content": {
+      const errorText = outcome.text ?? "";
+      if (outcome.isError && errorText.length <= MAX_ERROR_CHARS && !outcome.binary?.length)
+        return fail("failed", errorText || "the tool reported an error without text");
+      const stored = await storeContent(context, input, outcome, record);
+      if (outcome.isError) {
+        // A huge error text stays whole as the output; the job still reports the failure.
+        return {
+          status: "failed",
+          error: `the tool reported an error; its ${stored.storedBytes}-byte error output is stored at ${record.id}`,
+        };
+      }
+      return {
+        status: "ready",
+        tokens: stored.record.tokenEstimate ?? 0,
+        bytes: stored.storedBytes,
+      };
+    }
+    case "error":
+      return fail("failed", `${outcome.code}: ${outcome.message}`);
+    default: {
+      // MCP tools and sub-agents answer with content; anything else is stored as its text.
+      const text =
+        "text" in outcome
+          ? outcome.text
+          : "report" in outcome
+            ? outcome.report
+            : JSON.stringify(outcome);
+      const stored = await storeContent(
+        context,
+        input,
+        { type: "content", text, isError: false },
+        record,
+      );
+      return {
+        status: "ready",
+        tokens: stored.record.tokenEstimate ?? 0,
+        bytes: stored.storedBytes,
+      };
+    }
+  }
+}

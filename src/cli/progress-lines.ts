@@ -1,0 +1,32 @@
+/** Line texts of `spillway run` progress that need no progress state. */
+import type { AgentEvent } from "../agent/events.js";
+import { clip, formatBytes, formatDuration } from "./format.js";
+
+export type RunEvent = AgentEvent & { readonly depth: number };
+type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** "tool slow (background) → out_x 12 KB ready · 7.20 s", or how it failed. */
+export function backgroundDoneLine(event: EventOf<"tool.done">): string {
+  const head = `tool ${event.toolName} (background) → ${event.outputId}`;
+  const took = formatDuration(event.durationMs);
+  if (event.status === "ready") return `${head} ${formatBytes(event.bytes ?? 0)} ready · ${took}`;
+  return `${head} ${event.status} after ${took}: ${clip(event.error ?? "error", 300)}`;
+}
+
+/** How an extraction ended: "full-chunked: found · 3 verified quotes (1 dropped) · 4.20 s", … */
+export function extractionOutcome(event: EventOf<"extraction.end">): string {
+  const took = formatDuration(event.durationMs);
+  if (event.fallbackFrom !== undefined) {
+    return `${event.fallbackFrom} FELL BACK to ${event.strategy} after ${took}: ${clip(event.reason ?? "it could not run", 300)}`;
+  }
+  const dropped = event.unverified > 0 ? ` (${event.unverified} dropped)` : "";
+  const result =
+    event.strategy === "truncate"
+      ? "head and tail"
+      : event.found
+        ? `found · ${plural(event.snippets, "verified quote")}${dropped}`
+        : "nothing relevant";
+  return `${event.strategy}: ${result} · ${event.cached ? "cached" : took}`;
+}
