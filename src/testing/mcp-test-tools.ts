@@ -95,10 +95,14 @@ export function createTestMcpServer(options: TestMcpServerOptions = {}): McpServ
     "slow",
     {
       description:
-        "Wait `seconds`, then return `text` (default 'done after N s'). Stops early when cancelled.",
-      inputSchema: { seconds: z.number().min(0).max(3600), text: z.string().optional() },
+        "Wait `seconds`, then return `text` (default 'done after N s'), as a tool error when `fail`. Stops early when cancelled.",
+      inputSchema: {
+        seconds: z.number().min(0).max(3600),
+        text: z.string().optional(),
+        fail: z.boolean().optional(),
+      },
     },
-    async ({ seconds, text: value }, extra) => {
+    async ({ seconds, text: value, fail }, extra) => {
       const signals = [extra.signal, ...(options.shutdownSignal ? [options.shutdownSignal] : [])];
       const signal = AbortSignal.any(signals);
       const started = Date.now();
@@ -108,7 +112,7 @@ export function createTestMcpServer(options: TestMcpServerOptions = {}): McpServ
         return text(`cancelled after ${Date.now() - started} ms`, true);
       }
       log(`slow: finished after ${Date.now() - started} ms`);
-      return text(value ?? `done after ${seconds} s`);
+      return text(value ?? `done after ${seconds} s`, fail === true);
     },
   );
 

@@ -1,0 +1,468 @@
+/**
+ * Async tools end to end (seed 003): the real test MCP server's `slow` tool over stdio, the
+ * real AI SDK provider over HTTP against the scripted model server, a real SQLite store.
+ */
+import { randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../src/agent/events.js";
+import { runAgent } from "../../src/agent/run-agent.js";
+import { asyncRunningText, NOT_READY_TEXT, NOTHING_RUNNING_TEXT } from "../../src/async/texts.js";
+import {
+  type ChatRequest,
+  findOutputIds,
+  lastMessage,
+  type Responder,
+  textOf,
+  toolCall,
+  toolMessages,
+  toolNames,
+} from "../../src/testing/index.js";
+import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
+
+type Call = { name: string; arguments: Record<string, unknown> };
+const calls = (...list: Call[]) => ({ toolCalls: list });
+const slow = (seconds: number, text: string, extra: Record<string, unknown> = {}): Call => ({
+  name: "test__slow",
+  arguments: { seconds, text, ...extra },
+});
+const report = (text: string) => toolCall("agent__final_report", { report: text });
+
+/** The System Notice of a request (the last user message). */
+const noticeOf = (request: ChatRequest) => textOf(lastMessage(request));
+
+/** The test MCP server, marked so its processes can be found in /proc. */
+function markedServer(marker: string) {
+  const spec = testServerSpec();
+  return { ...spec, env: { SPILLWAY_TEST_MARKER: marker } };
+}
+
+/** Live processes whose environment holds the marker (Linux /proc). */
+async function processesWith(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environ = await readFile(`/proc/${entry}/environ`, "latin1");
+      if (environ.includes(`SPILLWAY_TEST_MARKER=${marker}`)) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked, or is not ours to read: not a live marked process.
+    }
+  }
+  return pids;
+}
+
+async function setup(respond: Responder, frontmatter: Record<string, unknown> = {}) {
+  const fixture = await agentFixture(respond);
+  const marker = randomUUID();
+  const agent = await fixture.agent("async", {
+    mcpServers: { test: markedServer(marker) },
+    maxTurns: 10,
+    asyncTimeoutSecs: 0.3,
+    ...frontmatter,
+  });
+  return { fixture, agent, marker };
+}
+
+describe("async tools: the time trigger", () => {
+  it("three 2-second tools in one turn take about 2 s, not 6 s; each is answered with its id; the loop waits for real output (decision 22)", async () => {
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0)
+        return calls(slow(2, "alpha"), slow(2, "bravo"), slow(2, "charlie"));
+      const ids = findOutputIds(
+        results
+          .slice(0, 3)
+          .map((r) => r.text)
+          .join("\n"),
+      );
+      const last = results.at(-1)!;
+      if (last.toolName === "get_tool_output")
+        return report(
+          results
+            .slice(-3)
+            .map((r) => r.text)
+            .join(" | "),
+        );
+      if (/### Running/.test(noticeOf(request))) return toolCall("wait_for_tool_output", {});
+      return calls(
+        ...ids.map((id) => ({ name: "get_tool_output", arguments: { id, mode: "raw" } })),
+      );
+    };
+    // One tool at a time: without async the three calls would take 6 s back to back.
+    const { fixture, agent } = await setup(respond, { toolConcurrency: 1 });
+    const events: AgentEvent[] = [];
+    const started = performance.now();
+    const result = await runAgent({
+      agent,
+      prompt: "Run the three slow jobs.",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+      onEvent: (event) => events.push(event),
+    });
+    const wallMs = performance.now() - started;
+    expect(result.error).toBeNull();
+    expect(result.report).toMatch(/alpha.*\| .*bravo.*\| .*charlie/s);
+    expect(wallMs).toBeGreaterThan(2000);
+    expect(wallMs).toBeLessThan(4500);
+
+    // Every call was answered with decision 13's timeout text, exactly.
+    const second = fixture.server.requests[1]!;
+    const answers = toolMessages(second);
+    expect(answers).toHaveLength(3);
+    for (const answer of answers) {
+      const [id] = findOutputIds(answer.text);
+      expect(answer.text).toBe(asyncRunningText(id!, "test__slow"));
+    }
+    // Decision 22: the model was not called on async ids alone, only once an output was ready.
+    const firstDone = events.findIndex((e) => e.type === "tool.done");
+    const secondCall = events.findIndex(
+      (e, i) => e.type === "model.call" && i > events.findIndex((x) => x.type === "model.call"),
+    );
+    expect(firstDone).toBeGreaterThan(-1);
+    expect(firstDone).toBeLessThan(secondCall);
+    expect(noticeOf(second)).toMatch(
+      /### Ready \([123]\)\n- test__slow \(id: out_\w+, ~\d+ tokens, 0 retrievals\)/,
+    );
+    // The results are in the store whether or not the model read them.
+    const outputs = await fixture.stores.outputs.list({ sessionId: result.sessionId });
+    expect(outputs.map((o) => o.status)).toEqual(["ready", "ready", "ready"]);
+    expect(events.filter((e) => e.type === "tool.async")).toHaveLength(3);
+  }, 30_000);
+
+  it("wait_for_tool_output: at once with nothing running; one completion; several at once; get_tool_output on a running id is not ready", async () => {
+    const waits: string[] = [];
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      const last = results.at(-1);
+      if (!last) return toolCall("wait_for_tool_output", {});
+      if (results.length === 1) {
+        waits.push(last.text);
+        // One slow tool and a fast one: the turn has real output, so the model runs at once.
+        return calls(slow(1, "one"), { name: "test__echo", arguments: { text: "fast" } });
+      }
+      if (results.length === 3) {
+        // Results arrive in the order the calls end: find the slow one by name.
+        const [id] = findOutputIds(results.find((r) => r.toolName === "test__slow")!.text);
+        return toolCall("get_tool_output", { id, mode: "raw" });
+      }
+      if (results.length === 4) return toolCall("wait_for_tool_output", {});
+      if (results.length === 5) {
+        waits.push(last.text);
+        return calls(slow(1, "two"), slow(1, "three"), {
+          name: "test__echo",
+          arguments: { text: "x" },
+        });
+      }
+      if (results.length === 8) {
+        // Both finish while the model thinks: the wait returns at once with both.
+        return { ...toolCall("wait_for_tool_output", {}), delayMs: 1500 };
+      }
+      waits.push(last.text);
+      return report(waits.join("\n====\n"));
+    };
+    const { fixture, agent } = await setup(respond);
+    const result = await runAgent({
+      agent,
+      prompt: "wait",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.error).toBeNull();
+    expect(waits[0]).toBe(NOTHING_RUNNING_TEXT);
+    expect(waits[1]).toMatch(/^Completed tools:\n- test__slow \(id: out_\w+, size: 3B\)$/);
+    expect(waits[2]).toMatch(
+      /^Completed tools:\n- test__slow \(id: out_\w+, size: 3B\)\n- test__slow \(id: out_\w+, size: 5B\)$/,
+    );
+    const notReady = toolMessages(fixture.server.requests[3]!).at(-1)!.text;
+    expect(notReady).toBe(`Error OUTPUT_NOT_READY: ${NOT_READY_TEXT}`);
+    // wait_for_tool_output is listed with async on; its schema takes no parameters.
+    const tool = fixture.server.requests[0]!.tools!.find(
+      (t) => t.function.name === "wait_for_tool_output",
+    );
+    expect(tool?.function.parameters).toEqual({
+      type: "object",
+      additionalProperties: false,
+      properties: {},
+    });
+  }, 30_000);
+
+  it("a tool that fails in the background: Failed in the notice, the failure from get_tool_output and wait_for_tool_output", async () => {
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0) return calls(slow(1, "disk quota exceeded", { fail: true }));
+      if (results.length === 1) return toolCall("wait_for_tool_output", {});
+      if (results.length === 2) {
+        const [id] = findOutputIds(results[0]!.text);
+        return toolCall("get_tool_output", { id, mode: "raw" });
+      }
+      return report(`${results[1]!.text}\n====\n${results[2]!.text}\n====\n${noticeOf(request)}`);
+    };
+    const { fixture, agent } = await setup(respond);
+    const result = await runAgent({
+      agent,
+      prompt: "fail",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.error).toBeNull();
+    const [wait, read, notice] = result.report!.split("\n====\n");
+    expect(wait).toMatch(
+      /^Completed tools:\n- test__slow \(id: out_\w+, failed: disk quota exceeded\)$/,
+    );
+    expect(read).toMatch(
+      /^Error OUTPUT_FAILED: Tool test__slow failed, so output "out_\w+" has no content\. The tool's error: disk quota exceeded$/,
+    );
+    expect(notice).toMatch(/### Failed \(1\)\n- test__slow \(id: out_\w+, disk quota exceeded\)/);
+    const [record] = await fixture.stores.outputs.list({ sessionId: result.sessionId });
+    expect(record).toMatchObject({ status: "failed", error: "disk quota exceeded" });
+  }, 30_000);
+});
+
+describe("async tools: the size trigger", () => {
+  it("an output over asyncTokenThreshold is announced ready with its size; raw is refused with the size and the modes that work", async () => {
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0)
+        return toolCall("test__generate_output", {
+          bytes: 200_000,
+          kind: "log",
+          needle: "NEEDLE-42",
+          needle_at: 0.5,
+        });
+      const [id] = findOutputIds(results[0]!.text);
+      if (results.length === 1) return toolCall("get_tool_output", { id, mode: "raw" });
+      if (results.length === 2)
+        return toolCall("get_tool_output", { id, mode: "grep", pattern: "NEEDLE-42" });
+      if (results.length === 3)
+        return toolCall("get_tool_output", { id: "out_00000000000000000000000000", mode: "raw" });
+      return report(results.map((r) => r.text).join("\n====\n"));
+    };
+    const { fixture, agent } = await setup(respond);
+    const result = await runAgent({
+      agent,
+      prompt: "size",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.error).toBeNull();
+    const [ready, raw, grep, unknown] = result.report!.split("\n====\n");
+    const [record] = await fixture.stores.outputs.list({ sessionId: result.sessionId });
+    expect(ready).toBe(
+      `Tool Output ID: ${record!.id}\nTool: test__generate_output\nSize: ~${record!.tokenEstimate} tokens\n\n` +
+        `Use get_tool_output("${record!.id}", mode) to retrieve this output:\n` +
+        '- "extract": Extract specific information you need\n' +
+        '- "slice": Get bytes around an anchor string',
+    );
+    expect(raw).toMatch(
+      new RegExp(
+        `^Error OUTPUT_TOO_LARGE: Response too large \\(${record!.byteSize} bytes\\)\\. Use extract mode\\. Also exact: mode="grep", "slice", "page" `,
+      ),
+    );
+    expect(grep).toContain("NEEDLE-42");
+    expect(unknown).toMatch(
+      /^Error OUTPUT_NOT_FOUND: Unknown tool ID: out_00000000000000000000000000\. /,
+    );
+    // The notice lists it as ready with its retrieval count (decision 21: a counter).
+    const last = fixture.server.requests.at(-1)!;
+    expect(noticeOf(last)).toMatch(
+      new RegExp(
+        `### Ready \\(1\\)\\n- test__generate_output \\(id: ${record!.id}, ~\\d+K tokens, 1 retrieval\\)`,
+      ),
+    );
+    expect(noticeOf(last)).toContain(
+      "2. Retrieve/examine async tool outputs using get_tool_output(id, mode) or wait_for_tool_output()",
+    );
+  }, 30_000);
+
+  it("--no-async (async: false): tools block, large outputs get a handle, wait_for_tool_output is not listed", async () => {
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0)
+        return calls(slow(1, "blocked"), {
+          name: "test__generate_output",
+          arguments: { bytes: 200_000, kind: "log" },
+        });
+      const text = (name: string) => results.find((r) => r.toolName === name)!.text;
+      return report(
+        `${text("test__slow")}\n====\n${text("test__generate_output")}\n====\n${toolNames(request).join(",")}`,
+      );
+    };
+    const { fixture, agent } = await setup(respond, { async: false });
+    const result = await runAgent({
+      agent,
+      prompt: "sync",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    const [slowText, handle, tools] = result.report!.split("\n====\n");
+    expect(slowText).toBe("blocked");
+    expect(handle).toMatch(
+      /^\[spillway\] The output of test__generate_output is stored whole as out_/,
+    );
+    expect(tools).not.toContain("wait_for_tool_output");
+    expect(toolNames(fixture.server.requests[0]!)).not.toContain("wait_for_tool_output");
+  }, 30_000);
+});
+
+describe("async tools: lifecycle", () => {
+  it("abort mid-flight cancels background tools at once: recorded as aborted, no orphan processes", async () => {
+    const respond: Responder = (request) =>
+      toolMessages(request).length === 0
+        ? calls(slow(60, "never"), { name: "test__echo", arguments: { text: "go on" } })
+        : { ...toolCall("wait_for_tool_output", {}) };
+    const { fixture, agent, marker } = await setup(respond);
+    const controller = new AbortController();
+    let serverPids: number[] = [];
+    const started = performance.now();
+    const result = await runAgent({
+      agent,
+      prompt: "abort me",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "tool.async")
+          void processesWith(marker).then((pids) => {
+            serverPids = pids;
+            setTimeout(() => controller.abort(new Error("user pressed stop")), 200);
+          });
+      },
+    });
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(result.status).toBe("aborted");
+    expect(serverPids.length).toBeGreaterThan(0);
+    const [record] = (await fixture.stores.outputs.list({ sessionId: result.sessionId })).filter(
+      (r) => r.toolName === "test__slow",
+    );
+    expect(record).toMatchObject({ status: "failed", error: "aborted: user pressed stop" });
+    expect(await processesWith(marker)).toEqual([]);
+  }, 30_000);
+
+  it("a session that ends with a tool still running records it as aborted; graceful stop makes the next turn final", async () => {
+    const stop = new AbortController();
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0) {
+        // The stop arrives while the tools run; the next turn is the final one.
+        setTimeout(() => stop.abort(), 100);
+        return calls(slow(30, "late"), { name: "test__echo", arguments: { text: "now" } });
+      }
+      return report(
+        `tools: ${toolNames(request).join(",")} | ${
+          noticeOf(request)
+            .split("\n")
+            .find((l) => l.startsWith("- test__slow")) ?? ""
+        }`,
+      );
+    };
+    const { fixture, agent, marker } = await setup(respond);
+    const result = await runAgent({
+      agent,
+      prompt: "stop",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+      stop: stop.signal,
+    });
+    expect(result.status).toBe("completed");
+    expect(result.report).toMatch(
+      /^tools: agent__final_report \| - test__slow \(id: out_\w+, running \d+\.\ds\)$/,
+    );
+    expect(result.turns).toBe(2);
+    const [record] = (await fixture.stores.outputs.list({ sessionId: result.sessionId })).filter(
+      (r) => r.toolName === "test__slow",
+    );
+    expect(record).toMatchObject({
+      status: "failed",
+      error: "aborted: the session ended before the tool finished",
+    });
+    expect(await processesWith(marker)).toEqual([]);
+  }, 30_000);
+});
+
+describe("async sub-agents", () => {
+  it("two sub-agents with async: true run in parallel; their reports become async outputs; their accounting joins the parent's", async () => {
+    const respond: Responder = (request) => {
+      const system = JSON.stringify(request.messages[0]?.content ?? "");
+      const results = toolMessages(request);
+      if (system.includes("You are a helper")) {
+        const task = textOf(request.messages.find((m) => m.role === "user")!);
+        if (results.length === 0) return calls(slow(1.5, `${task} done`));
+        if (/### Running/.test(noticeOf(request))) return toolCall("wait_for_tool_output", {});
+        const [id] = findOutputIds(results[0]!.text);
+        if (results.at(-1)!.toolName !== "get_tool_output")
+          return toolCall("get_tool_output", { id, mode: "raw" });
+        // get_tool_output's raw answer: a provenance header line, then the output.
+        return report(`helper: ${results.at(-1)!.text.split("\n").slice(1).join("\n")}`);
+      }
+      if (results.length === 0)
+        return calls(
+          { name: "agent__helper", arguments: { task: "left", async: true } },
+          { name: "agent__helper", arguments: { task: "right", async: true } },
+        );
+      if (/### Running/.test(noticeOf(request))) return toolCall("wait_for_tool_output", {});
+      const ids = findOutputIds(
+        results
+          .slice(0, 2)
+          .map((r) => r.text)
+          .join("\n"),
+      );
+      if (results.at(-1)!.toolName !== "get_tool_output")
+        return calls(
+          ...ids.map((id) => ({ name: "get_tool_output", arguments: { id, mode: "raw" } })),
+        );
+      const reports = results.slice(-2).map((r) => r.text.split("\n").slice(1).join("\n"));
+      return report(reports.sort().join(" + "));
+    };
+    const fixture = await agentFixture(respond);
+    const helper = await fixture.agent(
+      "helper",
+      {
+        description: "does one slow job",
+        mcpServers: { test: testServerSpec() },
+        asyncTimeoutSecs: 0.3,
+      },
+      "You are a helper.",
+    );
+    const agent = await fixture.agent("parent", { agents: [helper], maxTurns: 10 });
+    const events: AgentEvent[] = [];
+    const started = performance.now();
+    const result = await runAgent({
+      agent,
+      prompt: "Do both jobs.",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+      onEvent: (event) => events.push(event),
+    });
+    const wallMs = performance.now() - started;
+    expect(result.error).toBeNull();
+    expect(result.report).toBe("helper: left done + helper: right done");
+    // Each child waits 1.5 s; in parallel the whole run stays well under the 3 s of two in a row.
+    expect(wallMs).toBeLessThan(2900);
+    const parentAnswers = toolMessages(
+      fixture.server.requests.find(
+        (r) =>
+          !JSON.stringify(r.messages[0]?.content ?? "").includes("You are a helper") &&
+          toolMessages(r).length > 0,
+      )!,
+    );
+    for (const answer of parentAnswers.slice(0, 2))
+      expect(answer.text).toMatch(
+        /^Tool Output ID: out_\w+\nTool: agent__helper\n\nWhen the System Notice shows/,
+      );
+    const asyncEvents = events.filter((e) => e.type === "tool.async");
+    expect(
+      asyncEvents.filter((e) => e.type === "tool.async" && e.trigger === "explicit"),
+    ).toHaveLength(2);
+    // The children's model calls are in the parent's accounting.
+    const childCalls = fixture.server.requests.filter((r) =>
+      JSON.stringify(r.messages[0]?.content ?? "").includes("You are a helper"),
+    ).length;
+    expect(result.usage.total.modelCalls).toBe(fixture.server.requests.length);
+    expect(childCalls).toBeGreaterThanOrEqual(6);
+    const schema = fixture.server.requests[0]!.tools!.find(
+      (t) => t.function.name === "agent__helper",
+    )!.function.parameters as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties)).toEqual(["task", "async"]);
+  }, 30_000);
+});
