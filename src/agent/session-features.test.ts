@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
 import {
   findOutputIds,
+  lastMessage,
   type Responder,
   textOf,
   toolCall,
@@ -220,6 +221,70 @@ describe("resume", () => {
     );
     const calls = await fixture.stores.history.toolCalls(id);
     expect(calls.map((c) => c.status)).toEqual(["aborted", "ok"]);
+  }, 60_000);
+
+  it("a background tool of a killed run is recorded as aborted on resume, and the notice says so", async () => {
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0)
+        return {
+          toolCalls: [
+            { name: "test__slow", arguments: { seconds: 30 } },
+            { name: "test__echo", arguments: { text: "fast" } },
+          ],
+        };
+      // Before the kill: keep the run busy (the model is slow), so the test can kill it.
+      if (results.length === 2 && !textOf(lastMessage(request)).includes("### Failed"))
+        return { ...toolCall("test__echo", { text: "again" }), delayMs: 30_000 };
+      const failed = textOf(lastMessage(request))
+        .split("\n")
+        .find((line) => line.startsWith("- test__slow"));
+      return toolCall("agent__final_report", { report: `after resume: ${failed}` });
+    };
+    const fixture = await agentFixture(respond);
+    const agent = await fixture.agent("resumable", {
+      mcpServers: { test: testServerSpec() },
+      asyncTimeoutSecs: 0.3,
+    });
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        tsx,
+        join(import.meta.dirname, "../../test/fixtures/run-agent-child.ts"),
+        fixture.home,
+        agent,
+        "go",
+      ],
+      { cwd: fixture.dir, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let sessionId = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      sessionId += chunk.toString();
+    });
+    // Wait until the slow tool went to the background (its output is begun, still running).
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const id = sessionId.trim();
+      if (id) {
+        const running = await fixture.stores.outputs.list({ sessionId: id, status: "running" });
+        if (running.length > 0 && fixture.server.requests.length >= 2) break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    const id = sessionId.trim();
+    const result = await runAgent({ resume: id, stores: fixture.stores, cwd: fixture.dir });
+    expect(result.status).toBe("completed");
+    expect(result.report).toMatch(
+      /^after resume: - test__slow \(id: out_\w+, aborted: the run stopped before the tool finished \(the process ended\)\)$/,
+    );
+    const [record] = (await fixture.stores.outputs.list({ sessionId: id })).filter(
+      (r) => r.toolName === "test__slow",
+    );
+    expect(record!.status).toBe("failed");
   }, 60_000);
 });
 

@@ -12,7 +12,9 @@ export function backgroundDoneLine(event: EventOf<"tool.done">): string {
   const head = `tool ${event.toolName} (background) → ${event.outputId}`;
   const took = formatDuration(event.durationMs);
   if (event.status === "ready") return `${head} ${formatBytes(event.bytes ?? 0)} ready · ${took}`;
-  return `${head} ${event.status} after ${took}: ${clip(event.error ?? "error", 300)}`;
+  // An aborted job's error already starts with "aborted: ".
+  const error = (event.error ?? "error").replace(/^aborted: /, "");
+  return `${head} ${event.status} after ${took}: ${clip(error, 300)}`;
 }
 
 /** How an extraction ended: "full-chunked: found · 3 verified quotes (1 dropped) · 4.20 s", … */

@@ -21,4 +21,21 @@ describe("run flags as CLI-level settings", () => {
       toolTimeoutSecs: 30,
     });
   });
+
+  it("maps the async flags: --async/--no-async, timeout, token threshold, max running", () => {
+    expect(cliSettingsOf({ async: false })).toEqual({ async: false });
+    expect(
+      cliSettingsOf({
+        async: true,
+        asyncTimeout: 0.5,
+        asyncTokenThreshold: 20_000,
+        asyncMaxRunning: 2,
+      }),
+    ).toEqual({
+      async: true,
+      asyncTimeoutSecs: 0.5,
+      asyncTokenThreshold: 20_000,
+      asyncMaxRunning: 2,
+    });
+  });
 });

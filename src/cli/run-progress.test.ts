@@ -456,3 +456,86 @@ describe("RunProgress in JSON mode", () => {
     expect(text()).toBe("");
   });
 });
+
+describe("RunProgress: async tools", () => {
+  const slowEnd: RunEvent = {
+    type: "tool.end",
+    sessionId: S,
+    turn: 3,
+    toolCallId: "a",
+    toolName: "fs__read_file",
+    status: "ok",
+    durationMs: 5_000,
+    outputId: "out_bg",
+    bytes: 0,
+    background: true,
+    depth: 0,
+  };
+  const wentAsync: RunEvent = {
+    type: "tool.async",
+    sessionId: S,
+    toolCallId: "a",
+    toolName: "fs__read_file",
+    outputId: "out_bg",
+    trigger: "time",
+    depth: 0,
+  };
+  const done = (over: Partial<RunEvent>): RunEvent =>
+    ({
+      type: "tool.done",
+      sessionId: S,
+      toolCallId: "a",
+      toolName: "fs__read_file",
+      outputId: "out_bg",
+      status: "ready",
+      durationMs: 9_300,
+      bytes: 45_000,
+      depth: 0,
+      ...over,
+    }) as RunEvent;
+
+  it("as lines: the hand-off to the background, then how it settled", () => {
+    const { stream, text } = fakeStderr();
+    const progress = new RunProgress(
+      "lines",
+      new Output(new PassThrough() as never, stream),
+      stream,
+    );
+    for (const event of [...opening, wentAsync, slowEnd, done({})]) progress.handle(event);
+    progress.handle(
+      done({
+        toolCallId: "b",
+        status: "aborted",
+        error: "aborted: the session ended before the tool finished",
+        bytes: undefined,
+      } as Partial<RunEvent>),
+    );
+    expect(text().split("\n").slice(2, -1)).toEqual([
+      "[turn 3/20] tool fs__read_file → out_bg running in the background after 5.00 s",
+      "[turn 3/20] tool fs__read_file (background) → out_bg 45.0 kB ready · 9.30 s",
+      "[turn 3/20] tool fs__read_file (background) → out_bg aborted after 9.30 s: the session ended before the tool finished",
+    ]);
+  });
+
+  it("on a terminal: background tools in the status line until they settle; failures are permanent lines", async () => {
+    const { stream, text } = fakeStderr();
+    const progress = new RunProgress("tty", new Output(new PassThrough() as never, stream), stream);
+    for (const event of [...events, wentAsync, slowEnd]) progress.handle(event);
+    await new Promise((r) => setImmediate(r));
+    expect(text().split("\r\x1b[2K").at(-1)).toMatch(
+      /· running: get_tool_output · background: fs__read_file · stored 0 B · /,
+    );
+    progress.handle(
+      done({
+        status: "failed",
+        error: "disk quota exceeded",
+        bytes: undefined,
+      } as Partial<RunEvent>),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(text()).toContain(
+      "tool fs__read_file (background) → out_bg failed after 9.30 s: disk quota exceeded\n",
+    );
+    expect(text().split("\r\x1b[2K").at(-1)).not.toContain("background:");
+  });
+});
