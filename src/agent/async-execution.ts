@@ -177,13 +177,17 @@ async function storeSettlement(
     await context.outputs.fail(record.id, status === "aborted" ? `aborted: ${error}` : error);
     return { status, error: status === "aborted" ? `aborted: ${error}` : error };
   };
-  if (result.status === "rejected") {
-    const abortedBy =
-      abortReason ?? (context.signal.aborted ? abortReasonText(context.signal.reason) : null);
-    if (abortedBy !== null) return fail("aborted", abortedBy);
-    return fail("failed", failureText(result.reason));
-  }
+  const abortedBy =
+    abortReason ?? (context.signal.aborted ? abortReasonText(context.signal.reason) : null);
+  if (result.status === "rejected")
+    return abortedBy !== null
+      ? fail("aborted", abortedBy)
+      : fail("failed", failureText(result.reason));
   const outcome = result.value as ToolOutcome;
+  // A tool that answered its cancellation with an error (a sub-agent reports "ended aborted")
+  // was aborted, not failed.
+  const isFailure = outcome.type === "error" || (outcome.type === "content" && outcome.isError);
+  if (abortedBy !== null && isFailure) return fail("aborted", abortedBy);
   switch (outcome.type) {
     case "content": {
       const errorText = outcome.text ?? "";

@@ -465,4 +465,43 @@ describe("async sub-agents", () => {
     )!.function.parameters as { properties: Record<string, unknown> };
     expect(Object.keys(schema.properties)).toEqual(["task", "async"]);
   }, 30_000);
+
+  it("an async sub-agent still running when the parent ends is aborted: its output and its session say so", async () => {
+    const respond: Responder = (request) => {
+      const system = JSON.stringify(request.messages[0]?.content ?? "");
+      if (system.includes("You are a helper")) return calls(slow(30, "never"));
+      if (toolMessages(request).length === 0)
+        return calls(
+          { name: "agent__helper", arguments: { task: "long job", async: true } },
+          { name: "agent__task_status", arguments: { status: "started the helper" } },
+        );
+      return report("done without waiting");
+    };
+    const fixture = await agentFixture(respond);
+    const marker = randomUUID();
+    const helper = await fixture.agent(
+      "helper",
+      { mcpServers: { test: markedServer(marker) } },
+      "You are a helper.",
+    );
+    const agent = await fixture.agent("parent", { agents: [helper] });
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("completed");
+    const [record] = await fixture.stores.outputs.list({ sessionId: result.sessionId });
+    expect(record).toMatchObject({
+      toolName: "agent__helper",
+      status: "failed",
+      error: "aborted: the session ended before the tool finished",
+    });
+    const [child] = await fixture.stores.history.listSessions({
+      parentSessionId: result.sessionId,
+    });
+    expect(child?.status).toBe("aborted");
+    expect(await processesWith(marker)).toEqual([]);
+  }, 30_000);
 });
