@@ -17,14 +17,14 @@ import type { ToolCallInput, ToolHandler, ToolOutcome } from "./tool-types.js";
 /** Error texts longer than this are stored as the output's content rather than its error field. */
 const MAX_ERROR_CHARS = 100_000;
 
-/** Sub-agents take `async: true` to run in the background from the start. */
+/**
+ * Sub-agents take `async: true` to run in the background from the start. A call without a
+ * valid task runs at once instead, so its error comes back in the same turn.
+ */
 export function wantsExplicitAsync(handler: ToolHandler, args: unknown): boolean {
-  return (
-    handler.kind === "subagent" &&
-    typeof args === "object" &&
-    args !== null &&
-    (args as { async?: unknown }).async === true
-  );
+  if (handler.kind !== "subagent" || typeof args !== "object" || args === null) return false;
+  const { async, task } = args as { async?: unknown; task?: unknown };
+  return async === true && typeof task === "string" && task.trim() !== "";
 }
 
 type Race<T> =
@@ -73,6 +73,15 @@ function asyncResult(
   };
 }
 
+/** How a call that may go async is run. */
+export interface AsyncRunOptions {
+  /**
+   * Whether the call's duration is accounted here when it settles in the background (false
+   * inside agent__batch: the batch is accounted as one call).
+   */
+  readonly accounted: boolean;
+}
+
 /**
  * Runs an MCP tool or a sub-agent under the async triggers. Returns the settled result when
  * the tool ends before `asyncTimeoutSecs` (or when the background is full: the call then
@@ -82,6 +91,7 @@ export async function runAsyncCapable(
   context: SessionContext,
   input: ToolCallInput,
   handler: ToolHandler,
+  options: AsyncRunOptions,
 ): Promise<CallResult> {
   const settings = asyncSettingsOf(context.settings);
   const startedAt = context.clock();
@@ -94,29 +104,38 @@ export async function runAsyncCapable(
     createdAt: startedAt,
   };
   const job = { toolCallId: input.toolCallId, toolName: input.toolName, startedAt };
+  const settler =
+    (record: OutputRecord) => (result: PromiseSettledResult<unknown>, abortReason: string | null) =>
+      settleInBackground(context, input, record, { started, ...options }, result, abortReason);
   if (wantsExplicitAsync(handler, input.args)) {
     const record = await context.outputs.begin(origin);
     context.background.start(
       { ...job, outputId: record.id },
       (signal) => handler.run(input, AbortSignal.any([context.signal, signal])),
-      (result, abortReason) =>
-        settleInBackground(context, input, record, started, result, abortReason),
+      settler(record),
     );
     return asyncResult(context, input, record, "explicit");
   }
   const controller = new AbortController();
   const work = handler.run(input, AbortSignal.any([context.signal, controller.signal]));
   const race = await raceTimer(work, settings.timeoutSecs * 1000);
-  if (race.won === "timer" && context.background.hasCapacity()) {
-    const record = await context.outputs.begin(origin);
-    context.background.adopt(
-      { ...job, outputId: record.id },
-      controller,
-      work,
-      (result, abortReason) =>
-        settleInBackground(context, input, record, started, result, abortReason),
-    );
-    return asyncResult(context, input, record, "time");
+  if (race.won === "timer" && context.background.reserve()) {
+    let record: OutputRecord | undefined;
+    try {
+      record = await context.outputs.begin(origin);
+    } catch (error) {
+      // No record, no handle to give out: the call blocks as without async.
+      context.background.release();
+      context.emit({
+        type: "warning",
+        sessionId: context.sessionId,
+        message: `${input.toolName} could not go on in the background (${(error as Error)?.message ?? String(error)}); waiting for it`,
+      });
+    }
+    if (record) {
+      context.background.adopt({ ...job, outputId: record.id }, controller, work, settler(record));
+      return asyncResult(context, input, record, "time");
+    }
   }
   // The tool won, or the background is at its cap: the call blocks until the tool ends.
   const settled: PromiseSettledResult<ToolOutcome> =
@@ -146,13 +165,27 @@ async function settleInBackground(
   context: SessionContext,
   input: ToolCallInput,
   record: OutputRecord,
-  started: number,
+  timing: { readonly started: number; readonly accounted: boolean },
   result: PromiseSettledResult<unknown>,
   abortReason: string | null,
 ): Promise<Settlement> {
-  const settlement = await storeSettlement(context, input, record, result, abortReason);
-  const durationMs = performance.now() - started;
-  context.accounting.addToolCall(durationMs, settlement.status === "ready" ? settlement.bytes : 0);
+  let settlement: Settlement;
+  try {
+    settlement = await storeSettlement(context, input, record, result, abortReason);
+  } catch (error) {
+    // Storing failed (disk, size limit): the record must not stay "running" forever.
+    const reason = `storing the result failed: ${failureText(error)}`;
+    await context.outputs.fail(record.id, reason).catch(() => {
+      // The record was settled already, or the store is gone: the job still says why.
+    });
+    settlement = { status: "failed", error: reason };
+  }
+  const durationMs = performance.now() - timing.started;
+  if (timing.accounted)
+    context.accounting.addToolCall(
+      durationMs,
+      settlement.status === "ready" ? settlement.bytes : 0,
+    );
   context.emit({
     type: "tool.done",
     sessionId: context.sessionId,
@@ -177,8 +210,8 @@ async function storeSettlement(
     await context.outputs.fail(record.id, status === "aborted" ? `aborted: ${error}` : error);
     return { status, error: status === "aborted" ? `aborted: ${error}` : error };
   };
-  const abortedBy =
-    abortReason ?? (context.signal.aborted ? abortReasonText(context.signal.reason) : null);
+  // The session's own abort (Ctrl-C, a caller's signal) names the real reason.
+  const abortedBy = context.signal.aborted ? abortReasonText(context.signal.reason) : abortReason;
   if (result.status === "rejected")
     return abortedBy !== null
       ? fail("aborted", abortedBy)
@@ -205,6 +238,7 @@ async function storeSettlement(
         status: "ready",
         tokens: stored.record.tokenEstimate ?? 0,
         bytes: stored.storedBytes,
+        attachments: stored.attachments.map((a) => a.id),
       };
     }
     case "error":
@@ -227,6 +261,7 @@ async function storeSettlement(
         status: "ready",
         tokens: stored.record.tokenEstimate ?? 0,
         bytes: stored.storedBytes,
+        attachments: stored.attachments.map((a) => a.id),
       };
     }
   }

@@ -57,20 +57,22 @@ export async function storeContent(
     toolArgs: call.argsText,
     toolCallId: call.toolCallId,
   };
+  const parts = [...(outcome.binary ?? [])];
+  // The handle was given out when the call started: it holds the text, or else the first
+  // binary part; the other parts are attachments.
+  const first = running && outcome.text === undefined ? parts.shift() : undefined;
   const attachments: OutputRecord[] = [];
-  for (const part of outcome.binary ?? []) {
+  for (const part of parts) {
     attachments.push(
       await context.outputs.put(origin, part.data, { binary: true, mediaType: part.mediaType }),
     );
   }
   let record: OutputRecord;
   if (running) {
-    // The handle was given out when the call started: it must hold the text (or the binary).
-    const binaryOnly = outcome.text === undefined && attachments.length > 0;
-    record = binaryOnly
-      ? await context.outputs.complete(running.id, (outcome.binary ?? [])[0]!.data, {
+    record = first
+      ? await context.outputs.complete(running.id, first.data, {
           binary: true,
-          mediaType: (outcome.binary ?? [])[0]!.mediaType,
+          mediaType: first.mediaType,
         })
       : await context.outputs.complete(running.id, outcome.text ?? "");
   } else {
@@ -95,6 +97,16 @@ async function decideShown(context: SessionContext, record: OutputRecord): Promi
     return byteSize <= settings.toolResponseMaxBytes ? "inline" : "truncated";
   }
   const tokens = record.tokenEstimate ?? 0;
+  // Seed 003's size trigger: with async tools on, an output over the token threshold is
+  // announced as ready with its size (decision 13) instead of shown
+  // (decision 17: the tool won the race, then its size decides), even when it would fit inline.
+  const async = asyncSettingsOf(settings);
+  if (asyncActive(context) && tokens > async.tokenThreshold) {
+    const ready = asyncReadyText(record.id, record.toolName, tokens);
+    state.pendingTokens += await countTokens(ready, tokenizerOf(settings));
+    state.hasStoredOutputs = true;
+    return "ready";
+  }
   const underCap =
     context.surface.shownAs === "continuation"
       ? (record.charCount ?? 0) <= settings.toolOutput.continuationChars
@@ -102,15 +114,6 @@ async function decideShown(context: SessionContext, record: OutputRecord): Promi
   if (record.kind !== "binary" && underCap && tokens <= remainingTokens(context)) {
     state.pendingTokens += tokens;
     return "inline";
-  }
-  // Seed 003's size trigger: with async tools on, an output over the token threshold is
-  // announced as ready with its size (decision 13) instead of shown.
-  const async = asyncSettingsOf(settings);
-  if (asyncActive(context) && tokens > async.tokenThreshold) {
-    const ready = asyncReadyText(record.id, record.toolName, tokens);
-    state.pendingTokens += await countTokens(ready, tokenizerOf(settings));
-    state.hasStoredOutputs = true;
-    return "ready";
   }
   // Oversized (byte cap exceeded OR projected tokens would overflow, decision 11): the budget
   // is charged for the placeholder only.

@@ -334,7 +334,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       if (resumed) await restoreState(context);
       const onStop = () => {
         state.stopRequested = true;
-        background.wake();
+        background.requestStop();
       };
       if (options.stop?.aborted) onStop();
       else options.stop?.addEventListener("abort", onStop, { once: true });

@@ -198,7 +198,7 @@ export function assembleTools(
   add(taskStatusTool(context));
   if (parts.asyncTools) add(waitForToolOutputTool(context));
   const runInner = (call: ModelToolCall, allowed: ReadonlySet<string>) =>
-    executeCall(context(), call, allowed);
+    executeCall(context(), call, allowed, { inBatch: true });
   // Inside a batch: every tool the turn allows (the surface's only while outputs are stored).
   const allowedInside = () => {
     const session = context();

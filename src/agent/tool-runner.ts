@@ -21,6 +21,7 @@ export async function executeCall(
   context: SessionContext,
   call: ModelToolCall,
   allowed: ReadonlySet<string>,
+  options: { readonly inBatch?: boolean } = {},
 ): Promise<CallResult> {
   if (call.invalid) return errorResult(call.invalid.code, call.invalid.message);
   const handler = context.tools.get(call.toolName);
@@ -39,7 +40,7 @@ export async function executeCall(
   };
   // MCP tools and sub-agents race the time trigger and may go on in the background.
   if (asyncActive(context) && (handler.kind === "mcp" || handler.kind === "subagent"))
-    return runAsyncCapable(context, input, handler);
+    return runAsyncCapable(context, input, handler, { accounted: options.inBatch !== true });
   let outcome: ToolOutcome;
   try {
     outcome = await handler.run(input, context.signal);
@@ -94,9 +95,10 @@ export async function runToolCalls(
       },
       { turn, toolName: call.toolName, ref: result.ref },
     );
-    // A call that went async is accounted when it settles (its duration is not known yet).
+    // A call that went async is accounted when it settles (its duration is not known yet); a
+    // batch is one call, whatever its items did.
+    if (!result.async) context.accounting.addToolCall(durationMs, result.storedBytes);
     if (isAsyncRef(result.ref)) asyncCount++;
-    else context.accounting.addToolCall(durationMs, result.storedBytes);
     if (result.finalReport !== undefined && finalReport === null) finalReport = result.finalReport;
     context.emit({
       type: "tool.end",

@@ -98,7 +98,7 @@ describe("BackgroundTools", () => {
     }
     await new Promise((r) => setTimeout(r, 10));
     expect(started).toEqual([0, 1]);
-    expect(tools.hasCapacity()).toBe(false);
+    expect(tools.reserve()).toBe(false);
     gates[0]!.resolve("x");
     await tools.waitForCompleted(never, 1000);
     await new Promise((r) => setTimeout(r, 10));
@@ -107,7 +107,7 @@ describe("BackgroundTools", () => {
     gates[2]!.resolve("z");
     await tools.waitForCompleted(never, 1000);
     expect(tools.jobs().map((j) => j.status)).toEqual(["ready", "ready", "ready"]);
-    expect(tools.hasCapacity()).toBe(true);
+    expect(tools.reserve()).toBe(true);
   });
 
   it("abortAll aborts running and queued jobs, waits until each is recorded, with the reason", async () => {
@@ -144,5 +144,64 @@ describe("BackgroundTools", () => {
     });
     const [done] = await tools.waitForCompleted(never, 1000);
     expect(done).toMatchObject({ status: "failed", error: "storing the result failed: disk full" });
+  });
+
+  it("a graceful stop ends current and later waits at once; jobs go on", async () => {
+    const tools = new BackgroundTools(4, () => 0);
+    const gate = deferred<string>();
+    tools.adopt(job(1), new AbortController(), gate.promise, recorder().settle);
+    const waiting = tools.waitForCompleted(never, 60_000);
+    tools.requestStop();
+    expect(await waiting).toEqual([]);
+    const started = performance.now();
+    expect(await tools.waitForCompleted(never, 60_000)).toEqual([]);
+    await tools.nextSettlement(never, 60_000);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(tools.runningCount).toBe(1);
+    // After a stop a wait no longer blocks, but what settled is still reported.
+    gate.resolve("late");
+    await new Promise((r) => setTimeout(r, 10));
+    const [done] = await tools.waitForCompleted(never, 1000);
+    expect(done?.status).toBe("ready");
+  });
+
+  it("two waits at once: the first takes the completion, the second waits for the next", async () => {
+    const tools = new BackgroundTools(4, () => 0);
+    const { settle } = recorder();
+    const a = deferred<string>();
+    const b = deferred<string>();
+    tools.adopt(job(1), new AbortController(), a.promise, settle);
+    tools.adopt(job(2), new AbortController(), b.promise, settle);
+    const first = tools.waitForCompleted(never, 60_000);
+    const second = tools.waitForCompleted(never, 60_000);
+    a.resolve("a");
+    expect((await first).map((j) => j.outputId)).toEqual(["out_1"]);
+    b.resolve("b");
+    expect((await second).map((j) => j.outputId)).toEqual(["out_2"]);
+  });
+
+  it("reserve() holds places for time-triggered hand-overs; release() gives one back", () => {
+    const tools = new BackgroundTools(2, () => 0);
+    expect(tools.reserve()).toBe(true);
+    expect(tools.reserve()).toBe(true);
+    expect(tools.reserve()).toBe(false);
+    tools.release();
+    expect(tools.reserve()).toBe(true);
+  });
+
+  it("a job handed over after abortAll is aborted at once and recorded", async () => {
+    const tools = new BackgroundTools(4, () => 0);
+    await tools.abortAll("the session ended");
+    expect(tools.reserve()).toBe(false);
+    const controller = new AbortController();
+    const work = new Promise((_, reject) =>
+      controller.signal.addEventListener("abort", () => reject(controller.signal.reason)),
+    );
+    tools.adopt(job(1), controller, work, recorder().settle);
+    const [done] = await tools.waitForCompleted(never, 1000);
+    expect(done).toMatchObject({
+      status: "aborted",
+      error: "the session ended before the tool finished",
+    });
   });
 });

@@ -41,9 +41,14 @@ function tokensLabel(tokens: number): string {
 /** wait_for_tool_output's answer: `Completed tools:` and a line each (seed 003 format). */
 export function completedText(jobs: readonly BackgroundJob[]): string {
   const lines = jobs.map((job) => {
-    if (job.status === "ready")
-      return `- ${job.toolName} (id: ${job.outputId}, size: ${humanSize(job.bytes ?? 0)})`;
-    return `- ${job.toolName} (id: ${job.outputId}, ${job.status}: ${job.error ?? "unknown error"})`;
+    if (job.status === "ready") {
+      const attachments =
+        job.attachments.length > 0 ? `, attachments: ${job.attachments.join(", ")}` : "";
+      return `- ${job.toolName} (id: ${job.outputId}, size: ${humanSize(job.bytes ?? 0)}${attachments})`;
+    }
+    // An aborted job's error already starts with "aborted: ".
+    const error = (job.error ?? "unknown error").replace(/^aborted: /, "");
+    return `- ${job.toolName} (id: ${job.outputId}, ${job.status}: ${error})`;
   });
   return ["Completed tools:", ...lines].join("\n");
 }

@@ -293,7 +293,6 @@ async function run(args: Args, context: SurfaceContext): Promise<string> {
         ...(context.signal ? { signal: context.signal } : {}),
         maxChars: context.maxChars,
       });
-      await outputs.countRead(id);
       if (extracted.failed) {
         throw new SpillwayError(
           "EXTRACTION_FAILED",
@@ -302,6 +301,8 @@ async function run(args: Args, context: SurfaceContext): Promise<string> {
           { fault: "tool" },
         );
       }
+      // Decision 21 counts successful retrievals.
+      await outputs.countRead(id);
       return extracted.text;
     }
   }

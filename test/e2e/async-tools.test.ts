@@ -4,10 +4,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { runAgent } from "../../src/agent/run-agent.js";
 import { asyncRunningText, NOT_READY_TEXT, NOTHING_RUNNING_TEXT } from "../../src/async/texts.js";
+import { openSqliteStores } from "../../src/store/sqlite-history-store.js";
 import {
   type ChatRequest,
   findOutputIds,
@@ -219,6 +221,74 @@ describe("async tools: the time trigger", () => {
   }, 30_000);
 });
 
+describe("async tools: limits", () => {
+  it("at asyncMaxRunning, a call whose timer fires keeps blocking and returns its output inline", async () => {
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0) return calls(slow(1, "first"), slow(1, "second"));
+      return report(results.map((r) => r.text).join("\n====\n"));
+    };
+    const { fixture, agent } = await setup(respond, { asyncMaxRunning: 1 });
+    const events: AgentEvent[] = [];
+    const result = await runAgent({
+      agent,
+      prompt: "cap",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.error).toBeNull();
+    const answers = result.report!.split("\n====\n");
+    // One went to the background (its id), the other blocked past the timer (its text).
+    expect(answers.filter((a) => a.startsWith("Tool Output ID: out_"))).toHaveLength(1);
+    expect(answers.filter((a) => a === "first" || a === "second")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "tool.async")).toHaveLength(1);
+  }, 30_000);
+
+  it("a background result the store refuses is recorded failed with the reason, not left running", async () => {
+    const respond: Responder = (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0)
+        return calls(slow(0.8, "x".repeat(5_000)), {
+          name: "test__echo",
+          arguments: { text: "ok" },
+        });
+      if (results.length === 2) return toolCall("wait_for_tool_output", {});
+      if (results.length === 3) {
+        const [id] = findOutputIds(results.find((r) => r.toolName === "test__slow")!.text);
+        return toolCall("get_tool_output", { id, mode: "raw" });
+      }
+      return report(`${results[2]!.text}\n====\n${results[3]!.text}`);
+    };
+    const fixture = await agentFixture(respond);
+    const agent = await fixture.agent("small", {
+      mcpServers: { test: testServerSpec() },
+      asyncTimeoutSecs: 0.3,
+    });
+    const stores = await openSqliteStores({
+      home: join(fixture.dir, "small-home"),
+      maxOutputBytes: 4096,
+    });
+    try {
+      const result = await runAgent({ agent, prompt: "store", stores, cwd: fixture.dir });
+      expect(result.error).toBeNull();
+      const [wait, read] = result.report!.split("\n====\n");
+      expect(wait).toMatch(
+        /^Completed tools:\n- test__slow \(id: out_\w+, failed: storing the result failed: OUTPUT_TOO_LARGE: /,
+      );
+      expect(read).toMatch(
+        /^Error OUTPUT_FAILED: Tool test__slow failed, .*storing the result failed: OUTPUT_TOO_LARGE/,
+      );
+      const slowRecord = (await stores.outputs.list({ sessionId: result.sessionId })).find(
+        (r) => r.toolName === "test__slow",
+      );
+      expect(slowRecord?.status).toBe("failed");
+    } finally {
+      await stores.close();
+    }
+  }, 30_000);
+});
+
 describe("async tools: the size trigger", () => {
   it("an output over asyncTokenThreshold is announced ready with its size; raw is refused with the size and the modes that work", async () => {
     const respond: Responder = (request) => {
@@ -272,6 +342,23 @@ describe("async tools: the size trigger", () => {
     );
     expect(noticeOf(last)).toContain(
       "2. Retrieve/examine async tool outputs using get_tool_output(id, mode) or wait_for_tool_output()",
+    );
+  }, 30_000);
+
+  it("the size trigger applies even to an output that would fit inline (decision 17)", async () => {
+    const respond: Responder = (request) =>
+      toolMessages(request).length === 0
+        ? toolCall("test__generate_output", { bytes: 2_000, kind: "log" })
+        : report(toolMessages(request)[0]!.text);
+    const { fixture, agent } = await setup(respond, { asyncTokenThreshold: 100 });
+    const result = await runAgent({
+      agent,
+      prompt: "small",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.report).toMatch(
+      /^Tool Output ID: out_\w+\nTool: test__generate_output\nSize: ~\d+ tokens\n/,
     );
   }, 30_000);
 
