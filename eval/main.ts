@@ -1,0 +1,97 @@
+/**
+ * `npm run eval`: the deterministic evaluation of spillway against the policies peers use
+ * (eval/README.md). Progress on stderr; the headline figures on stdout; with --json the last
+ * stdout line is one JSON object.
+ *
+ *   npm run eval                     # full: 7 kinds × 50 KB, 500 KB, 5 MB, 50 MB → eval/report/
+ *   npm run eval -- --quick          # 50 KB and 500 KB → eval/report-quick/
+ *   npm run eval -- --kinds log,csv --sizes 5MB --json
+ */
+import { join, resolve } from "node:path";
+import { POLICIES, type PolicyName } from "./episode.js";
+import { runEval } from "./run-eval.js";
+import { KINDS, type Kind, SIZES, type SizeLabel } from "./workload.js";
+
+const USAGE =
+  "usage: npm run eval -- [--quick] [--json] [--kinds a,b] [--sizes 50KB,500KB,5MB,50MB] [--policies a,b] [--seed N] [--out DIR]";
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function list<T extends string>(value: string | undefined, valid: readonly T[], flag: string): T[] {
+  if (!value) fail(`${flag} needs a value`);
+  const items = value.split(",").map((s) => s.trim());
+  const bad = items.filter((s) => !valid.includes(s as T));
+  if (bad.length > 0) fail(`${flag}: unknown ${bad.join(", ")}; valid: ${valid.join(", ")}`);
+  return items as T[];
+}
+
+function parse(argv: readonly string[]) {
+  let quick = false;
+  let json = false;
+  let kinds: Kind[] | undefined;
+  let sizes: SizeLabel[] | undefined;
+  let policies: PolicyName[] | undefined;
+  let seed = 1;
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = () => argv[++i];
+    if (flag === "--quick") quick = true;
+    else if (flag === "--json") json = true;
+    else if (flag === "--kinds") kinds = list(value(), KINDS, flag);
+    else if (flag === "--sizes")
+      sizes = list(
+        value(),
+        SIZES.map((s) => s.label),
+        flag,
+      );
+    else if (flag === "--policies") policies = list(value(), POLICIES, flag);
+    else if (flag === "--seed") {
+      seed = Number(value());
+      if (!Number.isInteger(seed) || seed < 0) fail("--seed needs a non-negative integer");
+    } else if (flag === "--out") out = value() ?? fail("--out needs a directory");
+    else if (flag === "--help" || flag === "-h") {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    } else fail(`unknown option ${flag}`);
+  }
+  const root = resolve(import.meta.dirname);
+  return {
+    json,
+    kinds,
+    sizes: sizes ?? (quick ? (["50KB", "500KB"] as SizeLabel[]) : undefined),
+    policies,
+    seed,
+    out: out ? resolve(out) : join(root, quick ? "report-quick" : "report"),
+  };
+}
+
+const options = parse(process.argv.slice(2));
+const result = await runEval({
+  out: options.out,
+  seed: options.seed,
+  ...(options.kinds ? { kinds: options.kinds } : {}),
+  ...(options.sizes ? { sizes: options.sizes } : {}),
+  ...(options.policies ? { policies: options.policies } : {}),
+  log: (line) => process.stderr.write(`${line}\n`),
+});
+const s = result.summary;
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const lines = [
+  `episodes ${s.episodes} (${s.tasks} tasks) in ${result.seconds.toFixed(0)} s · report ${result.reportPath}`,
+  ...POLICIES.filter((p) => !Number.isNaN(s.recallByPolicy[p])).map(
+    (p) => `  ${p.padEnd(17)} recall ${pct(s.recallByPolicy[p])}`,
+  ),
+  `spillway: recall ${pct(s.spillwayRecall)} (target 100%: ${s.targets.spillwayRecallIs100 ? "PASS" : "FAIL"}), ` +
+    `median ${Math.round(s.spillwayMedianTokensPerAnswer)} tokens per answer, lossless ${s.spillwayLossless}`,
+  `at ${s.largestSize}: spillway median ${Math.round(s.spillwayMedianTokensAtLargest)} tokens = ${pct(s.spillwayMedianShareOfOutputAtLargest)} of the output ` +
+    `(target <= 1%: ${s.targets.tokensAtLargestAtMost1PctOfOutput ? "PASS" : "FAIL"}); paging ${Math.round(s.pagingMedianTokensAtLargest)} ` +
+    `(target <= 1/10 of paging: ${s.targets.tokensAtLargestAtMostTenthOfPaging ? "PASS" : "FAIL"})`,
+  `best truncation: ${s.bestTruncationPolicy} ${pct(s.bestTruncationRecall)}`,
+];
+process.stdout.write(`${lines.join("\n")}\n`);
+if (options.json)
+  process.stdout.write(`${JSON.stringify({ eval: "spillway", seconds: result.seconds, ...s })}\n`);

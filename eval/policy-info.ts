@@ -1,0 +1,83 @@
+/** Where each policy comes from, its parameters, and how its scripted agent plays it. */
+import type { PolicyName } from "./episode.js";
+
+export interface PolicyInfo {
+  readonly label: string;
+  readonly source: string;
+  readonly parameters: string;
+  readonly agent: string;
+}
+
+export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
+  raw: {
+    label: "raw passthrough",
+    source: "no handling: the whole tool result goes into the conversation",
+    parameters:
+      "fails when the result does not fit a 128K-token window (4,096 reserved for the reply, 1,000 for prompt and notice)",
+    agent: "answers from the output when it fits",
+  },
+  "codex-head-tail": {
+    label: "head+tail 10 KiB / 256 lines (Codex CLI)",
+    source:
+      "openai/codex `codex-rs/core/src/truncate.rs` @02080945 (the line-and-byte version; later versions cut by bytes or tokens per model)",
+    parameters:
+      "over 10 KiB or 256 lines: `Total output lines: N`, first 128 + last 128 lines around `[... omitted X of N lines ...]`, head clipped to 5 KiB, tail filling the rest of 10 KiB",
+    agent: "answers from what it saw; no way back to the rest",
+  },
+  "openhands-head": {
+    label: "head-only 16,000 characters (OpenHands editor)",
+    source:
+      "All-Hands-AI openhands-aci `editor/results.py` `maybe_truncate`, `MAX_RESPONSE_LEN_CHAR = 16000`",
+    parameters:
+      "the first 16,000 characters + `<response clipped><NOTE>To save on context only part of this file has been shown to you. …</NOTE>`",
+    agent:
+      "answers from what it saw (the notice suggests grep, which this policy does not offer on a tool result)",
+  },
+  "seed-50-50": {
+    label: "50/50 bytes at 12,288 (seed framework legacy)",
+    source:
+      "seed 003, current behaviour: results over `toolResponseMaxBytes` truncated in the middle (50/50 split); 12,288 is spillway's default cap",
+    parameters: "first 6,144 + last 6,144 bytes around `[... N bytes truncated ...]`",
+    agent: "answers from what it saw",
+  },
+  "claude-mcp-25k": {
+    label: "25,000-token cap with an error (older Claude Code MCP)",
+    source:
+      'Claude Code `MAX_MCP_OUTPUT_TOKENS` default 25000; older builds answer `MCP tool "X" response (N tokens) exceeds maximum allowed tokens (25000). Please use pagination, filtering, or limit parameters to reduce the response size.`',
+    parameters: "up to 25,000 tokens: the whole output; above: only the error",
+    agent: "answers from the output when it came; otherwise it has nothing",
+  },
+  "spill-to-file": {
+    label: "spill to file + 2 KB preview (Claude Code today; Goose, deepagents alike)",
+    source:
+      "Claude Code `src/utils/toolResultStorage.ts` (threshold 50,000 characters, `PREVIEW_SIZE_BYTES = 2000`, `<persisted-output>` message), its Read (`offset`/`limit`, `N\\tline`, 25,000-token cap) and Grep (ripgrep, `-n`, `--max-columns 500`, `head_limit` 250)",
+    parameters:
+      "over 50,000 characters the result is written to a file; the model gets its path and the first 2 KB",
+    agent:
+      "answers from the preview, else greps the file for the question's id (or regex) with context, then reads 40 lines around the first match",
+  },
+  "paging-4000": {
+    label: "continuation paging, 4,000-character pages (seed 002)",
+    source:
+      'seed 002: `[truncated — showing 4000/N chars. Call get_continuation with tool_call_id="…" to read more]` and `get_continuation(tool_call_id, offset)`',
+    parameters: "4,000 characters a page; every page stays in the conversation",
+    agent:
+      "jumps to the last page for questions about the end (the marker gives the total), else pages forward until it sees the answer or its context window is full",
+  },
+  spillway: {
+    label: "spillway (default surface)",
+    source:
+      "this repository, default settings: stored whole, then inline, a handle message, or (over 10,000 tokens) seed 003's ready text",
+    parameters: "`get_tool_output` modes grep / slice / json (page and extract unused here)",
+    agent:
+      "answers from what it was shown, else: JSONPath for JSON outputs, grep for the question's id (or regex) with context, then a slice around the match",
+  },
+  "spillway-extract": {
+    label: "spillway extract",
+    source:
+      'this repository: `get_tool_output(mode="extract")`, strategy auto (full-chunked map-reduce or the read-grep agent), quotes verified against the stored bytes',
+    parameters: "extraction model = the scripted model (128K window); maxChunks 20",
+    agent:
+      "asks extract first; when extraction declines or finds nothing, falls back to JSONPath / grep / slice",
+  },
+};

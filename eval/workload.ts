@@ -1,0 +1,538 @@
+/**
+ * The evaluation's workload: seeded, generated tool outputs of seven kinds and four sizes, each
+ * with planted needles at known places, and one task (a question with one exact answer) per
+ * needle. No network, no randomness beyond the seed: the same run gives the same bytes.
+ *
+ * A needle is a record (line, JSON object, CSV row, paragraph) holding a unique cue (an event
+ * or order id, or a pattern only a regex finds) and, near it, the answer: `ANS-` and six
+ * capital letters or digits, which never occur in filler.
+ */
+import { createHash } from "node:crypto";
+import { Rng } from "../bench/rng.js";
+
+export const KINDS = ["log", "json-pretty", "json-min", "csv", "markdown", "code", "cjk"] as const;
+export type Kind = (typeof KINDS)[number];
+
+export const SIZES = [
+  { label: "50KB", bytes: 50 * 1024 },
+  { label: "500KB", bytes: 500 * 1024 },
+  { label: "5MB", bytes: 5 * 1024 * 1024 },
+  { label: "50MB", bytes: 50 * 1024 * 1024 },
+] as const;
+export type SizeLabel = (typeof SIZES)[number]["label"];
+
+export const POSITIONS = [
+  "start",
+  "25%",
+  "middle",
+  "75%",
+  "last",
+  "nested-json",
+  "regex-only",
+  "end-error",
+] as const;
+export type Position = (typeof POSITIONS)[number];
+
+/** How a competent model would look for a needle. */
+export interface Search {
+  /** A literal to grep for (the id the question names). */
+  readonly literal?: string;
+  /** A regular expression (JavaScript syntax) when no literal names the needle. */
+  readonly regex?: string;
+  /** A JSONPath that selects the answer, for JSON outputs. */
+  readonly jsonPath?: string;
+}
+
+export interface Task {
+  readonly id: string;
+  readonly kind: Kind;
+  readonly size: SizeLabel;
+  readonly position: Position;
+  readonly question: string;
+  readonly search: Search;
+  /** The exact expected answer. */
+  readonly expected: string;
+  /** Where the answer may sit around the cue, in characters (before its start, after its end). */
+  readonly window: { readonly before: number; readonly after: number };
+  /** Character range of the needle (from the first of cue and answer to the end of the last). */
+  readonly span: { readonly start: number; readonly end: number };
+  /** 1-based line of the answer. */
+  readonly line: number;
+}
+
+export interface Workload {
+  /** `<kind>/<size>`: also the argument of the data server's tool. */
+  readonly id: string;
+  readonly kind: Kind;
+  readonly size: SizeLabel;
+  readonly text: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly tasks: readonly Task[];
+}
+
+/** The answer of every needle: `ANS-` and six capitals or digits (never in filler). */
+export const ANSWER_PATTERN = "ANS-[0-9A-Z]{6}";
+/** The regex-only needle: exactly four digits, a dash, four capitals (filler has near misses). */
+export const TXN_PATTERN = "\\bTXN-\\d{4}-[A-Z]{4}\\b";
+
+const BASE32 = "abcdefghjkmnpqrstvwxyz0123456789";
+const UPPER = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789";
+const LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ";
+
+const chars = (rng: Rng, alphabet: string, n: number) =>
+  Array.from({ length: n }, () => alphabet[rng.int(alphabet.length)]).join("");
+
+/** What a needle record needs: its cue and its answer. */
+interface Needle {
+  readonly position: Position;
+  readonly cue: string;
+  readonly answer: string;
+}
+
+/** One kind's content: filler records, needle records, and how they join. */
+interface Format {
+  readonly header: string;
+  readonly footer: string;
+  readonly separator: string;
+  filler(rng: Rng, index: number): string;
+  needle(rng: Rng, needle: Needle, index: number): string;
+  /** Records that end the output (the log's final error and shutdown), before the last one. */
+  tail?(rng: Rng, needle: Needle, index: number): string[];
+  /** The question for a position needle (the cue names the record). */
+  question(needle: Needle): string;
+  readonly window: { readonly before: number; readonly after: number };
+}
+
+const SERVICES = ["api-gateway", "checkout", "payment-svc", "search-svc", "auth", "inventory"];
+const LEVELS = ["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"];
+const WORDS =
+  "the service request handler retries upstream latency cache budget queue worker shard replica snapshot index token session order payment invoice refund ledger audit region cluster deploy release rollback metric alert threshold window".split(
+    " ",
+  );
+const CJK =
+  "日本語のテキストと中文内容混合在一起服务请求处理重试缓存队列订单支付退款审计区域集群部署发布回滚指标告警阈值窗口".split(
+    "",
+  );
+const EMOJI = ["✅", "🚀", "🔥", "📦", "⚠️", "🧪", "🌏", "💳"];
+
+function sentence(rng: Rng, words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(WORDS[rng.int(WORDS.length)]!);
+  const text = out.join(" ");
+  return `${text[0]!.toUpperCase()}${text.slice(1)}.`;
+}
+
+/** A near miss of the TXN pattern (5 digits, or lower-case letters), sometimes. */
+function txnDecoy(rng: Rng): string {
+  return rng.chance(0.5)
+    ? `TXN-${rng.range(10000, 99999)}-${chars(rng, LETTERS, 4)}`
+    : `TXN-${rng.range(1000, 9999)}-${chars(rng, LETTERS, 4).toLowerCase()}`;
+}
+
+function timestamp(index: number): string {
+  const ms = Date.UTC(2026, 2, 14, 8, 0, 0) + index * 37;
+  return new Date(ms).toISOString();
+}
+
+function refundQuestion(needle: Needle): string {
+  return `What is the refund reference recorded for event ${needle.cue}?`;
+}
+
+const logFormat: Format = {
+  header: "",
+  footer: "",
+  separator: "\n",
+  filler: (rng, i) => {
+    const level = LEVELS[rng.int(LEVELS.length)]!;
+    const extra = rng.chance(0.02) ? ` txn=${txnDecoy(rng)}` : "";
+    return `${timestamp(i)} ${level} [${SERVICES[rng.int(SERVICES.length)]}] request_id=req_${chars(rng, BASE32, 10)} path=/v1/${WORDS[rng.int(WORDS.length)]} status=${level === "ERROR" ? 500 : 200} duration_ms=${rng.range(1, 900)}${extra} msg="${sentence(rng, rng.range(3, 9))}"`;
+  },
+  needle: (rng, needle, i) =>
+    needle.position === "regex-only"
+      ? `${timestamp(i)} WARN [payment-svc] request_id=req_${chars(rng, BASE32, 10)} settlement mismatch txn=${needle.answer} msg="manual review queued"`
+      : `${timestamp(i)} WARN [billing] event=${needle.cue} refund_ref=${needle.answer} msg="refund issued after dispute"`,
+  tail: (rng, needle, i) => [
+    `${timestamp(i)} ERROR [checkout] fatal: payment gateway timeout code=${needle.answer} request_id=req_${chars(rng, BASE32, 10)}`,
+    `${timestamp(i + 1)} INFO [main] draining connections`,
+    `${timestamp(i + 2)} INFO [main] shutdown complete`,
+  ],
+  question: refundQuestion,
+  window: { before: 0, after: 300 },
+};
+
+interface Order {
+  id: string;
+  created: string;
+  customer: { id: string; tier: string; region: string };
+  items: { sku: string; qty: number; price: number }[];
+  payment: { method: string; auth: { network: string; code: string } };
+  note: string;
+}
+
+function order(
+  rng: Rng,
+  i: number,
+  over: Partial<{ id: string; code: string; note: string }> = {},
+): Order {
+  return {
+    id: over.id ?? `ord_${chars(rng, BASE32, 8)}`,
+    created: timestamp(i),
+    customer: {
+      id: `usr_${chars(rng, BASE32, 8)}`,
+      tier: rng.pick(["free", "pro", "team"]),
+      region: rng.pick(["eu-west", "us-east", "ap-south"]),
+    },
+    items: Array.from({ length: rng.range(1, 3) }, () => ({
+      sku: `sku_${chars(rng, BASE32, 6)}`,
+      qty: rng.range(1, 5),
+      price: rng.range(100, 99_999) / 100,
+    })),
+    payment: {
+      method: rng.pick(["card", "wallet", "bank"]),
+      auth: {
+        network: rng.pick(["visa", "mc", "amex"]),
+        code: over.code ?? chars(rng, UPPER, 6).toLowerCase(),
+      },
+    },
+    note: over.note ?? (rng.chance(0.02) ? `ref ${txnDecoy(rng)}` : sentence(rng, rng.range(2, 6))),
+  };
+}
+
+function jsonNeedle(rng: Rng, needle: Needle, i: number): Order {
+  if (needle.position === "nested-json")
+    return order(rng, i, { id: needle.cue, code: needle.answer });
+  if (needle.position === "regex-only")
+    return order(rng, i, { note: `settlement mismatch ${needle.answer}` });
+  return order(rng, i, {
+    id: needle.cue,
+    note: `refund_ref ${needle.answer} issued after dispute`,
+  });
+}
+
+function jsonQuestion(needle: Needle): string {
+  return `What is the refund reference in the note of order ${needle.cue}?`;
+}
+
+/** Pretty JSON: an API response `{"orders": [...]}` with 2-space indentation. */
+const prettyIndent = (value: unknown) =>
+  JSON.stringify(value, null, 2)
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
+
+const jsonPrettyFormat: Format = {
+  header: '{\n  "object": "list",\n  "orders": [\n',
+  footer: '\n  ],\n  "has_more": false\n}\n',
+  separator: ",\n",
+  filler: (rng, i) => prettyIndent(order(rng, i)),
+  needle: (rng, needle, i) => prettyIndent(jsonNeedle(rng, needle, i)),
+  question: jsonQuestion,
+  window: { before: 0, after: 900 },
+};
+
+const jsonMinFormat: Format = {
+  header: '{"object":"list","orders":[',
+  footer: '],"has_more":false}',
+  separator: ",",
+  filler: (rng, i) => JSON.stringify(order(rng, i)),
+  needle: (rng, needle, i) => JSON.stringify(jsonNeedle(rng, needle, i)),
+  question: jsonQuestion,
+  window: { before: 0, after: 600 },
+};
+
+const csvFormat: Format = {
+  header: "timestamp,request_id,user_id,event,amount,currency,status,note\n",
+  footer: "\n",
+  separator: "\n",
+  filler: (rng, i) =>
+    `${timestamp(i)},req_${chars(rng, BASE32, 10)},usr_${chars(rng, BASE32, 8)},evt_${chars(rng, BASE32, 9)},${rng.range(100, 99_999) / 100},${rng.pick(["EUR", "USD", "JPY"])},${rng.pick(["ok", "ok", "declined"])},"${rng.chance(0.02) ? txnDecoy(rng) : sentence(rng, rng.range(2, 6))}"`,
+  needle: (rng, needle, i) =>
+    needle.position === "regex-only"
+      ? `${timestamp(i)},req_${chars(rng, BASE32, 10)},usr_${chars(rng, BASE32, 8)},evt_${chars(rng, BASE32, 9)},0,EUR,review,"settlement mismatch ${needle.answer}"`
+      : `${timestamp(i)},req_${chars(rng, BASE32, 10)},usr_${chars(rng, BASE32, 8)},${needle.cue},0,EUR,refunded,"refund_ref=${needle.answer}"`,
+  question: (needle) =>
+    `What is the refund reference in the note of the row for event ${needle.cue}?`,
+  window: { before: 0, after: 300 },
+};
+
+const markdownFormat: Format = {
+  header: "# Incident handbook\n\n",
+  footer: "\n",
+  separator: "\n",
+  filler: (rng, i) => {
+    switch (i % 9) {
+      case 0:
+        return `\n## ${sentence(rng, 3).slice(0, -1)}\n`;
+      case 3:
+        return `- ${sentence(rng, rng.range(4, 10))}`;
+      case 5:
+        return `| ${WORDS[rng.int(WORDS.length)]} | ${rng.range(1, 999)} ms | ${rng.chance(0.1) ? txnDecoy(rng) : "ok"} |`;
+      case 7:
+        return `<div class="note"><p>${sentence(rng, rng.range(5, 12))}</p></div>`;
+      default:
+        return sentence(rng, rng.range(8, 24));
+    }
+  },
+  needle: (_rng, needle) =>
+    needle.position === "regex-only"
+      ? `<p>The settlement mismatch was traced to ${needle.answer} during the audit.</p>`
+      : `For event ${needle.cue} the refund reference is ${needle.answer}; keep it for the ledger.`,
+  question: refundQuestion,
+  window: { before: 0, after: 300 },
+};
+
+const codeFormat: Format = {
+  header: '// Generated service code\nimport { ledger } from "./ledger";\n\n',
+  footer: "\n",
+  separator: "\n",
+  filler: (rng, i) => {
+    const name = `${WORDS[rng.int(WORDS.length)]}${WORDS[rng.int(WORDS.length)]!.replace(/^./, (c) => c.toUpperCase())}${i}`;
+    switch (i % 6) {
+      case 0:
+        return `export async function ${name}(input: Request): Promise<Response> {`;
+      case 1:
+        return `  const value = await ledger.read("${WORDS[rng.int(WORDS.length)]}", ${rng.range(1, 999)});`;
+      case 2:
+        return `  // ${sentence(rng, rng.range(4, 10))}${rng.chance(0.05) ? ` see ${txnDecoy(rng)}` : ""}`;
+      case 3:
+        return `  if (value.status !== ${rng.range(200, 599)}) throw new Error("${sentence(rng, 3)}");`;
+      case 4:
+        return "  return Response.json(value);";
+      default:
+        return "}\n";
+    }
+  },
+  needle: (_rng, needle) =>
+    needle.position === "regex-only"
+      ? `const SETTLEMENT_MISMATCH = "${needle.answer}"; // manual review`
+      : `export const REFUND_REFERENCE = "${needle.answer}"; // event ${needle.cue}`,
+  question: (needle) => `Which refund reference constant is defined for event ${needle.cue}?`,
+  window: { before: 120, after: 20 },
+};
+
+const cjkFormat: Format = {
+  header: "",
+  footer: "\n",
+  separator: "\n",
+  filler: (rng) => {
+    const parts: string[] = [];
+    for (let k = rng.range(12, 40); k > 0; k--) parts.push(CJK[rng.int(CJK.length)]!);
+    if (rng.chance(0.3)) parts.push(EMOJI[rng.int(EMOJI.length)]!);
+    if (rng.chance(0.02)) parts.push(` ${txnDecoy(rng)}`);
+    return parts.join("");
+  },
+  needle: (_rng, needle) =>
+    needle.position === "regex-only"
+      ? `结算不一致 ${needle.answer} 需要人工审核 ⚠️`
+      : `事件 ${needle.cue} 的退款编号是 ${needle.answer} ✅`,
+  question: refundQuestion,
+  window: { before: 0, after: 200 },
+};
+
+const FORMATS: Record<Kind, Format> = {
+  log: logFormat,
+  "json-pretty": jsonPrettyFormat,
+  "json-min": jsonMinFormat,
+  csv: csvFormat,
+  markdown: markdownFormat,
+  code: codeFormat,
+  cjk: cjkFormat,
+};
+
+/** Where each needle goes, as a fraction of the filler records (the tail ones go at the end). */
+const FRACTIONS: Partial<Record<Position, number>> = {
+  start: 0,
+  "25%": 0.25,
+  middle: 0.5,
+  "75%": 0.75,
+  "nested-json": 0.4,
+  "regex-only": 0.6,
+};
+
+function positionsOf(kind: Kind): Position[] {
+  const positions: Position[] = ["start", "25%", "middle", "75%", "last", "regex-only"];
+  if (kind === "json-pretty" || kind === "json-min") positions.push("nested-json");
+  if (kind === "log") positions.push("end-error");
+  return positions;
+}
+
+function needleFor(rng: Rng, position: Position, kind: Kind): Needle {
+  const answer = `ANS-${chars(rng, UPPER, 6)}`;
+  if (position === "regex-only")
+    return { position, cue: "", answer: `TXN-${rng.range(1000, 9999)}-${chars(rng, LETTERS, 4)}` };
+  if (position === "end-error") return { position, cue: "shutdown complete", answer };
+  const prefix = kind === "json-pretty" || kind === "json-min" ? "ord" : "evt";
+  return { position, cue: `${prefix}_${chars(rng, BASE32, 9)}`, answer };
+}
+
+function utf8(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/**
+ * Generates one output of `kind` of about `bytes` UTF-8 bytes with its needles and tasks.
+ *
+ * @example
+ * const workload = generateWorkload("log", "5MB", 42);
+ * workload.tasks.map((t) => t.position); // ["start", "25%", "middle", "75%", "last", "regex-only", "end-error"]
+ */
+export function generateWorkload(kind: Kind, size: SizeLabel, seed: number): Workload {
+  const format = FORMATS[kind];
+  const rng = new Rng(seed);
+  const target = SIZES.find((s) => s.label === size)!.bytes;
+  const needles = positionsOf(kind).map((position) => needleFor(rng, position, kind));
+  const byPosition = new Map(needles.map((n) => [n.position, n]));
+  const endError = byPosition.get("end-error");
+  const last = byPosition.get("last")!;
+  const tailSize = endError ? (format.tail?.(new Rng(1), endError, 0) ?? []) : [];
+  const fixed =
+    utf8(format.header) +
+    utf8(format.footer) +
+    tailSize.reduce((sum, r) => sum + utf8(r) + 1, 0) +
+    needles.reduce((sum, n) => sum + utf8(format.needle(new Rng(1), n, 0)) + 1, 0);
+  const fillerTarget = Math.max(0, target - fixed);
+  // Pending needles by the filler byte offset they go at.
+  const pending = needles
+    .filter((n) => FRACTIONS[n.position] !== undefined)
+    .map((n) => ({ needle: n, at: FRACTIONS[n.position]! * fillerTarget }))
+    .sort((a, b) => a.at - b.at);
+  const records: string[] = [];
+  let fillerBytes = 0;
+  let index = 0;
+  const sepBytes = utf8(format.separator);
+  while (fillerBytes < fillerTarget || pending.length > 0) {
+    while (pending.length > 0 && pending[0]!.at <= fillerBytes) {
+      records.push(format.needle(rng, pending.shift()!.needle, index++));
+    }
+    if (fillerBytes >= fillerTarget) continue;
+    const record = format.filler(rng, index++);
+    records.push(record);
+    fillerBytes += utf8(record) + sepBytes;
+  }
+  const tail = endError ? (format.tail?.(rng, endError, index) ?? []) : [];
+  index += tail.length;
+  records.push(...tail, format.needle(rng, last, index));
+  const text = format.header + records.join(format.separator) + format.footer;
+  const id = `${kind}/${size}`;
+  const tasks = needles.map((needle) => taskOf(text, kind, size, format, needle, id));
+  return {
+    id,
+    kind,
+    size,
+    text,
+    bytes: utf8(text),
+    sha256: createHash("sha256").update(text, "utf8").digest("hex"),
+    tasks,
+  };
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+function taskOf(
+  text: string,
+  kind: Kind,
+  size: SizeLabel,
+  format: Format,
+  needle: Needle,
+  id: string,
+): Task {
+  const answerAt = text.indexOf(needle.answer);
+  if (answerAt === -1 || text.indexOf(needle.answer, answerAt + 1) !== -1)
+    throw new Error(`${id}: the ${needle.position} needle's answer must occur exactly once`);
+  const base = {
+    id: `${id}/${needle.position}`,
+    kind,
+    size,
+    position: needle.position,
+    expected: needle.answer,
+  };
+  if (needle.position === "regex-only") {
+    return {
+      ...base,
+      question:
+        "Which transaction id has the form TXN-, four digits, a dash, four capital letters? Exactly one does.",
+      search: { regex: TXN_PATTERN },
+      window: { before: 0, after: 0 },
+      span: { start: answerAt, end: answerAt + needle.answer.length },
+      line: lineAt(text, answerAt),
+    };
+  }
+  const cueAt =
+    needle.position === "end-error" ? text.lastIndexOf(needle.cue) : text.indexOf(needle.cue);
+  if (
+    cueAt === -1 ||
+    text.indexOf(needle.cue) !== cueAt ||
+    text.indexOf(needle.cue, cueAt + 1) !== -1
+  )
+    throw new Error(`${id}: the ${needle.position} needle's cue must occur exactly once`);
+  const span = {
+    start: Math.min(cueAt, answerAt),
+    end: Math.max(cueAt + needle.cue.length, answerAt + needle.answer.length),
+  };
+  if (needle.position === "end-error") {
+    return {
+      ...base,
+      question:
+        'Which error code was logged just before the service shut down ("shutdown complete") at the end of the log?',
+      search: { literal: needle.cue },
+      window: { before: 400, after: 0 },
+      span,
+      line: lineAt(text, answerAt),
+    };
+  }
+  if (needle.position === "nested-json") {
+    return {
+      ...base,
+      question: `What is the payment authorization code (payment.auth.code) of order ${needle.cue}?`,
+      search: {
+        literal: needle.cue,
+        jsonPath: `$.orders[?(@.id=="${needle.cue}")].payment.auth.code`,
+      },
+      window: format.window,
+      span,
+      line: lineAt(text, answerAt),
+    };
+  }
+  const jsonKind = kind === "json-pretty" || kind === "json-min";
+  return {
+    ...base,
+    question: format.question(needle),
+    search: {
+      literal: needle.cue,
+      ...(jsonKind ? { jsonPath: `$.orders[?(@.id=="${needle.cue}")].note` } : {}),
+    },
+    window: format.window,
+    span,
+    line: lineAt(text, answerAt),
+  };
+}
+
+/** The answer in a selection that holds only the answer's field (a JSONPath result). */
+export function answerFromSelection(seen: string): string | undefined {
+  return new RegExp(ANSWER_PATTERN).exec(seen)?.[0];
+}
+
+/**
+ * The answer a model would give from text it saw: the answer pattern near a cue (or the regex
+ * match itself), or undefined when the text does not show it.
+ */
+export function answerFrom(task: Task, seen: string): string | undefined {
+  if (task.search.regex && !task.search.literal)
+    return new RegExp(task.search.regex).exec(seen)?.[0];
+  const cue = task.search.literal!;
+  const answer = new RegExp(ANSWER_PATTERN, "g");
+  for (let at = seen.indexOf(cue); at !== -1; at = seen.indexOf(cue, at + 1)) {
+    const from = Math.max(0, at - task.window.before);
+    const to = at + cue.length + task.window.after;
+    answer.lastIndex = from;
+    for (let match = answer.exec(seen); match && match.index < to; match = answer.exec(seen)) {
+      if (match.index + match[0].length <= to || task.window.before > 0) return match[0];
+    }
+  }
+  return undefined;
+}
