@@ -5,6 +5,7 @@
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { estimateTokens } from "../src/core/tokens.js";
 import { continuationMarker } from "../src/surfaces/get-continuation.js";
 import { coveredFraction, type Episode, type PolicyName, TOOL_RESULT_BUDGET } from "./episode.js";
 import { answerFrom, type Task, type Workload } from "./workload.js";
@@ -20,12 +21,28 @@ export interface Prepared {
   readonly count: (text: string) => number;
 }
 
-export function prepare(workload: Workload, count: (text: string) => number): Prepared {
+/** Outputs longer than this are measured by the store's sampled estimate (within about 1%). */
+export const EXACT_OUTPUT_TOKENS_MAX_CHARS = 8_000_000;
+
+/**
+ * Prepares a workload for the baselines. The output's own token count is exact up to 8 M
+ * characters and the store's sampled estimate above (exact counting of 50 MB takes about a
+ * minute per output; every 50 MB output is far over every cap either way). Tokens exposed are
+ * always exact.
+ */
+export async function prepare(
+  workload: Workload,
+  count: (text: string) => number,
+): Promise<Prepared> {
   const starts = [0];
   const text = workload.text;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   if (starts.at(-1) === text.length && text.length > 0) starts.pop();
-  return { workload, outputTokens: count(text), lineStarts: starts, count };
+  const outputTokens =
+    text.length <= EXACT_OUTPUT_TOKENS_MAX_CHARS
+      ? count(text)
+      : (await estimateTokens(text)).tokens;
+  return { workload, outputTokens, lineStarts: starts, count };
 }
 
 const utf8 = (s: string) => Buffer.byteLength(s, "utf8");

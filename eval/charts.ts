@@ -77,7 +77,7 @@ const CONFIG = {
     domainColor: "#888888",
     tickColor: "#888888",
   },
-  legend: { labelFontSize: 13, titleFontSize: 14, symbolSize: 140, rowPadding: 6 },
+  legend: { labelFontSize: 13, titleFontSize: 14, symbolSize: 140, rowPadding: 6, labelLimit: 260 },
   header: { labelFontSize: 14, labelFontWeight: "bold", titleFontSize: 14 },
 } as const;
 

@@ -79,7 +79,8 @@ const result = await runEval({
   log: (line) => process.stderr.write(`${line}\n`),
 });
 const s = result.summary;
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const pct = (x: number) =>
+  x > 0 && x < 0.001 ? `${(x * 100).toPrecision(2)}%` : `${(x * 100).toFixed(1)}%`;
 const lines = [
   `episodes ${s.episodes} (${s.tasks} tasks) in ${result.seconds.toFixed(0)} s · report ${result.reportPath}`,
   ...POLICIES.filter((p) => !Number.isNaN(s.recallByPolicy[p])).map(

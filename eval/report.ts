@@ -24,7 +24,12 @@ export interface ReportInput {
   readonly seconds: number;
 }
 
-const pct = (x: number) => (Number.isNaN(x) ? "–" : `${Math.round(x * 1000) / 10}%`);
+const pct = (x: number) => {
+  if (Number.isNaN(x)) return "–";
+  // Small shares keep two significant digits (spillway reads 0.0013% of a 50 MB output).
+  if (x > 0 && x < 0.001) return `${(x * 100).toPrecision(2)}%`;
+  return `${Math.round(x * 1000) / 10}%`;
+};
 const int = (x: number) => (Number.isNaN(x) ? "–" : Math.round(x).toLocaleString("en-US"));
 const ms = (x: number) =>
   Number.isNaN(x) ? "–" : x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString("en-US");
@@ -183,7 +188,8 @@ function method(input: ReportInput): string {
     "- **spillway** runs for real: `runAgent` with default settings, the AI SDK's openai-compatible provider over HTTP against the scripted model server, " +
       "an MCP server over Streamable HTTP returning the output, the SQLite store. The baselines are re-implementations of what each tool shows the model.",
     "- **Tokens exposed**: exact `o200k_base` tokens (gpt-tokenizer) of every tool result the model was shown until it answered (the first result and every read). " +
-      "A raw request that does not fit counts the whole output. **Compression**: output tokens / tokens exposed.",
+      "A raw request that does not fit counts the whole output. **Compression**: output tokens / tokens exposed. The outputs' own token counts are exact up to 8 M " +
+      "characters and, above (the 50 MB outputs), the store's sampled estimate, within about 1% (docs/token-estimation.md).",
     "- **Harness time**: storing (spillway's interception point), spilling or cutting the output, and serving every read; model time and the MCP transfer are excluded.",
     "- **The output**: for spillway, whether the store's copy is byte-identical (SHA-256) after the run; for the others, the fraction of the output's characters ever shown.",
     `- Ran in ${input.seconds.toFixed(0)} s.`,

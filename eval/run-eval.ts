@@ -72,7 +72,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
       for (const kind of kinds) {
         const t0 = performance.now();
         const workload = generateWorkload(kind, size, seedOf(seed, kind, size));
-        const prepared = prepare(workload, count);
+        const prepared = await prepare(workload, count);
         const found: Episode[] = [];
         for (const policy of policies) {
           if (policy === "spillway" || policy === "spillway-extract")

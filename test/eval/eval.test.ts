@@ -34,7 +34,7 @@ describe("eval workload", () => {
 describe("baselines", () => {
   it("truncation shows what it keeps and nothing else; paging and spill-to-file reach the middle", async () => {
     const tokenizer = await loadTokenizer("o200k_base");
-    const p = prepare(generateWorkload("log", "500KB", 5), (t) => tokenizer.count(t));
+    const p = await prepare(generateWorkload("log", "500KB", 5), (t) => tokenizer.count(t));
     const codex = runViewPolicy("codex-head-tail", p);
     const byPosition = (list: typeof codex, position: string) =>
       list.find((e) => e.position === position)!;
@@ -52,7 +52,9 @@ describe("baselines", () => {
     const dir = await tempDir("spillway-eval-spill-");
     const spill = await runSpillPolicy(p, dir);
     expect(spill.every((e) => e.correct)).toBe(true);
-    const minJson = prepare(generateWorkload("json-min", "500KB", 5), (t) => tokenizer.count(t));
+    const minJson = await prepare(generateWorkload("json-min", "500KB", 5), (t) =>
+      tokenizer.count(t),
+    );
     const spillMin = await runSpillPolicy(minJson, dir);
     expect(byPosition(spillMin, "middle")).toMatchObject({
       correct: false,
