@@ -48,6 +48,16 @@ const POLICY_COLORS: Readonly<Record<PolicyName, string>> = {
   "spillway-extract": "#0a3d91",
 };
 
+/**
+ * Dashes for policies whose lines often coincide with another's (Codex and the seed 50/50 cut
+ * show the same needles; both spillway policies answer everything), so the line beneath stays
+ * visible through the gaps.
+ */
+const POLICY_DASHES: Readonly<Partial<Record<PolicyName, number[]>>> = {
+  "seed-50-50": [6, 4],
+  "spillway-extract": [10, 7],
+};
+
 const isSpillway = (policy: PolicyName): boolean => policy.startsWith("spillway");
 
 const PLOT_WIDTH = 680;
@@ -161,6 +171,15 @@ function policyColor(policies: readonly PolicyName[], legend: boolean): Channels
   };
 }
 
+/** Dash pattern by policy (solid unless POLICY_DASHES says otherwise); it shares the color legend. */
+function policyDash(policies: readonly PolicyName[]): Channels["strokeDash"] {
+  return {
+    field: "policy",
+    type: "nominal",
+    scale: { domain: [...policies], range: policies.map((p) => POLICY_DASHES[p] ?? [1, 0]) },
+  };
+}
+
 function sizeAxis(sizes: readonly SizeLabel[]): Channels["x"] {
   return {
     field: "size",
@@ -175,8 +194,10 @@ function sizeAxis(sizes: readonly SizeLabel[]): Channels["x"] {
 function emphasizedLines(
   x: Channels["x"],
   y: Channels["y"],
-  color: Channels["color"],
+  policies: readonly PolicyName[],
 ): UnitSpec<string>[] {
+  const color = policyColor(policies, true);
+  const strokeDash = policyDash(policies);
   const layer = (spillway: boolean): UnitSpec<string> => ({
     transform: [{ filter: spillway ? "datum.spillway" : "!datum.spillway" }],
     mark: {
@@ -185,7 +206,7 @@ function emphasizedLines(
       strokeWidth: spillway ? 4.5 : 2,
       opacity: spillway ? 1 : 0.9,
     },
-    encoding: { x, y, color },
+    encoding: { x, y, color, strokeDash },
   });
   return [layer(false), layer(true)];
 }
@@ -217,7 +238,7 @@ function recallBySize(episodes: readonly Episode[]): Chart {
   const subtitle =
     "Share of tasks answered exactly, per policy and output size (all kinds and needle positions pooled).";
   const alt =
-    "Line chart of recall (share of tasks answered exactly) against tool output size, one line per context policy, with the spillway policies drawn thick.";
+    "Line chart of recall (share of tasks answered exactly) against tool output size, one line per context policy, with the spillway policies drawn thick and lines that coincide with another dashed.";
   const file = "recall-by-size.png";
   const rows = bySize(episodes, recallOf);
   if (rows.length === 0) return { file, title, alt, spec: noData(title, subtitle) };
@@ -245,7 +266,7 @@ function recallBySize(episodes: readonly Episode[]): Chart {
       width: PLOT_WIDTH,
       height: PLOT_HEIGHT,
       data: { values: rows },
-      layer: emphasizedLines(sizeAxis(sizes), y, policyColor(policies, true)),
+      layer: emphasizedLines(sizeAxis(sizes), y, policies),
     },
   };
 }
@@ -276,7 +297,7 @@ function tokensPerAnswer(episodes: readonly Episode[]): Chart {
     scale: { type: "log" },
     axis: { title: "Tokens exposed (median, log scale)", format: "~s", tickCount: 8 },
   };
-  const lines = emphasizedLines(sizeAxis(sizes), y, policyColor(policies, true));
+  const lines = emphasizedLines(sizeAxis(sizes), y, policies);
   return {
     file,
     title,
