@@ -1,19 +1,22 @@
 /**
- * The evaluation's charts, rendered headlessly to PNG: Vega-Lite → Vega → SVG → PNG (resvg).
- * Text is set in DejaVu Sans loaded from `dejavu-fonts-ttf`, never from the system, so the same
- * episodes give the same pixels on every machine.
- *
- * Every chart colors a policy the same way; the spillway policies get strong colors and thick
- * lines, the baselines muted colors and thin lines.
+ * The evaluation's charts: what each shows, built from the episodes as Vega-Lite specs, and
+ * written as PNG files (chart-render.ts renders them headlessly; chart-style.ts holds the look).
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { Resvg } from "@resvg/resvg-js";
-import { parse, View } from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
-import type { Encoding } from "vega-lite/types_unstable/encoding.js";
-import type { UnitSpec } from "vega-lite/types_unstable/spec/unit.js";
+import type { TopLevelSpec } from "vega-lite";
+import { renderPng } from "./chart-render.js";
+import {
+  type Channels,
+  CONFIG,
+  emphasizedLines,
+  isSpillway,
+  noData,
+  PLOT_HEIGHT,
+  PLOT_WIDTH,
+  policyColor,
+  sizeAxis,
+} from "./chart-style.js";
 import {
   type Episode,
   POLICIES,
@@ -28,68 +31,6 @@ export interface ChartFile {
   readonly title: string;
   readonly alt: string;
 }
-
-/** Width of every PNG, in pixels. */
-export const CHART_WIDTH_PX = 1000;
-
-const FONT = "DejaVu Sans";
-const FONT_FILES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf"];
-
-/** Muted colors for the baselines, strong ones for spillway. */
-const POLICY_COLORS: Readonly<Record<PolicyName, string>> = {
-  raw: "#8c8c8c",
-  "codex-head-tail": "#86b4d6",
-  "openhands-head": "#b4a3d3",
-  "seed-50-50": "#8fc58a",
-  "claude-mcp-25k": "#e8b07c",
-  "spill-to-file": "#d89bb0",
-  "paging-4000": "#b9b56e",
-  spillway: "#d62d20",
-  "spillway-extract": "#0a3d91",
-};
-
-/**
- * Dashes for policies whose lines often coincide with another's (Codex and the seed 50/50 cut
- * show the same needles; both spillway policies answer everything), so the line beneath stays
- * visible through the gaps.
- */
-const POLICY_DASHES: Readonly<Partial<Record<PolicyName, number[]>>> = {
-  "seed-50-50": [6, 4],
-  "spillway-extract": [10, 7],
-};
-
-const isSpillway = (policy: PolicyName): boolean => policy.startsWith("spillway");
-
-const PLOT_WIDTH = 680;
-const PLOT_HEIGHT = 380;
-
-/** Shared look: one font for all text, a white background, readable sizes. */
-const CONFIG = {
-  font: FONT,
-  background: "white",
-  padding: 18,
-  view: { stroke: null },
-  title: {
-    anchor: "start",
-    fontSize: 20,
-    fontWeight: "bold",
-    subtitleFontSize: 13,
-    subtitleColor: "#444444",
-    subtitlePadding: 6,
-    offset: 16,
-  },
-  axis: {
-    labelFontSize: 13,
-    titleFontSize: 14,
-    titleFontWeight: "normal",
-    titlePadding: 10,
-    gridColor: "#e4e4e4",
-    domainColor: "#888888",
-    tickColor: "#888888",
-  },
-  legend: { labelFontSize: 13, titleFontSize: 14, symbolSize: 140, rowPadding: 6, labelLimit: 260 },
-  header: { labelFontSize: 14, labelFontWeight: "bold", titleFontSize: 14 },
-} as const;
 
 // ---------------------------------------------------------------------------------------------
 // Aggregation
@@ -153,74 +94,6 @@ function bySize(
     }
   }
   return rows;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Encodings shared by the charts
-
-type Channels = Required<Encoding<string>>;
-
-/** Color by policy: the policies given, in POLICIES order, each with its fixed color. */
-function policyColor(policies: readonly PolicyName[], legend: boolean): Channels["color"] {
-  return {
-    field: "policy",
-    type: "nominal",
-    sort: [...policies],
-    scale: { domain: [...policies], range: policies.map((p) => POLICY_COLORS[p]) },
-    legend: legend ? { title: "Policy", orient: "right" } : null,
-  };
-}
-
-/** Dash pattern by policy (solid unless POLICY_DASHES says otherwise); it shares the color legend. */
-function policyDash(policies: readonly PolicyName[]): Channels["strokeDash"] {
-  return {
-    field: "policy",
-    type: "nominal",
-    scale: { domain: [...policies], range: policies.map((p) => POLICY_DASHES[p] ?? [1, 0]) },
-  };
-}
-
-function sizeAxis(sizes: readonly SizeLabel[]): Channels["x"] {
-  return {
-    field: "size",
-    type: "ordinal",
-    sort: [...sizes],
-    scale: { domain: [...sizes] },
-    axis: { title: "Tool output size", labelAngle: 0 },
-  };
-}
-
-/** Thin muted lines for the baselines, thick lines over them for spillway. */
-function emphasizedLines(
-  x: Channels["x"],
-  y: Channels["y"],
-  policies: readonly PolicyName[],
-): UnitSpec<string>[] {
-  const color = policyColor(policies, true);
-  const strokeDash = policyDash(policies);
-  const layer = (spillway: boolean): UnitSpec<string> => ({
-    transform: [{ filter: spillway ? "datum.spillway" : "!datum.spillway" }],
-    mark: {
-      type: "line",
-      point: { filled: true, size: spillway ? 110 : 55 },
-      strokeWidth: spillway ? 4.5 : 2,
-      opacity: spillway ? 1 : 0.9,
-    },
-    encoding: { x, y, color, strokeDash },
-  });
-  return [layer(false), layer(true)];
-}
-
-function noData(title: string, subtitle: string): TopLevelSpec {
-  return {
-    title: { text: title, subtitle },
-    config: CONFIG,
-    width: PLOT_WIDTH,
-    height: 120,
-    data: { values: [{ text: "No episodes to plot." }] },
-    mark: { type: "text", fontSize: 16, color: "#666666" },
-    encoding: { text: { field: "text", type: "nominal" } },
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -492,42 +365,6 @@ function visibleFraction(episodes: readonly Episode[]): Chart {
       },
     },
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rendering
-
-let fontFiles: string[] | undefined;
-
-/** The DejaVu font files: resolved inside the `dejavu-fonts-ttf` package (it has no exports map). */
-function fonts(): string[] {
-  if (!fontFiles) {
-    const require = createRequire(import.meta.url);
-    fontFiles = FONT_FILES.map((f) => require.resolve(`dejavu-fonts-ttf/ttf/${f}`));
-  }
-  return fontFiles;
-}
-
-/** Vega-Lite spec → PNG bytes, `CHART_WIDTH_PX` wide. */
-export async function renderPng(spec: TopLevelSpec): Promise<Buffer> {
-  const view = new View(parse(compile(spec).spec), { renderer: "none" });
-  try {
-    const svg = await view.toSVG();
-    const resvg = new Resvg(svg, {
-      font: {
-        fontFiles: fonts(),
-        loadSystemFonts: false,
-        defaultFontFamily: FONT,
-        sansSerifFamily: FONT,
-      },
-      fitTo: { mode: "width", value: CHART_WIDTH_PX },
-      background: "white",
-      logLevel: "off",
-    });
-    return resvg.render().asPng();
-  } finally {
-    view.finalize();
-  }
 }
 
 /** Renders the evaluation's charts as PNG files into `dir`, headlessly (Vega-Lite → Vega → SVG → PNG with resvg, fonts from dejavu-fonts-ttf so the output is the same on every machine). */

@@ -5,10 +5,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadTokenizer } from "../src/core/tokens.js";
-import { prepare, runPagingPolicy, runSpillPolicy, runViewPolicy } from "./baselines.js";
+import { runPagingPolicy, runViewPolicy } from "./baselines.js";
 import { renderCharts } from "./charts.js";
 import { type Episode, POLICIES, type PolicyName } from "./episode.js";
+import { prepare } from "./prepared.js";
 import { writeReport } from "./report.js";
+import { runSpillPolicy } from "./spill-to-file.js";
 import { type AgentState, spillwayResponder } from "./spillway-agent.js";
 import { startSpillwayEnv } from "./spillway-env.js";
 import { runSpillwayPolicy } from "./spillway-policy.js";

@@ -4,8 +4,8 @@
  */
 import type { AgentEvent } from "../src/agent/events.js";
 import { runAgent } from "../src/agent/run-agent.js";
-import type { Prepared } from "./baselines.js";
 import type { Episode } from "./episode.js";
+import type { Prepared } from "./prepared.js";
 import { type AgentState, promptOf, type SpillwayPolicy } from "./spillway-agent.js";
 import type { SpillwayEnv } from "./spillway-env.js";
 

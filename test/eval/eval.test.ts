@@ -5,8 +5,10 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { prepare, runPagingPolicy, runSpillPolicy, runViewPolicy } from "../../eval/baselines.js";
+import { runPagingPolicy, runViewPolicy } from "../../eval/baselines.js";
+import { prepare } from "../../eval/prepared.js";
 import { runEval } from "../../eval/run-eval.js";
+import { runSpillPolicy } from "../../eval/spill-to-file.js";
 import { answerFrom, generateWorkload, KINDS } from "../../eval/workload.js";
 import { loadTokenizer } from "../../src/core/tokens.js";
 import { tempDir } from "../helpers/temp-store.js";
