@@ -17,7 +17,7 @@ import {
 import { answerFrom } from "./workload.js";
 
 /** A single-view policy: what the model sees in place of the output, and what of it is visible. */
-interface View {
+export interface View {
   readonly text: string;
   readonly ranges: readonly Range[];
   readonly failure: string | null;
@@ -122,14 +122,24 @@ const VIEWS: Partial<Record<PolicyName, (p: Prepared) => View>> = {
 };
 
 /**
+ * What a single-view policy shows the model in place of the output.
+ *
+ * @example
+ * viewOf("openhands-head", prepared).text.endsWith("</NOTE>"); // true for outputs over 16,000 chars
+ */
+export function viewOf(policy: PolicyName, p: Prepared): View {
+  const make = VIEWS[policy];
+  if (!make) throw new Error(`${policy} is not a single-view policy`);
+  return make(p);
+}
+
+/**
  * Plays every task of a workload with a single-view policy: the view is made once (timed), the
  * agent answers from it or not at all.
  */
 export function runViewPolicy(policy: PolicyName, p: Prepared): Episode[] {
-  const make = VIEWS[policy];
-  if (!make) throw new Error(`${policy} is not a single-view policy`);
   const started = performance.now();
-  const view = make(p);
+  const view = viewOf(policy, p);
   const wallMs = performance.now() - started;
   // A request that does not fit was never seen: it exposes the whole output and answers nothing.
   const tokens = view.failure && policy === "raw" ? p.outputTokens : p.count(view.text);
