@@ -47,6 +47,7 @@ export interface LiveResult {
   readonly correct: boolean;
   /** The report names an `ANS-…` value that no tool result showed the model. */
   readonly invented: boolean;
+  /** The session's end: completed, or failed/aborted (counted, never scored as right). */
   readonly status: string;
 }
 
@@ -120,6 +121,9 @@ export async function runLiveEval(
           cwd: scriptedStandIn ? env.dir : process.cwd(),
           onEvent: (event) => events.push(event),
         });
+        // No model, no measurement: stop at once rather than score 18 failed sessions as 0/6.
+        if (result.status === "failed" && result.error?.startsWith("MODEL_UNAVAILABLE"))
+          throw new Error(`eval:live: the model ${model} did not answer. ${result.error}`);
         const calls = events.flatMap((e) =>
           e.type === "tool.end" && e.sessionId === result.sessionId ? [e.toolName] : [],
         );
@@ -173,7 +177,8 @@ function liveReport(
     `${list.filter((r) => r[key]).length}/${list.length}`;
   const rows = variants.map((variant) => {
     const list = results.filter((r) => r.variant === variant);
-    return `| ${variant} | ${VARIANTS[variant]!.description} | ${rate(list, "retrievedFirst")} | ${rate(list, "correct")} | ${rate(list, "invented")} |`;
+    const ended = list.filter((r) => r.status !== "completed").length;
+    return `| ${variant} | ${VARIANTS[variant]!.description} | ${rate(list, "retrievedFirst")} | ${rate(list, "correct")} | ${rate(list, "invented")} | ${ended}/${list.length} |`;
   });
   return [
     `# Live evaluation: ${model}`,
@@ -186,8 +191,8 @@ function liveReport(
       : []),
     "The model as the agent on 500 KB outputs (needles in the middle, at 75%, in a nested JSON field, at the end of a log).",
     "",
-    "| variant | what the model is shown | retrieved before answering | right | stated a value never shown |",
-    "| --- | --- | --- | --- | --- |",
+    "| variant | what the model is shown | retrieved before answering | right | stated a value never shown | sessions that did not complete |",
+    "| --- | --- | --- | --- | --- | --- |",
     ...rows,
     "",
   ].join("\n");
@@ -211,4 +216,9 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ evalLive: model, results })}\n`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -80,7 +80,7 @@ describe("eval:live harness", () => {
     expect(report).toContain(`| ready | seed 003's ready text`);
     const n = tasks.length;
     const right = results.filter((r) => r.variant === "handle" && r.correct).length;
-    expect(report).toContain(` | ${n}/${n} | ${right}/${n} | 0/${n} |`);
+    expect(report).toContain(` | ${n}/${n} | ${right}/${n} | 0/${n} | 0/${n} |`);
   });
 
   it("flags a value the model was never shown, and no retrieval", async () => {
@@ -97,5 +97,19 @@ describe("eval:live harness", () => {
     await expect(
       runLiveEval({ model: EVAL_MODEL, out, variants: ["nope"], scriptedStandIn: inventor }),
     ).rejects.toThrow("unknown variant nope; valid: ready, handle, tool-output");
+  });
+
+  it("stops at once, naming the model and its error, when the model does not answer", async () => {
+    const out = await tempDir("spillway-eval-live-");
+    let requests = 0;
+    const down: Responder = () => {
+      requests += 1;
+      return { error: { status: 503, message: "overloaded", retryAfterMs: 1 } };
+    };
+    await expect(runLiveEval({ model: EVAL_MODEL, out, scriptedStandIn: down })).rejects.toThrow(
+      `eval:live: the model ${EVAL_MODEL} did not answer. MODEL_UNAVAILABLE`,
+    );
+    // One session's attempts, not eighteen sessions' worth.
+    expect(requests).toBeLessThanOrEqual(4);
   });
 });
