@@ -8,6 +8,7 @@ import { continuationMarker } from "../src/surfaces/get-continuation.js";
 import { type Episode, type PolicyName, TOOL_RESULT_BUDGET } from "./episode.js";
 import {
   baselineEpisode,
+  harnessClock,
   type Prepared,
   prefixBytes,
   type Range,
@@ -27,25 +28,33 @@ const CODEX_MAX_BYTES = 10 * 1024;
 const CODEX_MAX_LINES = 256;
 
 /**
- * Codex CLI (openai/codex, codex-rs/core/src/truncate.rs @02080945): over 10 KiB or 256 lines,
- * `Total output lines: N`, the first 128 and last 128 lines around an omission marker, the head
- * clipped to 5 KiB and the tail filling the rest of 10 KiB, on character boundaries.
+ * Codex CLI (openai/codex, codex-rs/core/src/truncate.rs @02080945,
+ * `format_output_for_model_body`): over 10 KiB or 256 lines, `Total output lines: N`, then the
+ * first 128 lines clipped to 5 KiB, a marker (`[... omitted X of N lines ...]`, or `[... output
+ * truncated to fit 10240 bytes ...]` when no line was dropped), and the last 128 lines clipped
+ * to the rest of 10 KiB, on character boundaries. An output of one long line keeps only its head:
+ * its one line is the head, and no line is left for the tail.
  */
 function codexView(p: Prepared): View {
   const text = p.workload.text;
   const total = text.length;
+  // split_inclusive('\n') segments; equal to lines().count() for these outputs.
   const lines = p.lineStarts.length;
   if (utf8(text) <= CODEX_MAX_BYTES && lines <= CODEX_MAX_LINES)
     return { text, ranges: [[0, total]], failure: null };
-  const half = CODEX_MAX_LINES / 2;
-  const manyLines = lines > CODEX_MAX_LINES;
-  const headEnd = manyLines ? p.lineStarts[half]! : total;
-  const tailStart = manyLines ? p.lineStarts[lines - half]! : 0;
-  const marker = manyLines
-    ? `\n[... omitted ${lines - CODEX_MAX_LINES} of ${lines} lines ...]\n\n`
-    : `\n[... output truncated to fit ${CODEX_MAX_BYTES} bytes ...]\n\n`;
-  const head = prefixBytes(text.slice(0, headEnd), CODEX_MAX_BYTES / 2 - utf8(marker));
-  const tail = suffixBytes(text.slice(tailStart), CODEX_MAX_BYTES - utf8(head) - utf8(marker));
+  const headTake = Math.min(CODEX_MAX_LINES / 2, lines);
+  const tailTake = Math.min(CODEX_MAX_LINES - CODEX_MAX_LINES / 2, lines - headTake);
+  const omitted = lines - headTake - tailTake;
+  const headEnd = headTake < lines ? p.lineStarts[headTake]! : total;
+  const tailStart = tailTake > 0 ? p.lineStarts[lines - tailTake]! : total;
+  const marker =
+    omitted > 0
+      ? `\n[... omitted ${omitted} of ${lines} lines ...]\n\n`
+      : `\n[... output truncated to fit ${CODEX_MAX_BYTES} bytes ...]\n\n`;
+  const headBudget = Math.min(CODEX_MAX_BYTES / 2, CODEX_MAX_BYTES - utf8(marker));
+  const head = prefixBytes(text.slice(0, headEnd), headBudget);
+  const remaining = CODEX_MAX_BYTES - utf8(head) - utf8(marker);
+  const tail = remaining > 0 ? suffixBytes(text.slice(tailStart), remaining) : "";
   return {
     text: `Total output lines: ${lines}\n\n${head}${marker}${tail}`,
     ranges: [
@@ -177,42 +186,45 @@ export function runPagingPolicy(p: Prepared): Episode[] {
     };
   };
   return p.workload.tasks.map((task) => {
-    const started = performance.now();
+    const clock = harnessClock(p);
     let tokens = 0;
     let calls = 0;
     const ranges: Range[] = [];
     let previous = "";
     let answer: string | undefined;
     let failure: string | null = null;
-    const read = (offset: number) => {
+    /** Reads a page; false when the request holding it no longer fits the window. */
+    const read = (offset: number): boolean => {
       const { body, shown, end } = page(offset);
-      tokens += p.count(shown);
+      tokens += clock.count(shown);
+      if (tokens > TOOL_RESULT_BUDGET) {
+        failure = "context window full before the answer's page";
+        return false;
+      }
       ranges.push([offset, end]);
       // A cue and its answer can straddle two pages: read them as the model would, in order.
       answer = answerFrom(task, previous + body);
       previous = body;
-      return end;
+      next = end;
+      return true;
     };
-    let next = read(0);
+    let next = 0;
+    let fits = read(0);
     const aboutTheEnd = task.position === "last" || task.position === "end-error";
-    if (!answer && aboutTheEnd && next < total) {
+    if (fits && !answer && aboutTheEnd && next < total) {
       previous = "";
       calls++;
-      next = read(Math.max(next, total - PAGE_CHARS));
+      fits = read(Math.max(next, total - PAGE_CHARS));
     }
-    while (!answer && next < total) {
-      if (tokens >= TOOL_RESULT_BUDGET) {
-        failure = "context window full before the answer's page";
-        break;
-      }
+    while (fits && !answer && next < total) {
       calls++;
-      next = read(next);
+      fits = read(next);
     }
     return baselineEpisode("paging-4000", task, p, {
       answer,
       tokens,
       calls,
-      wallMs: performance.now() - started,
+      wallMs: clock.elapsed(),
       ranges,
       failure,
     });

@@ -39,14 +39,26 @@ export interface Episode {
   /** The answer is exactly the expected string. */
   readonly correct: boolean;
   readonly answer: string | null;
-  /** Exact o200k_base tokens of every tool result the model was shown, until it answered. */
+  /**
+   * Exact o200k_base tokens of every tool result the model was shown until it answered or gave
+   * up (per task, right or wrong). A raw request too big for the window counts the whole output:
+   * it was sent, and refused.
+   */
   readonly tokensExposed: number;
   /** Exact o200k_base tokens of the whole output. */
   readonly outputTokens: number;
   /** Calls after the output arrived (reads, greps, pages, extractions). */
   readonly toolCalls: number;
-  /** Harness time: storing, spilling or cutting the output, and serving the reads (no model time). */
+  /**
+   * Harness time: storing, spilling or cutting the output, and serving the reads. Model time
+   * (the extraction model's included) and the evaluation's own token counting are left out.
+   */
   readonly wallMs: number;
+  /**
+   * spillway extract: tokens the extraction model read and wrote for this task (map, reduce and
+   * the read-grep agent). Not the agent's context, but a cost; the others: absent.
+   */
+  readonly extractionTokens?: number;
   /** Fraction of the output's characters ever shown to the model. */
   readonly visibleFraction: number | null;
   /** spillway: the store's copy is byte-identical to the output (SHA-256); others: null. */

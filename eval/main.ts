@@ -87,10 +87,13 @@ const lines = [
     (p) => `  ${p.padEnd(17)} recall ${pct(s.recallByPolicy[p])}`,
   ),
   `spillway: recall ${pct(s.spillwayRecall)} (target 100%: ${s.targets.spillwayRecallIs100 ? "PASS" : "FAIL"}), ` +
-    `median ${Math.round(s.spillwayMedianTokensPerAnswer)} tokens per answer, lossless ${s.spillwayLossless}`,
+    `median ${Math.round(s.spillwayMedianTokensPerAnswer)} tokens per task, lossless ${s.spillwayLossless ?? "not run"}`,
   `at ${s.largestSize}: spillway median ${Math.round(s.spillwayMedianTokensAtLargest)} tokens = ${pct(s.spillwayMedianShareOfOutputAtLargest)} of the output ` +
     `(target <= 1%: ${s.targets.tokensAtLargestAtMost1PctOfOutput ? "PASS" : "FAIL"}); paging ${Math.round(s.pagingMedianTokensAtLargest)} ` +
-    `(target <= 1/10 of paging: ${s.targets.tokensAtLargestAtMostTenthOfPaging ? "PASS" : "FAIL"})`,
+    `(target <= 1/10 of paging: ${s.targets.tokensAtLargestAtMostTenthOfPaging ? "PASS" : "FAIL"}); medians per task`,
+  `at ${s.largestSize}, per right answer (all tokens / right answers): spillway ${Math.round(s.spillwayTokensPerCorrectAnswerAtLargest)}, ` +
+    `paging ${Math.round(s.pagingTokensPerCorrectAnswerAtLargest)}; on the ${s.pairedAtLargest.tasks} tasks both answered right: ` +
+    `spillway ${Math.round(s.pairedAtLargest.spillwayMedian)}, paging ${Math.round(s.pairedAtLargest.pagingMedian)}`,
   `best truncation: ${s.bestTruncationPolicy} ${pct(s.bestTruncationRecall)}`,
 ];
 process.stdout.write(`${lines.join("\n")}\n`);

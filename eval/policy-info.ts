@@ -19,15 +19,15 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
   "codex-head-tail": {
     label: "head+tail 10 KiB / 256 lines (Codex CLI)",
     source:
-      "openai/codex `codex-rs/core/src/truncate.rs` @02080945 (the line-and-byte version; later versions cut by bytes or tokens per model)",
+      "openai/codex `codex-rs/core/src/truncate.rs` @02080945, `format_output_for_model_body` (the line-and-byte version; later versions cut by bytes or tokens per model)",
     parameters:
-      "over 10 KiB or 256 lines: `Total output lines: N`, first 128 + last 128 lines around `[... omitted X of N lines ...]`, head clipped to 5 KiB, tail filling the rest of 10 KiB",
+      "over 10 KiB or 256 lines: `Total output lines: N`, the first 128 lines clipped to 5 KiB, `[... omitted X of N lines ...]` (or `[... output truncated to fit 10240 bytes ...]` when no line is dropped), the last 128 lines clipped to the rest of 10 KiB; a single long line keeps only its head",
     agent: "answers from what it saw; no way back to the rest",
   },
   "openhands-head": {
     label: "head-only 16,000 characters (OpenHands editor)",
     source:
-      "All-Hands-AI openhands-aci `editor/results.py` `maybe_truncate`, `MAX_RESPONSE_LEN_CHAR = 16000`",
+      "All-Hands-AI openhands-aci `editor/results.py` `maybe_truncate`, `MAX_RESPONSE_LEN_CHAR = 16000` (the file editor's view of a file; OpenHands truncates other observations by its own rule)",
     parameters:
       "the first 16,000 characters + `<response clipped><NOTE>To save on context only part of this file has been shown to you. …</NOTE>`",
     agent:
@@ -48,9 +48,9 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
     agent: "answers from the output when it came; otherwise it has nothing",
   },
   "spill-to-file": {
-    label: "spill to file + 2 KB preview (Claude Code today; Goose, deepagents alike)",
+    label: "spill to file + 2 KB preview, Read/Grep (Claude Code today; Goose, deepagents alike)",
     source:
-      "Claude Code `src/utils/toolResultStorage.ts` (threshold 50,000 characters, `PREVIEW_SIZE_BYTES = 2000`, `<persisted-output>` message), its Read (`offset`/`limit`, `N\\tline`, 25,000-token cap) and Grep (ripgrep, `-n`, `--max-columns 500`, `head_limit` 250)",
+      "Claude Code `src/utils/toolResultStorage.ts` (threshold 50,000 characters, `PREVIEW_SIZE_BYTES = 2000`, `<persisted-output>` message), its Read (`offset`/`limit`, `N\\tline`, lines cut at 2,000 characters as its description says, 25,000-token cap) and Grep (ripgrep, `-n`, `--max-columns 500`, `head_limit` 250); no shell",
     parameters:
       "over 50,000 characters the result is written to a file; the model gets its path and the first 2 KB",
     agent:

@@ -91,3 +91,26 @@ export function baselineEpisode(
     failure: answer === task.expected ? null : (result.failure ?? "the answer was never visible"),
   };
 }
+
+/**
+ * A stopwatch for harness time that leaves out the evaluation's own token counting: `count`
+ * counts like `p.count` but its time is not charged to the policy.
+ *
+ * @example
+ * const clock = harnessClock(p);
+ * const tokens = clock.count(page); // not timed
+ * clock.elapsed(); // ms since the clock started, counting excluded
+ */
+export function harnessClock(p: Prepared): { count(text: string): number; elapsed(): number } {
+  const started = performance.now();
+  let excluded = 0;
+  return {
+    count(text) {
+      const before = performance.now();
+      const tokens = p.count(text);
+      excluded += performance.now() - before;
+      return tokens;
+    },
+    elapsed: () => performance.now() - started - excluded,
+  };
+}

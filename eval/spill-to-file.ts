@@ -7,13 +7,21 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Episode } from "./episode.js";
-import { baselineEpisode, type Prepared, prefixBytes, type Range, utf8 } from "./prepared.js";
+import {
+  baselineEpisode,
+  harnessClock,
+  type Prepared,
+  prefixBytes,
+  type Range,
+  utf8,
+} from "./prepared.js";
 import { answerFrom, type Task } from "./workload.js";
 
 /** Claude Code's tool-result spilling (src/utils/toolResultStorage.ts), and its Read and Grep. */
 const SPILL_THRESHOLD_CHARS = 50_000;
 const PREVIEW_BYTES = 2_000;
 const READ_MAX_TOKENS = 25_000;
+const READ_MAX_LINE_CHARS = 2_000;
 const GREP_MAX_COLUMNS = 500;
 const GREP_HEAD_LIMIT = 250;
 
@@ -92,30 +100,35 @@ function grep(
 }
 
 /** Claude Code's Read: `N\tline` for lines offset..offset+limit-1; over 25,000 tokens an error. */
-function readLines(p: Prepared, offset: number, limit: number): { text: string; ranges: Range[] } {
+function readLines(
+  p: Prepared,
+  offset: number,
+  limit: number,
+  count: (text: string) => number,
+): { text: string; ranges: Range[] } {
   const from = Math.max(1, offset);
   const to = Math.min(p.lineStarts.length, from + limit - 1);
   const out: string[] = [];
-  let start = -1;
-  let end = -1;
+  const ranges: Range[] = [];
   for (let n = from; n <= to; n++) {
     const line = lineText(p, n);
-    if (start < 0) start = line.start;
-    end = line.end;
-    out.push(`${n}\t${line.text}`);
+    // Read's documented rule: "Any lines longer than 2000 characters will be truncated".
+    const shown = line.text.slice(0, READ_MAX_LINE_CHARS);
+    ranges.push([line.start, line.start + shown.length]);
+    out.push(`${n}\t${shown}`);
   }
   const text = out.join("\n");
   // A read far over the cap is refused without counting it exactly (the output's own
   // characters-per-token gives the figure the error names).
   const rate = p.outputTokens / Math.max(1, p.workload.text.length);
-  const tokens = text.length > READ_MAX_TOKENS * 8 ? Math.round(text.length * rate) : p.count(text);
+  const tokens = text.length > READ_MAX_TOKENS * 8 ? Math.round(text.length * rate) : count(text);
   if (tokens > READ_MAX_TOKENS) {
     return {
       text: `File content (${tokens} tokens) exceeds maximum allowed tokens (${READ_MAX_TOKENS}). Please use offset and limit parameters to read specific portions of the file, or use the GrepTool to search for specific content.`,
       ranges: [],
     };
   }
-  return { text, ranges: start < 0 ? [] : [[start, end]] };
+  return { text, ranges };
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -138,14 +151,14 @@ export async function runSpillPolicy(p: Prepared, dir: string): Promise<Episode[
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${p.workload.id.replace("/", "-")}.txt`);
   for (const task of p.workload.tasks) {
-    const started = performance.now();
+    const clock = harnessClock(p);
     if (text.length <= SPILL_THRESHOLD_CHARS) {
       episodes.push(
         baselineEpisode("spill-to-file", task, p, {
           answer: answerFrom(task, text),
-          tokens: p.count(text),
+          tokens: clock.count(text),
           calls: 0,
-          wallMs: performance.now() - started,
+          wallMs: clock.elapsed(),
           ranges: [[0, text.length]],
           failure: null,
         }),
@@ -155,7 +168,7 @@ export async function runSpillPolicy(p: Prepared, dir: string): Promise<Episode[
     await writeFile(path, text);
     const shownPreview = preview(text);
     const message = `<persisted-output>\nOutput too large (${sizeLabel(p.workload.bytes)}). Full output saved to: ${path}\n\nPreview (first 2KB):\n${shownPreview}\n...\n</persisted-output>`;
-    let tokens = p.count(message);
+    let tokens = clock.count(message);
     const ranges: Range[] = [[0, shownPreview.length]];
     let calls = 0;
     let answer = answerFrom(task, message);
@@ -168,19 +181,21 @@ export async function runSpillPolicy(p: Prepared, dir: string): Promise<Episode[
           : new RegExp(escapeRegex(task.search.literal!));
       const context = grepContext(task);
       const found = grep(p, pattern, context.before, context.after);
-      tokens += p.count(found.text);
+      tokens += clock.count(found.text);
       ranges.push(...found.ranges);
       answer = answerFrom(task, found.text);
       if (found.text.includes("[Omitted long line"))
         spillFailure = "grep omits lines over 500 columns";
       if (!answer && found.firstLine !== null) {
         calls++;
-        const read = readLines(p, found.firstLine - context.before, 40);
-        tokens += p.count(read.text);
+        const read = readLines(p, found.firstLine - context.before, 40, clock.count);
+        tokens += clock.count(read.text);
         ranges.push(...read.ranges);
         answer = answerFrom(task, read.text);
         if (read.text.startsWith("File content ("))
           spillFailure = `${spillFailure}; Read refuses more than ${READ_MAX_TOKENS.toLocaleString("en-US")} tokens`;
+        else if (read.ranges.some(([a, b]) => b - a === READ_MAX_LINE_CHARS))
+          spillFailure = `${spillFailure}; Read cuts lines at ${READ_MAX_LINE_CHARS.toLocaleString("en-US")} characters`;
       }
     }
     episodes.push(
@@ -188,7 +203,7 @@ export async function runSpillPolicy(p: Prepared, dir: string): Promise<Episode[
         answer,
         tokens,
         calls,
-        wallMs: performance.now() - started,
+        wallMs: clock.elapsed(),
         ranges,
         failure: answer ? null : spillFailure,
       }),

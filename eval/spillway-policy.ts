@@ -9,6 +9,29 @@ import type { Prepared } from "./prepared.js";
 import { type AgentState, promptOf, type SpillwayPolicy } from "./spillway-agent.js";
 import type { SpillwayEnv } from "./spillway-env.js";
 
+/**
+ * What the extraction model did for one task: the map/reduce calls (`extraction.call`) and the
+ * read-grep agent's model calls (its own session, so not the main one). Cached answers cost
+ * nothing.
+ */
+function extractionModelUse(
+  events: readonly AgentEvent[],
+  mainSessionId: string,
+): { tokens: number; latencyMs: number } {
+  let tokens = 0;
+  let latencyMs = 0;
+  for (const e of events) {
+    if (
+      (e.type === "extraction.call" && !e.cached) ||
+      (e.type === "model.call" && e.sessionId !== mainSessionId)
+    ) {
+      tokens += e.inputTokens + e.outputTokens;
+      latencyMs += e.latencyMs;
+    }
+  }
+  return { tokens, latencyMs };
+}
+
 export async function runSpillwayPolicy(
   env: SpillwayEnv,
   state: AgentState,
@@ -54,6 +77,7 @@ export async function runSpillwayPolicy(
             e.toolName !== "agent__final_report",
         )
         .reduce((sum, e) => sum + (e.type === "tool.end" ? e.durationMs : 0), 0);
+      const extraction = extractionModelUse(events, result.sessionId);
       const verify = await env.stores.outputs.verify(outputId, { sessionId: result.sessionId });
       const lossless = verify.ok && stored.sha256 === workload.sha256;
       const answer = record.answer;
@@ -68,7 +92,9 @@ export async function runSpillwayPolicy(
         tokensExposed: record.toolResults.reduce((sum, text) => sum + p.count(text), 0),
         outputTokens: p.outputTokens,
         toolCalls: record.calls,
-        wallMs: storeMs + readMs,
+        // Extraction reads run the extraction model inside get_tool_output: its time is model time.
+        wallMs: Math.max(0, storeMs + readMs - extraction.latencyMs),
+        ...(policy === "spillway-extract" ? { extractionTokens: extraction.tokens } : {}),
         visibleFraction: null,
         lossless,
         failure: answer === task.expected ? null : "the reads did not find it",

@@ -4,10 +4,14 @@
  */
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { viewOf } from "../../eval/baselines.js";
+import { runPagingPolicy, viewOf } from "../../eval/baselines.js";
+import { type Episode, TOOL_RESULT_BUDGET } from "../../eval/episode.js";
 import { type Prepared, prepare } from "../../eval/prepared.js";
+import { runSpillPolicy } from "../../eval/spill-to-file.js";
+import { summarize } from "../../eval/summary.js";
 import { generateWorkload } from "../../eval/workload.js";
 import { loadTokenizer } from "../../src/core/tokens.js";
+import { tempDir } from "../helpers/temp-store.js";
 
 const utf8 = (s: string) => Buffer.byteLength(s, "utf8");
 
@@ -19,9 +23,11 @@ async function prepared(kind: "log" | "cjk" | "json-min", size: "50KB" | "500KB"
 describe("peer views", () => {
   let log: Prepared;
   let cjk: Prepared;
+  let minified: Prepared;
   beforeAll(async () => {
     log = await prepared("log", "500KB");
     cjk = await prepared("cjk", "500KB");
+    minified = await prepared("json-min", "50KB");
   });
 
   it("Codex CLI: line count header, 128 head and tail lines within 10 KiB, omission marker", () => {
@@ -35,8 +41,24 @@ describe("peer views", () => {
     const [head, tail] = body.split(/\n\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]\n\n/);
     expect(text.startsWith(head!)).toBe(true);
     expect(text.endsWith(tail!)).toBe(true);
-    // The head is clipped to 5 KiB, so it holds fewer than the 128 lines it may take.
+    // The head is the first 128 lines clipped to 5 KiB; the tail fills the rest of 10 KiB.
     expect(utf8(head!)).toBeLessThanOrEqual(5 * 1024);
+    expect(utf8(head!)).toBeGreaterThan(5 * 1024 - 4);
+    const marker = `\n[... omitted ${lines - 256} of ${lines} lines ...]\n\n`;
+    expect(utf8(tail!)).toBeLessThanOrEqual(10 * 1024 - utf8(head!) - utf8(marker));
+    expect(utf8(tail!)).toBeGreaterThan(10 * 1024 - utf8(head!) - utf8(marker) - 4);
+  });
+
+  it("Codex CLI: one long line keeps only its head, with the byte marker", () => {
+    const view = viewOf("codex-head-tail", minified).text;
+    const header = "Total output lines: 1\n\n";
+    const marker = "\n[... output truncated to fit 10240 bytes ...]\n\n";
+    expect(view.startsWith(header)).toBe(true);
+    expect(view.endsWith(marker)).toBe(true);
+    const head = view.slice(header.length, -marker.length);
+    expect(minified.workload.text.startsWith(head)).toBe(true);
+    expect(utf8(head)).toBeGreaterThan(5 * 1024 - 4);
+    expect(utf8(head)).toBeLessThanOrEqual(5 * 1024);
   });
 
   it("OpenHands: exactly the first 16,000 characters and the clipped notice", () => {
@@ -73,6 +95,84 @@ describe("peer views", () => {
   it("raw passthrough fails when the output is over the tool-result budget", () => {
     expect(viewOf("raw", log).failure).toMatch(/^context overflow/);
     expect(() => viewOf("spillway", log)).toThrow("spillway is not a single-view policy");
+  });
+});
+
+describe("peer tools on long lines and long conversations", () => {
+  it("Claude Code's Read cuts a 51,000-character line at 2,000: the minified middle is out of reach", async () => {
+    const minified = await prepared("json-min", "50KB");
+    expect(minified.workload.text.length).toBeGreaterThan(50_000);
+    const episodes = await runSpillPolicy(minified, await tempDir("spillway-eval-read-"));
+    const middle = episodes.find((e) => e.position === "middle")!;
+    expect(middle.correct).toBe(false);
+    expect(middle.failure).toContain("Read cuts lines at 2,000 characters");
+    // What it saw: the 2 KB preview and 2,000 characters of the line, nothing past them.
+    expect(middle.visibleFraction!).toBeLessThan(2_100 / minified.workload.text.length);
+  });
+
+  it("paging never counts an answer from a page that did not fit the window", async () => {
+    const tokenizer = await loadTokenizer("o200k_base");
+    const big = await prepare(generateWorkload("log", "5MB", 3), (t) => tokenizer.count(t));
+    const episodes = runPagingPolicy(big);
+    const full = episodes.filter((e) => e.failure?.startsWith("context window full"));
+    expect(full.length).toBeGreaterThan(0);
+    for (const e of full) expect(e.tokensExposed).toBeGreaterThan(TOOL_RESULT_BUDGET);
+    for (const e of episodes.filter((x) => x.correct))
+      expect(e.tokensExposed).toBeLessThanOrEqual(TOOL_RESULT_BUDGET);
+  });
+});
+
+describe("summarize", () => {
+  const episode = (over: Partial<Episode>): Episode => ({
+    policy: "codex-head-tail",
+    taskId: "log/50KB/start",
+    kind: "log",
+    size: "50KB",
+    position: "start",
+    correct: true,
+    answer: "ANS-AAAAAA",
+    tokensExposed: 100,
+    outputTokens: 1_000,
+    toolCalls: 0,
+    wallMs: 1,
+    visibleFraction: 0.1,
+    lossless: null,
+    failure: null,
+    ...over,
+  });
+
+  it("says nothing of losslessness when spillway did not run, and takes the largest size by bytes", () => {
+    const s = summarize(
+      [episode({}), episode({ size: "500KB", taskId: "log/500KB/start" })],
+      ["500KB", "50KB"],
+    );
+    expect(s.spillwayLossless).toBeNull();
+    expect(s.largestSize).toBe("500KB");
+  });
+
+  it("gives the cost per right answer and the paired medians beside the per-task medians", () => {
+    const tasks = ["a", "b", "c", "d"];
+    const s = summarize(
+      [
+        ...tasks.map((t) =>
+          episode({ policy: "spillway", taskId: t, tokensExposed: 200, lossless: true }),
+        ),
+        ...tasks.map((t, i) =>
+          episode({
+            policy: "paging-4000",
+            taskId: t,
+            correct: i === 0,
+            tokensExposed: i === 0 ? 1_000 : 120_000,
+          }),
+        ),
+      ],
+      ["50KB"],
+    );
+    expect(s.pagingMedianTokensPerAnswer).toBe(120_000);
+    expect(s.pagingTokensPerCorrectAnswerAtLargest).toBe(361_000);
+    expect(s.spillwayTokensPerCorrectAnswerAtLargest).toBe(200);
+    expect(s.pairedAtLargest).toEqual({ tasks: 1, spillwayMedian: 200, pagingMedian: 1_000 });
+    expect(s.spillwayLossless).toBe(true);
   });
 });
 

@@ -76,6 +76,12 @@ describe("runEval", () => {
     expect(summary.spillwayRecall).toBe(1);
     expect(summary.spillwayExtractRecall).toBe(1);
     expect(summary.spillwayLossless).toBe(true);
+    // The extraction model reads whole chunks: a cost beside the agent's context, reported.
+    const extract = episodes.filter((e) => e.policy === "spillway-extract");
+    expect(extract.every((e) => e.extractionTokens !== undefined && e.wallMs >= 0)).toBe(true);
+    expect(summary.extractMedianExtractionTokens).toBeGreaterThan(
+      summary.spillwayMedianTokensPerAnswer,
+    );
     expect(summary.bestTruncationRecall).toBeLessThan(1);
     expect(summary.spillwayMedianTokensPerAnswer).toBeLessThan(
       summary.pagingMedianTokensPerAnswer / 10,
