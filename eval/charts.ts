@@ -335,7 +335,8 @@ function visibleFraction(episodes: readonly Episode[]): Chart {
         height: 300,
         mark: { type: "line", point: { filled: true, size: 55 }, strokeWidth: 2.5 },
         encoding: {
-          x: sizeAxis(sizes),
+          // Four size labels do not fit side by side in a narrow panel: slant them.
+          x: { ...sizeAxis(sizes), axis: { title: "Tool output size", labelAngle: -40 } },
           y: {
             field: "value",
             type: "quantitative",
@@ -354,12 +355,8 @@ function visibleFraction(episodes: readonly Episode[]): Chart {
                 [7, 4],
               ],
             },
-            legend: {
-              title: null,
-              orient: "bottom",
-              symbolStrokeColor: "#444444",
-              symbolSize: 400,
-            },
+            // The subtitle says which is which: resvg draws no stroke legend symbols.
+            legend: null,
           },
         },
       },

@@ -166,7 +166,8 @@ function findings(input: ReportInput): string[] {
         `${int(summary.spillwayMedianTokensAtLargest)}); ${full} of ${paging.length} tasks ran out of context window before reaching their page. ` +
         `Per right answer (all tokens ÷ right answers) at ${largest}: paging ${int(summary.pagingTokensPerCorrectAnswerAtLargest)}, spillway ` +
         `${int(summary.spillwayTokensPerCorrectAnswerAtLargest)}. On the ${paired.tasks} tasks at ${largest} paging did answer (needles on its first or last page), ` +
-        `it needed a median of ${int(paired.pagingMedian)} tokens against spillway's ${int(paired.spillwayMedian)}: paging is cheap only where the answer happens to sit on a page it reads first.`,
+        `it needed a median of ${int(paired.pagingMedian)} tokens against spillway's ${int(paired.spillwayMedian)} (${(paired.pagingMedian / paired.spillwayMedian).toFixed(1)} times as many): ` +
+        "paging is cheap only where the answer happens to sit on a page it reads first.",
     );
   }
   const spill = byPolicy(episodes, "spill-to-file");
