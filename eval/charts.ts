@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TopLevelSpec } from "vega-lite";
+import type { UnitSpec } from "vega-lite/types_unstable/spec/unit.js";
 import { renderPng } from "./chart-render.js";
 import {
   type Channels,
@@ -24,6 +25,7 @@ import {
   TOOL_RESULT_BUDGET,
   TRUNCATION_POLICIES,
 } from "./episode.js";
+import { median, recall } from "./summary.js";
 import { POSITIONS, type Position, SIZES, type SizeLabel } from "./workload.js";
 
 export interface ChartFile {
@@ -46,18 +48,8 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 const mean = (values: readonly number[]): number =>
   values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
-
-const recallOf = (episodes: readonly Episode[]): number =>
-  mean(episodes.map((e) => (e.correct ? 1 : 0)));
 
 /** The values present in `episodes`, in the order of `order`. */
 function present<T extends string>(order: readonly T[], values: Iterable<string>): T[] {
@@ -106,15 +98,19 @@ interface Chart {
   readonly spec: TopLevelSpec;
 }
 
-function recallBySize(episodes: readonly Episode[]): Chart {
-  const title = "Recall by tool output size";
-  const subtitle =
-    "Share of tasks answered exactly, per policy and output size (all kinds and needle positions pooled).";
-  const alt =
-    "Line chart of recall (share of tasks answered exactly) against tool output size, one line per context policy, with the spillway policies drawn thick and lines that coincide with another dashed.";
-  const file = "recall-by-size.png";
-  const rows = bySize(episodes, recallOf);
-  if (rows.length === 0) return { file, title, alt, spec: noData(title, subtitle) };
+/**
+ * A line per policy against output size, spillway drawn thick over the baselines, with
+ * `underlay` layers (reference marks) beneath the lines.
+ */
+function sizeLines(
+  chart: Omit<Chart, "spec">,
+  subtitle: string | string[],
+  rows: readonly SizeRow[],
+  y: Channels["y"],
+  underlay: readonly UnitSpec<string>[] = [],
+): Chart {
+  const { title } = chart;
+  if (rows.length === 0) return { ...chart, spec: noData(title, [subtitle].flat().join(" ")) };
   const policies = present(
     POLICIES,
     rows.map((r) => r.policy),
@@ -123,91 +119,81 @@ function recallBySize(episodes: readonly Episode[]): Chart {
     SIZE_ORDER,
     rows.map((r) => r.size),
   );
-  const y: Channels["y"] = {
-    field: "value",
-    type: "quantitative",
-    scale: { domain: [0, 1] },
-    axis: { title: "Recall (tasks answered exactly)", format: "~%" },
-  };
   return {
-    file,
-    title,
-    alt,
+    ...chart,
     spec: {
       title: { text: title, subtitle },
       config: CONFIG,
       width: PLOT_WIDTH,
       height: PLOT_HEIGHT,
-      data: { values: rows },
-      layer: emphasizedLines(sizeAxis(sizes), y, policies),
+      data: { values: [...rows] },
+      layer: [...underlay, ...emphasizedLines(sizeAxis(sizes), y, policies)],
     },
   };
 }
 
-function tokensPerAnswer(episodes: readonly Episode[]): Chart {
-  const title = "Tokens exposed per answer";
-  const subtitle = [
-    "Tool-result tokens (o200k_base) the model was shown before answering; median over tasks, log scale.",
-    `Dashed line: the tool-result budget of a 128K-token context (${TOOL_RESULT_BUDGET.toLocaleString("en-US")} tokens).`,
-  ];
-  const alt =
-    "Line chart on a log scale of the median number of tool-result tokens the model was shown per task, against tool output size, one line per context policy, with the context budget marked.";
-  const file = "tokens-per-answer.png";
-  // A log scale has no zero: a task that exposed no tokens is drawn at 1.
-  const rows = bySize(episodes, (group) => median(group.map((e) => Math.max(1, e.tokensExposed))));
-  if (rows.length === 0) return { file, title, alt, spec: noData(title, subtitle.join(" ")) };
-  const policies = present(
-    POLICIES,
-    rows.map((r) => r.policy),
-  );
-  const sizes = present(
-    SIZE_ORDER,
-    rows.map((r) => r.size),
-  );
-  const y: Channels["y"] = {
-    field: "value",
-    type: "quantitative",
-    scale: { type: "log" },
-    axis: { title: "Tokens exposed (median, log scale)", format: "~s", tickCount: 8 },
-  };
-  const lines = emphasizedLines(sizeAxis(sizes), y, policies);
-  return {
-    file,
-    title,
-    alt,
-    spec: {
-      title: { text: title, subtitle },
-      config: CONFIG,
-      width: PLOT_WIDTH,
-      height: PLOT_HEIGHT,
-      data: { values: rows },
-      layer: [
-        {
-          data: { values: [{ budget: TOOL_RESULT_BUDGET }] },
-          mark: { type: "rule", strokeDash: [7, 5], color: "#555555", strokeWidth: 1.5 },
-          encoding: { y: { field: "budget", type: "quantitative" } },
-        },
-        {
-          data: { values: [{ budget: TOOL_RESULT_BUDGET, label: "128K context budget" }] },
-          mark: {
-            type: "text",
-            align: "left",
-            baseline: "bottom",
-            dx: 4,
-            dy: -4,
-            x: 0,
-            fontSize: 12,
-            color: "#555555",
-          },
-          encoding: {
-            y: { field: "budget", type: "quantitative" },
-            text: { field: "label", type: "nominal" },
-          },
-        },
-        ...lines,
-      ],
+function recallBySize(episodes: readonly Episode[]): Chart {
+  return sizeLines(
+    {
+      file: "recall-by-size.png",
+      title: "Recall by tool output size",
+      alt: "Line chart of recall (share of tasks answered exactly) against tool output size, one line per context policy, with the spillway policies drawn thick and lines that coincide with another dashed.",
     },
-  };
+    "Share of tasks answered exactly, per policy and output size (all kinds and needle positions pooled).",
+    bySize(episodes, recall),
+    {
+      field: "value",
+      type: "quantitative",
+      scale: { domain: [0, 1] },
+      axis: { title: "Recall (tasks answered exactly)", format: "~%" },
+    },
+  );
+}
+
+function tokensPerAnswer(episodes: readonly Episode[]): Chart {
+  return sizeLines(
+    {
+      file: "tokens-per-answer.png",
+      title: "Tokens exposed per answer",
+      alt: "Line chart on a log scale of the median number of tool-result tokens the model was shown per task, against tool output size, one line per context policy, with the context budget marked.",
+    },
+    [
+      "Tool-result tokens (o200k_base) the model was shown before answering; median over tasks, log scale.",
+      `Dashed line: the tool-result budget of a 128K-token context (${TOOL_RESULT_BUDGET.toLocaleString("en-US")} tokens).`,
+    ],
+    // A log scale has no zero: a task that exposed no tokens is drawn at 1.
+    bySize(episodes, (group) => median(group.map((e) => Math.max(1, e.tokensExposed)))),
+    {
+      field: "value",
+      type: "quantitative",
+      scale: { type: "log" },
+      axis: { title: "Tokens exposed (median, log scale)", format: "~s", tickCount: 8 },
+    },
+    [
+      {
+        data: { values: [{ budget: TOOL_RESULT_BUDGET }] },
+        mark: { type: "rule", strokeDash: [7, 5], color: "#555555", strokeWidth: 1.5 },
+        encoding: { y: { field: "budget", type: "quantitative" } },
+      },
+      {
+        data: { values: [{ budget: TOOL_RESULT_BUDGET, label: "128K context budget" }] },
+        mark: {
+          type: "text",
+          align: "left",
+          baseline: "bottom",
+          dx: 4,
+          dy: -4,
+          x: 0,
+          fontSize: 12,
+          color: "#555555",
+        },
+        encoding: {
+          y: { field: "budget", type: "quantitative" },
+          text: { field: "label", type: "nominal" },
+        },
+      },
+    ],
+  );
 }
 
 function recallByPosition(episodes: readonly Episode[]): Chart {
@@ -225,7 +211,7 @@ function recallByPosition(episodes: readonly Episode[]): Chart {
     for (const position of POSITIONS) {
       const group = groups.get(`${policy}\u0000${position}`);
       if (!group) continue;
-      const value = recallOf(group);
+      const value = recall(group);
       rows.push({ policy, spillway: isSpillway(policy), position, value, n: group.length });
     }
   }
@@ -300,7 +286,7 @@ function visibleFraction(episodes: readonly Episode[]): Chart {
       ...r,
       measure: VISIBLE,
     })),
-    ...bySize(truncating, recallOf).map((r) => ({ ...r, measure: RECALL })),
+    ...bySize(truncating, recall).map((r) => ({ ...r, measure: RECALL })),
   ];
   if (rows.length === 0) return { file, title, alt, spec: noData(title, subtitle.join(" ")) };
   const policies = present(

@@ -1,5 +1,5 @@
 /** One task played by one policy, and the constants every policy shares. */
-import type { Kind, Position, SizeLabel } from "./workload.js";
+import type { Kind, Position, SizeLabel, Task } from "./workload.js";
 
 export const POLICIES = [
   "raw",
@@ -67,6 +67,36 @@ export interface Episode {
   readonly failure: string | null;
   /** Notes on how the answer was reached (e.g. "extraction declined; grep instead"). */
   readonly note?: string;
+}
+
+/** What a policy did on a task, before scoring: every Episode field the task does not give. */
+export type Played = Omit<
+  Episode,
+  "policy" | "taskId" | "kind" | "size" | "position" | "correct" | "answer" | "failure"
+> & {
+  readonly answer: string | null | undefined;
+  /** Why it could not answer, should the answer be wrong. */
+  readonly failure: string | null;
+};
+
+/**
+ * Scores a played task: right only when the answer is exactly the expected string; a failure
+ * reason is kept only for a wrong answer ("the answer was never visible" when none was given).
+ */
+export function scoredEpisode(policy: PolicyName, task: Task, played: Played): Episode {
+  const answer = played.answer ?? null;
+  const correct = answer === task.expected;
+  return {
+    ...played,
+    policy,
+    taskId: task.id,
+    kind: task.kind,
+    size: task.size,
+    position: task.position,
+    correct,
+    answer,
+    failure: correct ? null : (played.failure ?? "the answer was never visible"),
+  };
 }
 
 /** Character ranges shown to the model, merged, as a fraction of `total`. */

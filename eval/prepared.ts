@@ -3,7 +3,7 @@
  * peers make, and the episode record every baseline writes.
  */
 import { estimateTokens } from "../src/core/tokens.js";
-import { coveredFraction, type Episode, type PolicyName } from "./episode.js";
+import { coveredFraction, type Episode, type PolicyName, scoredEpisode } from "./episode.js";
 import type { Task, Workload } from "./workload.js";
 
 /** A character range [start, end) of the output the model was shown. */
@@ -73,23 +73,16 @@ export function baselineEpisode(
     failure: string | null;
   },
 ): Episode {
-  const answer = result.answer ?? null;
-  return {
-    policy,
-    taskId: task.id,
-    kind: task.kind,
-    size: task.size,
-    position: task.position,
-    correct: answer === task.expected,
-    answer,
+  return scoredEpisode(policy, task, {
+    answer: result.answer,
     tokensExposed: result.tokens,
     outputTokens: p.outputTokens,
     toolCalls: result.calls,
     wallMs: result.wallMs,
     visibleFraction: coveredFraction(result.ranges, p.workload.text.length),
     lossless: null,
-    failure: answer === task.expected ? null : (result.failure ?? "the answer was never visible"),
-  };
+    failure: result.failure,
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { AgentEvent } from "../src/agent/events.js";
 import { runAgent } from "../src/agent/run-agent.js";
-import type { Episode } from "./episode.js";
+import { type Episode, scoredEpisode } from "./episode.js";
 import type { Prepared } from "./prepared.js";
 import { type AgentState, promptOf, type SpillwayPolicy } from "./spillway-agent.js";
 import type { SpillwayEnv } from "./spillway-env.js";
@@ -80,26 +80,21 @@ export async function runSpillwayPolicy(
       const extraction = extractionModelUse(events, result.sessionId);
       const verify = await env.stores.outputs.verify(outputId, { sessionId: result.sessionId });
       const lossless = verify.ok && stored.sha256 === workload.sha256;
-      const answer = record.answer;
-      episodes.push({
-        policy,
-        taskId: task.id,
-        kind: task.kind,
-        size: task.size,
-        position: task.position,
-        correct: answer === task.expected,
-        answer,
-        tokensExposed: record.toolResults.reduce((sum, text) => sum + p.count(text), 0),
-        outputTokens: p.outputTokens,
-        toolCalls: record.calls,
-        // Extraction reads run the extraction model inside get_tool_output: its time is model time.
-        wallMs: Math.max(0, storeMs + readMs - extraction.latencyMs),
-        ...(policy === "spillway-extract" ? { extractionTokens: extraction.tokens } : {}),
-        visibleFraction: null,
-        lossless,
-        failure: answer === task.expected ? null : "the reads did not find it",
-        ...(record.notes.length > 0 ? { note: record.notes.join("; ") } : {}),
-      });
+      episodes.push(
+        scoredEpisode(policy, task, {
+          answer: record.answer,
+          tokensExposed: record.toolResults.reduce((sum, text) => sum + p.count(text), 0),
+          outputTokens: p.outputTokens,
+          toolCalls: record.calls,
+          // Extraction reads run the extraction model inside get_tool_output: its time is model time.
+          wallMs: Math.max(0, storeMs + readMs - extraction.latencyMs),
+          ...(policy === "spillway-extract" ? { extractionTokens: extraction.tokens } : {}),
+          visibleFraction: null,
+          lossless,
+          failure: "the reads did not find it",
+          ...(record.notes.length > 0 ? { note: record.notes.join("; ") } : {}),
+        }),
+      );
     }
   } finally {
     env.outputs.delete(workload.id);
