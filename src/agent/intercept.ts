@@ -1,7 +1,7 @@
-import { asyncReadyText } from "../async/texts.js";
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
+import { decideShown } from "../surfaces/show-decision.js";
 import { placeholderText } from "./render-result.js";
 import {
   asyncActive,
@@ -27,7 +27,7 @@ export async function interceptContent(
   running?: OutputRecord,
 ): Promise<{ ref: ToolResultRef; record: OutputRecord; storedBytes: number }> {
   const { record, attachments, storedBytes } = await storeContent(context, call, outcome, running);
-  const shown = await decideShown(context, record);
+  const shown = await decideShownIn(context, record);
   return {
     ref: {
       kind: "output",
@@ -85,42 +85,28 @@ export async function storeContent(
 }
 
 /** Decides, once, how a stored output is shown, and charges the budget for it. */
-async function decideShown(context: SessionContext, record: OutputRecord): Promise<ShownAs> {
+async function decideShownIn(context: SessionContext, record: OutputRecord): Promise<ShownAs> {
   const { settings, state } = context;
-  const byteSize = record.byteSize ?? 0;
-  if (!settings.toolOutput.enabled) {
-    // Legacy: the model sees at most the byte cap; the store still keeps the whole output.
-    state.pendingTokens += Math.min(
-      record.tokenEstimate ?? 0,
-      Math.ceil(settings.toolResponseMaxBytes / 3),
-    );
-    return byteSize <= settings.toolResponseMaxBytes ? "inline" : "truncated";
-  }
-  const tokens = record.tokenEstimate ?? 0;
-  // Seed 003's size trigger: with async tools on, an output over the token threshold is
-  // announced as ready with its size (decision 13) instead of shown
-  // (decision 17: the tool won the race, then its size decides), even when it would fit inline.
-  const async = asyncSettingsOf(settings);
-  if (asyncActive(context) && tokens > async.tokenThreshold) {
-    const ready = asyncReadyText(record.id, record.toolName, tokens);
-    state.pendingTokens += await countTokens(ready, tokenizerOf(settings));
-    state.hasStoredOutputs = true;
-    return "ready";
-  }
-  const underCap =
-    context.surface.shownAs === "continuation"
-      ? (record.charCount ?? 0) <= settings.toolOutput.continuationChars
-      : byteSize <= settings.toolResponseMaxBytes;
-  if (record.kind !== "binary" && underCap && tokens <= remainingTokens(context)) {
-    state.pendingTokens += tokens;
-    return "inline";
-  }
-  // Oversized (byte cap exceeded OR projected tokens would overflow, decision 11): the budget
-  // is charged for the placeholder only.
-  const placeholder = await placeholderText(context, record);
-  const placeholderTokens = await countTokens(placeholder, tokenizerOf(settings));
-  if (placeholderTokens > remainingTokens(context)) state.budgetExhausted = true;
-  state.pendingTokens += placeholderTokens;
-  state.hasStoredOutputs = true;
-  return context.surface.shownAs;
+  const tokenizer = tokenizerOf(settings);
+  const decision = await decideShown(
+    record,
+    {
+      enabled: settings.toolOutput.enabled,
+      toolResponseMaxBytes: settings.toolResponseMaxBytes,
+      shownAs: context.surface.shownAs,
+      continuationChars: settings.toolOutput.continuationChars,
+      ...(asyncActive(context)
+        ? { readyOverTokens: asyncSettingsOf(settings).tokenThreshold }
+        : {}),
+    },
+    {
+      remainingTokens: remainingTokens(context),
+      countTokens: (text) => countTokens(text, tokenizer),
+      placeholder: () => placeholderText(context, record),
+    },
+  );
+  state.pendingTokens += decision.tokens;
+  if (decision.exhausted) state.budgetExhausted = true;
+  if (decision.retrievable) state.hasStoredOutputs = true;
+  return decision.shown;
 }
