@@ -40,6 +40,7 @@ export {
   SpillwayError,
   StoreCorruptError,
 } from "./core/errors.js";
+export { resolveHome } from "./core/home.js";
 export { type IdGenerator, looksLikeOutputId, randomId } from "./core/ids.js";
 export { detectKind, type KindEvidence, OUTPUT_KINDS, type OutputKind } from "./core/kinds.js";
 export {
@@ -51,6 +52,8 @@ export {
   type Tokenizer,
   type TokenizerName,
 } from "./core/tokens.js";
+export type { ToolDefinition } from "./core/tool-definition.js";
+export type { Extractor } from "./extraction/extractor.js";
 export {
   connectMcpServers,
   type McpCallResult,
@@ -63,7 +66,6 @@ export {
   type ModelReply,
   type ModelRequest,
   type ModelToolCall,
-  type ToolDefinition,
 } from "./providers/model-caller.js";
 export { createLanguageModel, type ModelTarget } from "./providers/models.js";
 export type { GrepLine, GrepMatch, GrepRequest, GrepResult } from "./retrieval/grep.js";
@@ -95,7 +97,6 @@ export type {
   ToolCallRecord,
   ToolResultRef,
 } from "./store/history.js";
-export { resolveHome } from "./store/home.js";
 export type { OutputContent } from "./store/ingest.js";
 export type {
   ListOutputsFilter,
@@ -121,7 +122,6 @@ export {
 } from "./store/sqlite-output-store.js";
 export {
   createSurface,
-  type Extractor,
   SURFACE_NAMES,
   type Surface,
   type SurfaceName,

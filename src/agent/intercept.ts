@@ -1,7 +1,7 @@
-import { asyncReadyText } from "../async/texts.js";
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
+import { asyncReadyText } from "../surfaces/async-texts.js";
 import { placeholderText } from "./render-result.js";
 import {
   asyncActive,

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { NOT_READY_TEXT } from "../async/texts.js";
 import { isSpillwayError, OutputFailedError, SpillwayError } from "../core/errors.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import { readOutput } from "../retrieval/read-output.js";
+import { NOT_READY_TEXT } from "./async-texts.js";
 import { defaultHandleMessage } from "./handle-message.js";
 import {
   renderError,

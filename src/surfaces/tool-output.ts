@@ -1,6 +1,6 @@
 import { isSpillwayError } from "../core/errors.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import { headAndTail } from "../extraction/truncate.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
 import type { OutputRecord } from "../store/output-store.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
