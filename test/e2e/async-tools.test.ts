@@ -521,7 +521,7 @@ describe("async sub-agents", () => {
       "You are a helper.",
     );
     const agent = await fixture.agent("parent", { agents: [helper], maxTurns: 10 });
-    const events: AgentEvent[] = [];
+    const events: (AgentEvent & { readonly depth: number })[] = [];
     const result = await runAgent({
       agent,
       prompt: "Do both jobs.",
