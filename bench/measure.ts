@@ -8,13 +8,12 @@ import { runInNewContext } from "node:vm";
 import {
   countTokens,
   grepOutput,
-  type OutputRecord,
-  openSqliteOutputStore,
   readOutput,
   readPage,
   readSlice,
-  type SqliteOutputStore,
-} from "../src/index.js";
+} from "../src/retrieval/index.js";
+import { type OutputRecord, openSqliteOutputStore } from "../src/store/index.js";
+import type { SqliteOutputStore } from "../src/store/sqlite-output-store.js";
 import { type Fixture, locateNeedle, NEEDLE, PROJECT_ROOT } from "./fixtures.js";
 import { median, percentile } from "./report.js";
 import { Rng, seedOf } from "./rng.js";

@@ -1,6 +1,7 @@
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
+
 import { decideShown } from "../surfaces/show-decision.js";
 import { placeholderText } from "./render-result.js";
 import {

@@ -1,5 +1,5 @@
-import type { AsyncOutputStatus } from "../async/texts.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import { renderSystemNotice } from "../surfaces/system-notice.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import type { SessionContext } from "./session-context.js";

@@ -1,7 +1,7 @@
-import { asyncReadyText, asyncRunningText } from "../async/texts.js";
 import { readOutput } from "../retrieval/read-output.js";
 import type { ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
+import { asyncReadyText, asyncRunningText } from "../surfaces/async-texts.js";
 import { continuationMarker } from "../surfaces/get-continuation.js";
 import type { SessionContext } from "./session-context.js";
 

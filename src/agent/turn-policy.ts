@@ -1,4 +1,5 @@
-import type { ModelReply, ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import type { ModelReply } from "../providers/model-caller.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import type { TurnPlan } from "./notice.js";
 import type { SessionContext } from "./session-context.js";

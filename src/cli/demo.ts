@@ -5,13 +5,10 @@
  */
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import {
-  type OutputRecord,
-  type OutputStore,
-  readOutput,
-  readPage,
-  StoreCorruptError,
-} from "../index.js";
+import { StoreCorruptError } from "../core/errors.js";
+import { readPage } from "../retrieval/page.js";
+import { readOutput } from "../retrieval/read-output.js";
+import type { OutputRecord, OutputStore } from "../store/output-store.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import {
   generateLog,

@@ -2,7 +2,9 @@
  * Human rendering: sizes, counts, times, tables and output records. Sizes are decimal
  * (1 MB = 1,000,000 bytes), like `--size-mb`.
  */
-import type { OutputRecord, Provenance } from "../index.js";
+
+import type { Provenance } from "../retrieval/provenance.js";
+import type { OutputRecord } from "../store/output-store.js";
 
 const UNITS = ["B", "kB", "MB", "GB", "TB"] as const;
 

@@ -3,14 +3,10 @@
  * of JSON, or the size of binary content. Reads only a few lines, never the whole output
  * (except JSON outlines, which parse the document).
  */
-import {
-  isSpillwayError,
-  type OpenedOutput,
-  type OutputRecord,
-  type OutputStore,
-  queryJson,
-  readSlice,
-} from "../index.js";
+import { isSpillwayError } from "../core/errors.js";
+import { queryJson } from "../retrieval/json.js";
+import { readSlice } from "../retrieval/slice.js";
+import type { OpenedOutput, OutputRecord, OutputStore } from "../store/output-store.js";
 import { OWNER_SCOPE } from "./context.js";
 import { clip, formatBytes, formatCount } from "./format.js";
 

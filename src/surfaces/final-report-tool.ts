@@ -1,4 +1,4 @@
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 
 /** The tool that delivers an agent's final answer (the read-grep agent's prompt names it). */
 export const FINAL_REPORT = "agent__final_report";

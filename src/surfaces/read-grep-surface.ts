@@ -1,5 +1,5 @@
 import { isSpillwayError, SpillwayError } from "../core/errors.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import { readOutput } from "../retrieval/read-output.js";
 import type { ReadScope } from "../store/output-store.js";
 import { renderError, renderGrep, renderSlice } from "./render.js";

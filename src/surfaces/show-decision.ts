@@ -1,6 +1,6 @@
-import { asyncReadyText } from "../async/texts.js";
 import type { ShownAs } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
+import { asyncReadyText } from "./async-texts.js";
 
 /**
  * How a stored output is shown to the model when it arrives (seed 000, decisions 11 and 19;

@@ -1,4 +1,4 @@
-import { type AsyncOutputStatus, asyncStatusSection } from "../async/texts.js";
+import { type AsyncOutputStatus, asyncStatusSection } from "./async-texts.js";
 
 /** What one System Notice says. */
 export interface NoticeView {

@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { isSpillwayError } from "../core/errors.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import { toolInputSchema } from "../core/tool-input-schema.js";
 import { headAndTail } from "../extraction/truncate.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
 import type { OutputRecord } from "../store/output-store.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
@@ -15,32 +17,31 @@ export const TOOL_OUTPUT = "tool_output";
 const STRATEGIES = ["auto", "full-chunked", "read-grep", "truncate"] as const;
 type Strategy = (typeof STRATEGIES)[number];
 
-/** Seed 000, 2b, verbatim. */
-const TOOL_OUTPUT_SCHEMA = {
-  type: "object",
-  additionalProperties: false,
-  required: ["handle", "extract"],
-  properties: {
-    handle: {
-      type: "string",
-      minLength: 1,
-      description:
+/** Seed 000, 2b, verbatim (pinned by tool-output-schema.test.ts). */
+export const toolOutputArgs = z
+  .object({
+    handle: z
+      .string()
+      .min(1)
+      .describe(
         'UUID handle of the stored tool output (provided in the tool-result message: tool_output(handle = "<uuid>", ...)).',
-    },
-    extract: {
-      type: "string",
-      minLength: 1,
-      description:
+      ),
+    extract: z
+      .string()
+      .min(1)
+      .describe(
         "Provide precise, detailed instructions about what you need from the tool output (be specific, include keys/fields/sections if known).",
-    },
-    mode: {
-      type: "string",
-      enum: ["auto", "full-chunked", "read-grep", "truncate"],
-      description:
+      ),
+    mode: z
+      .enum(STRATEGIES)
+      .optional()
+      .describe(
         "Optional override. auto=module decides; full-chunked=LLM chunk+reduce; read-grep=dynamic sub-agent with Read/Grep; truncate=keeps top and bottom, truncates in the middle.",
-    },
-  },
-};
+      ),
+  })
+  .strict();
+
+const TOOL_OUTPUT_SCHEMA = toolInputSchema(toolOutputArgs);
 
 /** Seed 000, 2a, verbatim (numbers and handle filled in). */
 export function toolOutputHandleMessage(record: OutputRecord): string {

@@ -1,6 +1,6 @@
 import { isSpillwayError } from "../core/errors.js";
 import type { OutputStore, ReadScope } from "../store/output-store.js";
-import type { AsyncOutputStatus } from "./texts.js";
+import type { AsyncOutputStatus } from "./async-texts.js";
 
 /**
  * The status of async outputs (time-triggered, explicit and size-triggered) as the store has

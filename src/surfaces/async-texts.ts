@@ -1,4 +1,4 @@
-import type { BackgroundJob } from "./background.js";
+import type { BackgroundJob } from "../async/background.js";
 
 /**
  * The model-facing texts of async tools, from seed 003: decision 13's answers (immutable, no
