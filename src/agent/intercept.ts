@@ -1,6 +1,7 @@
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
+import { type StoredResult, storeToolResult } from "../store/store-result.js";
 
 import { decideShown } from "../surfaces/show-decision.js";
 import { placeholderText } from "./render-result.js";
@@ -51,38 +52,14 @@ export async function storeContent(
   call: ToolCallInput,
   outcome: Extract<ToolOutcome, { type: "content" }>,
   running?: OutputRecord,
-): Promise<{ record: OutputRecord; attachments: OutputRecord[]; storedBytes: number }> {
+): Promise<StoredResult> {
   const origin = {
     sessionId: context.sessionId,
     toolName: call.toolName,
     toolArgs: call.argsText,
     toolCallId: call.toolCallId,
   };
-  const parts = [...(outcome.binary ?? [])];
-  // The handle was given out when the call started: it holds the text, or else the first
-  // binary part; the other parts are attachments.
-  const first = running && outcome.text === undefined ? parts.shift() : undefined;
-  const attachments: OutputRecord[] = [];
-  for (const part of parts) {
-    attachments.push(
-      await context.outputs.put(origin, part.data, { binary: true, mediaType: part.mediaType }),
-    );
-  }
-  let record: OutputRecord;
-  if (running) {
-    record = first
-      ? await context.outputs.complete(running.id, first.data, {
-          binary: true,
-          mediaType: first.mediaType,
-        })
-      : await context.outputs.complete(running.id, outcome.text ?? "");
-  } else {
-    const hasText = outcome.text !== undefined || attachments.length === 0;
-    record = hasText ? await context.outputs.put(origin, outcome.text ?? "") : attachments.shift()!;
-  }
-  const storedBytes =
-    (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);
-  return { record, attachments, storedBytes };
+  return storeToolResult(context.outputs, origin, outcome, running);
 }
 
 /** Decides, once, how a stored output is shown, and charges the budget for it. */
