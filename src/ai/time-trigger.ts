@@ -1,0 +1,143 @@
+import { z } from "zod";
+import { abortReasonText, type Settlement } from "../async/background.js";
+import { isSpillwayError } from "../core/errors.js";
+import type { OutputRecord } from "../store/output-store.js";
+import { storeToolResult } from "../store/store-result.js";
+import { asyncRunningText } from "../surfaces/async-texts.js";
+import type { CallInfo, SpillwaySession } from "./session.js";
+import { storedContentOf } from "./stored-content.js";
+
+/**
+ * What a call that went on in the background (seed 003's time trigger) gives the loop in place
+ * of its output: the handle its result will be stored under. Plain JSON, so it survives UI
+ * messages. The model is told the id and to retrieve it once the notice shows it ready.
+ */
+export interface SpillwayBackgroundOutput {
+  readonly spillway: "background";
+  readonly outputId: string;
+  readonly toolName: string;
+  /** What the model is shown (seed 003, decision 13). */
+  readonly message: string;
+}
+
+const backgroundOutput = z
+  .object({
+    spillway: z.literal("background"),
+    outputId: z.string(),
+    toolName: z.string(),
+    message: z.string(),
+  })
+  .strict();
+
+/**
+ * True for the placeholder output of a call that went on in the background.
+ *
+ * @example
+ * for (const result of steps.flatMap((s) => s.toolResults))
+ *   if (isBackgroundOutput(result.output)) console.log("still running:", result.output.outputId);
+ */
+export function isBackgroundOutput(value: unknown): value is SpillwayBackgroundOutput {
+  return backgroundOutput.safeParse(value).success;
+}
+
+/** Error texts longer than this are stored as the output's content, not its error field. */
+const MAX_ERROR_CHARS = 100_000;
+
+function failureText(reason: unknown): string {
+  if (isSpillwayError(reason)) return `${reason.code}: ${reason.message}`;
+  return (reason as Error)?.message ?? String(reason);
+}
+
+/**
+ * Stores a background call's result in the record begun when it went async: a value makes it
+ * ready; a throw, an abort or an MCP error result makes it failed with the reason.
+ */
+async function settle(
+  session: SpillwaySession,
+  call: CallInfo,
+  record: OutputRecord,
+  result: PromiseSettledResult<unknown>,
+  abortReason: string | null,
+): Promise<Settlement> {
+  const outputs = await session.store();
+  const fail = async (status: "failed" | "aborted", error: string): Promise<Settlement> => {
+    const text = status === "aborted" ? `aborted: ${error}` : error;
+    await outputs.fail(record.id, text);
+    return { status, error: text };
+  };
+  if (result.status === "rejected")
+    return abortReason !== null
+      ? fail("aborted", abortReason)
+      : fail("failed", failureText(result.reason));
+  const content = storedContentOf(result.value);
+  const errorText = content.text ?? "";
+  if (content.isError && errorText.length <= MAX_ERROR_CHARS && !content.binary?.length)
+    return fail("failed", errorText || "the tool reported an error without text");
+  const stored = await storeToolResult(outputs, session.origin(call), content, record);
+  if (content.isError)
+    return {
+      status: "failed",
+      error: `the tool reported an error; its ${stored.storedBytes}-byte error output is stored at ${record.id}`,
+    };
+  return {
+    status: "ready",
+    tokens: stored.record.tokenEstimate ?? 0,
+    bytes: stored.storedBytes,
+    attachments: stored.attachments.map((a) => a.id),
+  };
+}
+
+type Race<T> = { readonly won: "tool"; readonly value: T } | { readonly won: "timer" };
+
+/** Waits for `work` until `deadline` (ms on the performance clock); never rejects by itself. */
+export async function raceDeadline<T>(work: Promise<T>, deadline: number): Promise<Race<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Race<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ won: "timer" }), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    return await Promise.race([work.then((value): Race<T> => ({ won: "tool", value })), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Hands a still-running call to the conversation's background tools: its record is begun now
+ * (the handle the model gets), and its result is stored when `work` settles, whether or not
+ * the model asks. Undefined when the background is at its cap (the call then blocks as
+ * without async).
+ */
+export async function handOver(
+  session: SpillwaySession,
+  call: CallInfo,
+  controller: AbortController,
+  work: Promise<unknown>,
+  startedAt: number,
+): Promise<SpillwayBackgroundOutput | undefined> {
+  const background = await session.background();
+  if (!background.reserve()) return undefined;
+  let record: OutputRecord;
+  try {
+    record = await (await session.store()).begin({ ...session.origin(call), createdAt: startedAt });
+  } catch (error) {
+    // No record, no handle to give out: give the place back and let the error reach the loop.
+    background.release();
+    throw error;
+  }
+  background.adopt(
+    { outputId: record.id, toolCallId: call.toolCallId, toolName: call.toolName, startedAt },
+    controller,
+    work,
+    (result, abortReason) => settle(session, call, record, result, abortReason),
+  );
+  await session.announce(record.id);
+  return {
+    spillway: "background",
+    outputId: record.id,
+    toolName: call.toolName,
+    message: asyncRunningText(record.id, call.toolName),
+  };
+}
+
+export { abortReasonText };
