@@ -18,8 +18,10 @@ export interface GetToolOutputResult {
 const surfaces = new Map<number, ReturnType<typeof createGetToolOutputSurface>>();
 function surfaceFor(synopsisLines: number) {
   let surface = surfaces.get(synopsisLines);
-  if (!surface)
-    surfaces.set(synopsisLines, (surface = createGetToolOutputSurface({ synopsisLines })));
+  if (!surface) {
+    surface = createGetToolOutputSurface({ synopsisLines });
+    surfaces.set(synopsisLines, surface);
+  }
   return surface;
 }
 

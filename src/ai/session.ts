@@ -59,7 +59,10 @@ function sharedFor(
   clock: Clock,
 ) {
   let sessions = registry.get(outputs);
-  if (!sessions) registry.set(outputs, (sessions = new Map()));
+  if (!sessions) {
+    sessions = new Map();
+    registry.set(outputs, sessions);
+  }
   let shared = sessions.get(sessionId);
   if (!shared) {
     shared = {

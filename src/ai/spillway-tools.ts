@@ -121,7 +121,7 @@ function retrievalTools(session: SpillwaySession): ToolSet {
  *   prompt: "Find the first error in today's log.",
  * });
  */
-export function spillwayTools<TOOLS extends ToolSet, const OPTIONS extends SpillwayOptions = {}>(
+export function spillwayTools<TOOLS extends ToolSet, const OPTIONS extends SpillwayOptions = Record<never, never>>(
   tools: TOOLS,
   options?: OPTIONS,
 ): SpillwayToolSet<TOOLS, AsyncEnabled<OPTIONS>> {
