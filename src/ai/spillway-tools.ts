@@ -121,10 +121,10 @@ function retrievalTools(session: SpillwaySession): ToolSet {
  *   prompt: "Find the first error in today's log.",
  * });
  */
-export function spillwayTools<TOOLS extends ToolSet, const OPTIONS extends SpillwayOptions = Record<never, never>>(
-  tools: TOOLS,
-  options?: OPTIONS,
-): SpillwayToolSet<TOOLS, AsyncEnabled<OPTIONS>> {
+export function spillwayTools<
+  TOOLS extends ToolSet,
+  const OPTIONS extends SpillwayOptions = Record<never, never>,
+>(tools: TOOLS, options?: OPTIONS): SpillwayToolSet<TOOLS, AsyncEnabled<OPTIONS>> {
   const session = new SpillwaySession(resolveOptions(options));
   const added = retrievalTools(session);
   const wrapped: ToolSet = {};
