@@ -172,6 +172,37 @@ const ENTRY_POINTS = {
       "readSlice",
     ],
   },
+  "spillway/ai": {
+    file: "src/ai/index.ts",
+    names: [
+      "AsyncEnabled",
+      "CallInfo",
+      "ExtractionUsage",
+      "GetToolOutputResult",
+      "HandleMessageFormatter",
+      "HandleMessageInfo",
+      "ModelView",
+      "SpillwayAsyncOptions",
+      "SpillwayBackgroundOutput",
+      "SpillwayExtractionOptions",
+      "SpillwayOptions",
+      "SpillwayPrepareStepOptions",
+      "SpillwayRetrievalTools",
+      "SpillwaySession",
+      "SpillwayTool",
+      "SpillwayToolSet",
+      "TokenBudget",
+      "TokenBudgetInfo",
+      "WAIT_FOR_TOOL_OUTPUT",
+      "closeSpillwayStores",
+      "isBackgroundOutput",
+      "readStoredOutput",
+      "spillwayPrepareStep",
+      "spillwaySessionOf",
+      "spillwayTools",
+      "waitForOutputs",
+    ],
+  },
 } as const;
 
 describe("the public API", () => {
@@ -215,5 +246,5 @@ describe("the public API", () => {
 
 /** Subpaths added by adapters (e.g. ./ai) are pinned where they are built; listed here too. */
 function extraSubpaths(): string[] {
-  return [];
+  return ["./ai"];
 }
