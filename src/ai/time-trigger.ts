@@ -114,6 +114,7 @@ export async function handOver(
   controller: AbortController,
   work: Promise<unknown>,
   startedAt: number,
+  loopSignal: AbortSignal | undefined,
 ): Promise<SpillwayBackgroundOutput | undefined> {
   const background = await session.background();
   if (!background.reserve()) return undefined;
@@ -124,6 +125,14 @@ export async function handOver(
     // No record, no handle to give out: give the place back and let the error reach the loop.
     background.release();
     throw error;
+  }
+  // The loop's abort ends the call in the background too, and names the reason.
+  if (loopSignal) {
+    if (loopSignal.aborted) controller.abort(loopSignal.reason);
+    else
+      loopSignal.addEventListener("abort", () => controller.abort(loopSignal.reason), {
+        once: true,
+      });
   }
   background.adopt(
     { outputId: record.id, toolCallId: call.toolCallId, toolName: call.toolName, startedAt },

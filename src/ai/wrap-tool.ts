@@ -42,6 +42,7 @@ async function settleValue(
   trigger: Trigger | undefined,
   controller: AbortController,
   startedAt: number,
+  loopSignal: AbortSignal | undefined,
 ): Promise<unknown> {
   const work = Promise.resolve(result);
   if (trigger) {
@@ -53,7 +54,7 @@ async function settleValue(
       performance.now() + trigger.timeoutMs,
     );
     if (race.won === "timer") {
-      const marker = await handOver(session, call, controller, work, startedAt);
+      const marker = await handOver(session, call, controller, work, startedAt, loopSignal);
       if (marker) return marker;
     } else if (!race.value.ok) throw race.value.reason;
   }
@@ -75,6 +76,7 @@ async function* settleIterable(
   trigger: Trigger | undefined,
   controller: AbortController,
   startedAt: number,
+  loopSignal: AbortSignal | undefined,
 ): AsyncGenerator<unknown> {
   const iterator = iterable[Symbol.asyncIterator]();
   const deadline = performance.now() + (trigger?.timeoutMs ?? 0);
@@ -104,6 +106,7 @@ async function* settleIterable(
           controller,
           rest,
           startedAt,
+          loopSignal,
         );
         if (marker) {
           yield marker;
@@ -164,8 +167,24 @@ export function wrapTool<T extends AnyTool>(
         : options.abortSignal;
       const result = execute(input, { ...options, ...(signal ? { abortSignal: signal } : {}) });
       if (isAsyncIterable(result))
-        return settleIterable(session, call, result, trigger, controller, startedAt);
-      return settleValue(session, call, result, trigger, controller, startedAt);
+        return settleIterable(
+          session,
+          call,
+          result,
+          trigger,
+          controller,
+          startedAt,
+          options.abortSignal,
+        );
+      return settleValue(
+        session,
+        call,
+        result,
+        trigger,
+        controller,
+        startedAt,
+        options.abortSignal,
+      );
     },
     toModelOutput: async (options: { toolCallId: string; input: unknown; output: unknown }) => {
       const { toolCallId, input, output } = options;
