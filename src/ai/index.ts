@@ -31,7 +31,6 @@ export { type SpillwayPrepareStepOptions, spillwayPrepareStep } from "./prepare-
 export { type GetToolOutputResult, readStoredOutput, waitForOutputs } from "./reads.js";
 export type { CallInfo, ModelView, SpillwaySession } from "./session.js";
 export {
-  type AsyncEnabled,
   type SpillwayRetrievalTools,
   type SpillwayTool,
   type SpillwayToolSet,

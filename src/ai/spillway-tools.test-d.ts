@@ -74,6 +74,22 @@ expectTypeOf<InferToolInput<typeof on.search>>().toEqualTypeOf<{
 }>();
 expectTypeOf<InferToolOutput<typeof on.wait_for_tool_output>>().toEqualTypeOf<string>();
 
+// async known only at run time: outputs may be background handles.
+declare const flag: boolean;
+const maybe = spillwayTools({ search }, { async: flag });
+expectTypeOf<InferToolOutput<typeof maybe.search>>().toEqualTypeOf<
+  { hits: string[]; total: number } | SpillwayBackgroundOutput
+>();
+
+// Callbacks in the options are typed from context (no annotations needed).
+spillwayTools(
+  { search },
+  {
+    formatHandle: ({ record, defaultText }) => `${record.id}: ${defaultText.length}`,
+    tokenBudget: ({ messages }) => 100_000 - messages.length,
+  },
+);
+
 // Options are checked.
 // @ts-expect-error toolResponseMaxBytes is a number
 spillwayTools({ search }, { toolResponseMaxBytes: "12k" });

@@ -21,13 +21,6 @@ import { wrapTool } from "./wrap-tool.js";
 
 export const WAIT_FOR_TOOL_OUTPUT = "wait_for_tool_output";
 
-/** Whether the options turn async tools on (a call's output may then be a background handle). */
-export type AsyncEnabled<OPTIONS> = "async" extends keyof OPTIONS
-  ? [OPTIONS["async" & keyof OPTIONS]] extends [false | undefined]
-    ? false
-    : true
-  : false;
-
 /** A wrapped tool: the same tool, whose output may also be a background handle when async is on. */
 export type SpillwayTool<TOOL, ASYNC extends boolean> = ASYNC extends true
   ? TOOL extends Tool
@@ -121,10 +114,23 @@ function retrievalTools(session: SpillwaySession): ToolSet {
  *   prompt: "Find the first error in today's log.",
  * });
  */
-export function spillwayTools<
-  TOOLS extends ToolSet,
-  const OPTIONS extends SpillwayOptions = Record<never, never>,
->(tools: TOOLS, options?: OPTIONS): SpillwayToolSet<TOOLS, AsyncEnabled<OPTIONS>> {
+export function spillwayTools<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  options: SpillwayOptions & { readonly async: true | SpillwayAsyncOptions },
+): SpillwayToolSet<TOOLS, true>;
+export function spillwayTools<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  options?: SpillwayOptions & { readonly async?: false },
+): SpillwayToolSet<TOOLS, false>;
+/** `async` not known until run time: outputs may be background handles. */
+export function spillwayTools<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  options?: SpillwayOptions,
+): SpillwayToolSet<TOOLS, true>;
+export function spillwayTools<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  options?: SpillwayOptions,
+): SpillwayToolSet<TOOLS, boolean> {
   const session = new SpillwaySession(resolveOptions(options));
   const added = retrievalTools(session);
   const wrapped: ToolSet = {};
@@ -138,7 +144,7 @@ export function spillwayTools<
       );
     wrapped[name] = wrapTool(session, name, original as Tool<unknown, unknown>);
   }
-  return { ...wrapped, ...added } as unknown as SpillwayToolSet<TOOLS, AsyncEnabled<OPTIONS>>;
+  return { ...wrapped, ...added } as unknown as SpillwayToolSet<TOOLS, boolean>;
 }
 
 export type { SpillwayAsyncOptions };

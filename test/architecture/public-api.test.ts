@@ -175,7 +175,6 @@ const ENTRY_POINTS = {
   "spillway/ai": {
     file: "src/ai/index.ts",
     names: [
-      "AsyncEnabled",
       "CallInfo",
       "ExtractionUsage",
       "GetToolOutputResult",
