@@ -92,7 +92,7 @@ describe("tool_output surface (seed 000)", () => {
       ),
     ).toBe(true);
     expect(truncate).toContain(`the whole output is stored as handle ${id}`);
-    // The extraction model failed three times: decision 4's fallback, with the warning first.
+    // The extraction model failed three times: D0-4's fallback, with the warning first.
     expect(
       fallback!.startsWith(
         `ABSTRACT FROM TOOL OUTPUT test__generate_output WITH HANDLE ${id}, STRATEGY:truncate:\n\nWARNING: strategy full-chunked (chosen by auto) could not run`,

@@ -137,7 +137,7 @@ export class ExtractionEngine implements Extractor {
           request.signal?.aborted
         )
           throw error;
-        // Decision 4: a strategy that could not run falls back to truncate, and says so first.
+        // D0-4: a strategy that could not run falls back to truncate, and says so first.
         const truncated = await this.truncate(opened, request);
         result = {
           ...truncated,

@@ -1,5 +1,5 @@
 /**
- * The final-report contract of extraction calls (seed 000, decision 6): the answer is wrapped
+ * The final-report contract of extraction calls (D0-6): the answer is wrapped
  * in `<ai-agent-<NONCE>-FINAL format="text"> … </ai-agent-<NONCE>-FINAL>` with the call's own
  * nonce; the closing tag is optional (models omit it). No opening tag means no answer.
  */
