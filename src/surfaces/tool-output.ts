@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isSpillwayError } from "../core/errors.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import { toolInputSchema } from "../core/tool-input-schema.js";
-import { headAndTail } from "../extraction/truncate.js";
+import { truncateToFit } from "../extraction/truncate.js";
 import type { OutputRecord } from "../store/output-store.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
@@ -77,7 +77,7 @@ export async function truncateOutput(
 ): Promise<string> {
   const opened = await context.outputs.open(record.id, context.scope);
   try {
-    return await headAndTail(opened, context.maxChars);
+    return await truncateToFit(opened, context.maxChars);
   } finally {
     await opened.close();
   }
