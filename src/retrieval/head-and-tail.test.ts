@@ -19,9 +19,9 @@ describe("headAndTail", () => {
     const text = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join("\n");
     const output = await opened(text);
     const shown = await headAndTail(output, 200);
-    const [head, marker, tail] = shown.split("\n[…").flatMap((part, i) =>
-      i === 0 ? [part] : part.split("…]\n"),
-    );
+    const [head, marker, tail] = shown
+      .split("\n[…")
+      .flatMap((part, i) => (i === 0 ? [part] : part.split("…]\n")));
     expect(text.startsWith(head!)).toBe(true);
     expect(text.endsWith(tail!)).toBe(true);
     expect(head!.length + tail!.length).toBe(200);
