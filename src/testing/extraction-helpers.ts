@@ -9,7 +9,7 @@ import type { ScriptedReply } from "./scripted-reply.js";
  * or the read-grep agent's) in a request, and answer in their final-report contract.
  */
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export interface ExtractionCall {
   readonly kind: "map" | "reduce" | "read-grep";
@@ -35,23 +35,23 @@ export function extractionCall(request: ChatRequest): ExtractionCall | undefined
   const system = request.messages.find((m) => m.role === "system");
   const prompt = system ? textOf(system) : "";
   if (!prompt.startsWith(M.intro)) return undefined;
-  const nonce = new RegExp(`${escape(openingTag("NONCE")).replace("NONCE", "([0-9a-f]+)")}`).exec(
-    prompt,
-  )?.[1];
+  const nonce = new RegExp(
+    `${escapeRegExp(openingTag("NONCE")).replace("NONCE", "([0-9a-f]+)")}`,
+  ).exec(prompt)?.[1];
   const query =
     new RegExp(
-      `${escape(M.whatToExtract)}\\n([\\s\\S]*?)\\n\\n(?:${escape(M.outputFormat)}|${escape(M.chunkOutputs)})`,
+      `${escapeRegExp(M.whatToExtract)}\\n([\\s\\S]*?)\\n\\n(?:${escapeRegExp(M.outputFormat)}|${escapeRegExp(M.chunkOutputs)})`,
     ).exec(prompt)?.[1] ?? "";
   if (prompt.includes(M.readGrep))
     return { kind: "read-grep", nonce: nonce ?? "", query, text: "" };
   if (prompt.includes(M.reduce)) {
     const outputs =
-      new RegExp(`${escape(M.chunkOutputs)}\\n([\\s\\S]*?)\\n\\n${escape(M.outputFormat)}`).exec(
-        prompt,
-      )?.[1] ?? "";
+      new RegExp(
+        `${escapeRegExp(M.chunkOutputs)}\\n([\\s\\S]*?)\\n\\n${escapeRegExp(M.outputFormat)}`,
+      ).exec(prompt)?.[1] ?? "";
     return { kind: "reduce", nonce: nonce ?? "", query, text: outputs };
   }
-  const chunk = new RegExp(`${escape(M.chunkIndex)}(\\d+) of (\\d+)`).exec(prompt);
+  const chunk = new RegExp(`${escapeRegExp(M.chunkIndex)}(\\d+) of (\\d+)`).exec(prompt);
   const user = request.messages.find((m) => m.role === "user");
   const body = user ? textOf(user) : "";
   return {
