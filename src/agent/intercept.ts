@@ -15,12 +15,12 @@ import {
 import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
 
 /**
- * The single interception point (seed 000, decision 18). Every raw tool result (MCP,
+ * The single interception point (D0-18). Every raw tool result (MCP,
  * sub-agent, internal) is stored whole in the canonical store FIRST, before any size logic;
  * only then does projection decide what the model sees: the whole output inline when it is
  * under `toolResponseMaxBytes` and fits the remaining context budget, otherwise the surface's
  * placeholder (a handle message, or a seed-002 continuation). The budget is charged for what
- * will be shown, not for the stored output (decision 19).
+ * will be shown, not for the stored output (D0-19).
  */
 export async function interceptContent(
   context: SessionContext,

@@ -26,7 +26,7 @@ function modelRef(model: LanguageModel): string {
 }
 
 /**
- * The read-grep extraction agent (seed 000, decision 8) run by the AI SDK's own loop: only Read
+ * The read-grep extraction agent (D0-8) run by the AI SDK's own loop: only Read
  * and Grep over the one output, and agent__final_report to answer.
  */
 function readGrepRunner(

@@ -16,7 +16,7 @@ export interface SpillwayBackgroundOutput {
   readonly spillway: "background";
   readonly outputId: string;
   readonly toolName: string;
-  /** What the model is shown (seed 003, decision 13). */
+  /** What the model is shown (D3-13). */
   readonly message: string;
 }
 

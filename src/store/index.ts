@@ -6,7 +6,7 @@
  * import { openSqliteOutputStore } from "spillway/store";
  *
  * const outputs = await openSqliteOutputStore({ home: "./data" });
- * const record = await outputs.put({ sessionId: "ses_demo", toolName: "shell" }, "line 1\nline 2\n");
+ * const record = await outputs.put({ sessionId: "ses_demo", toolName: "shell", toolArgs: "{}" }, "line 1\nline 2\n");
  */
 
 export { resolveHome } from "../core/home.js";

@@ -3,8 +3,7 @@ import type { OutputRecord } from "../store/output-store.js";
 import { asyncReadyText } from "./async-texts.js";
 
 /**
- * How a stored output is shown to the model when it arrives (seed 000, decisions 11 and 19;
- * seed 003, decisions 13 and 17): the whole output inline when it is under the byte cap and
+ * How a stored output is shown to the model when it arrives (D0-11, D0-19, D3-13, D3-17): the whole output inline when it is under the byte cap and
  * fits the remaining context budget, else the surface's placeholder (a handle message, or a
  * seed-002 continuation). Shared by every loop that projects tool results: spillway's own
  * runtime and the adapters for other loops.
@@ -79,7 +78,7 @@ export async function decideShown(
     };
   }
   // Seed 003's size trigger: an output over the token threshold is announced as ready with its
-  // size (decision 13) instead of shown (decision 17: the tool won the race, then its size
+  // size (D3-13) instead of shown (D3-17: the tool won the race, then its size
   // decides), even when it would fit inline.
   if (policy.readyOverTokens !== undefined && tokens > policy.readyOverTokens) {
     const ready = asyncReadyText(record.id, record.toolName, tokens);
@@ -97,7 +96,7 @@ export async function decideShown(
   if (record.kind !== "binary" && underCap && tokens <= budget.remainingTokens) {
     return { shown: "inline", tokens, retrievable: false, exhausted: false };
   }
-  // Oversized (byte cap exceeded OR projected tokens would overflow, decision 11): the budget
+  // Oversized (byte cap exceeded OR projected tokens would overflow, D0-11): the budget
   // is charged for the placeholder only.
   const placeholderTokens = await budget.countTokens(await budget.placeholder());
   return {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isSpillwayError } from "../core/errors.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import { toolInputSchema } from "../core/tool-input-schema.js";
-import { headAndTail } from "../extraction/truncate.js";
+import { truncateToFit } from "../extraction/truncate.js";
 import type { OutputRecord } from "../store/output-store.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
@@ -10,7 +10,7 @@ import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
  * Seed 000's surface, exact: the handle message (2a), the `tool_output` schema (2b) and the
  * success / failure result formats. Extraction strategies come from the configured extractor;
  * `truncate` (head and tail with a marker naming the omitted range and the handle) is built
- * in, and is the fallback, with a warning, when a strategy cannot run (decision 4).
+ * in, and is the fallback, with a warning, when a strategy cannot run (D0-4).
  */
 
 export const TOOL_OUTPUT = "tool_output";
@@ -77,7 +77,7 @@ export async function truncateOutput(
 ): Promise<string> {
   const opened = await context.outputs.open(record.id, context.scope);
   try {
-    return await headAndTail(opened, context.maxChars);
+    return await truncateToFit(opened, context.maxChars);
   } finally {
     await opened.close();
   }
@@ -152,7 +152,7 @@ async function answer(
     };
   }
   const failure = "extraction is not configured in this session (no extraction model)";
-  // Decision 4: a strategy that could not run falls back to truncate, with a warning first.
+  // D0-4: a strategy that could not run falls back to truncate, with a warning first.
   await context.outputs.countRead(record.id);
   const warning = `WARNING: strategy ${requested} could not run (${failure}); falling back to truncate, which keeps only the top and bottom of the output.\n\n`;
   return {

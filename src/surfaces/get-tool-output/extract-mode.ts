@@ -34,7 +34,7 @@ export async function extractMode(
       { fault: "tool" },
     );
   }
-  // Only successful retrievals count as reads (docs/architecture.md, D-AS-8).
+  // Only successful retrievals count as reads (D3-21 in docs/architecture.md).
   await context.outputs.countRead(record.id);
   return extracted.text;
 }
