@@ -16,6 +16,7 @@
  * });
  */
 
+export type { GetToolOutputArgs } from "../surfaces/get-tool-output/schema.js";
 export { closeSpillwayStores } from "./default-store.js";
 export type { ExtractionUsage } from "./extraction.js";
 export type {

@@ -177,6 +177,7 @@ const ENTRY_POINTS = {
     names: [
       "CallInfo",
       "ExtractionUsage",
+      "GetToolOutputArgs",
       "GetToolOutputResult",
       "HandleMessageFormatter",
       "HandleMessageInfo",
