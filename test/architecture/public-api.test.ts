@@ -203,6 +203,10 @@ const ENTRY_POINTS = {
       "waitForOutputs",
     ],
   },
+  "spillway/langchain": {
+    file: "src/ai/langchain.ts",
+    names: ["SpillwayLangChainOptions", "SpillwayLangChainTools", "spillwayLangChainTools"],
+  },
 } as const;
 
 describe("the public API", () => {
@@ -246,5 +250,5 @@ describe("the public API", () => {
 
 /** Subpaths added by adapters (e.g. ./ai) are pinned where they are built; listed here too. */
 function extraSubpaths(): string[] {
-  return ["./ai"];
+  return ["./ai", "./langchain"];
 }
