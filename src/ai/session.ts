@@ -50,6 +50,8 @@ interface Opened {
 
 /** Remembered views per session: enough for any conversation; the oldest go first. */
 const MAX_VIEWS = 10_000;
+/** Conversations kept in memory per store (their outputs stay in the store either way). */
+const MAX_SESSIONS = 1_000;
 const registry = new WeakMap<OutputStore, Map<string, Shared>>();
 
 function sharedFor(
@@ -65,6 +67,12 @@ function sharedFor(
   }
   let shared = sessions.get(sessionId);
   if (!shared) {
+    // A server makes a tool set per request: forget the oldest idle conversations. Their
+    // outputs stay in the store, and a later request finds them by tool call id.
+    for (const [id, old] of sessions) {
+      if (sessions.size < MAX_SESSIONS) break;
+      if (old.background.runningCount === 0) sessions.delete(id);
+    }
     shared = {
       views: new Map(),
       asyncIds: [],

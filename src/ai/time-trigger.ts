@@ -127,18 +127,17 @@ export async function handOver(
     throw error;
   }
   // The loop's abort ends the call in the background too, and names the reason.
-  if (loopSignal) {
-    if (loopSignal.aborted) controller.abort(loopSignal.reason);
-    else
-      loopSignal.addEventListener("abort", () => controller.abort(loopSignal.reason), {
-        once: true,
-      });
-  }
+  const onAbort = () => controller.abort(loopSignal?.reason);
+  if (loopSignal?.aborted) onAbort();
+  else loopSignal?.addEventListener("abort", onAbort, { once: true });
   background.adopt(
     { outputId: record.id, toolCallId: call.toolCallId, toolName: call.toolName, startedAt },
     controller,
     work,
-    (result, abortReason) => settle(session, call, record, result, abortReason),
+    (result, abortReason) => {
+      loopSignal?.removeEventListener("abort", onAbort);
+      return settle(session, call, record, result, abortReason);
+    },
   );
   await session.announce(record.id);
   return {
