@@ -1,6 +1,6 @@
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
-import type { OutputRecord } from "../store/output-store.js";
+import type { OutputOrigin, OutputRecord } from "../store/output-store.js";
 import { type StoredResult, storeToolResult } from "../store/store-result.js";
 
 import { decideShown } from "../surfaces/show-decision.js";
@@ -53,13 +53,17 @@ export async function storeContent(
   outcome: Extract<ToolOutcome, { type: "content" }>,
   running?: OutputRecord,
 ): Promise<StoredResult> {
-  const origin = {
+  return storeToolResult(context.outputs, originOf(context, call), outcome, running);
+}
+
+/** The origin the store records for a call of this session. */
+export function originOf(context: SessionContext, call: ToolCallInput): OutputOrigin {
+  return {
     sessionId: context.sessionId,
     toolName: call.toolName,
     toolArgs: call.argsText,
     toolCallId: call.toolCallId,
   };
-  return storeToolResult(context.outputs, origin, outcome, running);
 }
 
 /** Decides, once, how a stored output is shown, and charges the budget for it. */

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { abortReasonText, type Settlement } from "../async/background.js";
-import { isSpillwayError } from "../core/errors.js";
+import { failureText, settleContent } from "../async/settle-content.js";
 import type { OutputRecord } from "../store/output-store.js";
-import { storeToolResult } from "../store/store-result.js";
 import { asyncRunningText } from "../surfaces/async-texts.js";
 import type { CallInfo, SpillwaySession } from "./session.js";
 import { storedContentOf } from "./stored-content.js";
@@ -40,14 +39,6 @@ export function isBackgroundOutput(value: unknown): value is SpillwayBackgroundO
   return backgroundOutput.safeParse(value).success;
 }
 
-/** Error texts longer than this are stored as the output's content, not its error field. */
-const MAX_ERROR_CHARS = 100_000;
-
-function failureText(reason: unknown): string {
-  if (isSpillwayError(reason)) return `${reason.code}: ${reason.message}`;
-  return (reason as Error)?.message ?? String(reason);
-}
-
 /**
  * Stores a background call's result in the record begun when it went async: a value makes it
  * ready; a throw, an abort or an MCP error result makes it failed with the reason.
@@ -60,31 +51,12 @@ async function settle(
   abortReason: string | null,
 ): Promise<Settlement> {
   const outputs = await session.store();
-  const fail = async (status: "failed" | "aborted", error: string): Promise<Settlement> => {
-    const text = status === "aborted" ? `aborted: ${error}` : error;
-    await outputs.fail(record.id, text);
-    return { status, error: text };
-  };
-  if (result.status === "rejected")
-    return abortReason !== null
-      ? fail("aborted", abortReason)
-      : fail("failed", failureText(result.reason));
-  const content = storedContentOf(result.value);
-  const errorText = content.text ?? "";
-  if (content.isError && errorText.length <= MAX_ERROR_CHARS && !content.binary?.length)
-    return fail("failed", errorText || "the tool reported an error without text");
-  const stored = await storeToolResult(outputs, session.origin(call), content, record);
-  if (content.isError)
-    return {
-      status: "failed",
-      error: `the tool reported an error; its ${stored.storedBytes}-byte error output is stored at ${record.id}`,
-    };
-  return {
-    status: "ready",
-    tokens: stored.record.tokenEstimate ?? 0,
-    bytes: stored.storedBytes,
-    attachments: stored.attachments.map((a) => a.id),
-  };
+  if (result.status === "rejected") {
+    const error = abortReason !== null ? `aborted: ${abortReason}` : failureText(result.reason);
+    await outputs.fail(record.id, error);
+    return { status: abortReason !== null ? "aborted" : "failed", error };
+  }
+  return settleContent(outputs, session.origin(call), record, storedContentOf(result.value));
 }
 
 type Race<T> = { readonly won: "tool"; readonly value: T } | { readonly won: "timer" };

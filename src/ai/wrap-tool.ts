@@ -25,9 +25,21 @@ function defaultModelOutput(output: unknown): ToolResultOutput {
     : { type: "json", value: (output ?? null) as never };
 }
 
-/** The time trigger's settings, when async tools are on. */
-interface Trigger {
-  readonly timeoutMs: number;
+/** One call of a wrapped tool. */
+interface Run {
+  readonly session: SpillwaySession;
+  readonly call: CallInfo;
+  /** The time trigger, when async tools are on. */
+  readonly timeoutMs: number | undefined;
+  /** Stops the call once it is in the background. */
+  readonly controller: AbortController;
+  readonly startedAt: number;
+  /** The loop's own abort signal. */
+  readonly loopSignal: AbortSignal | undefined;
+}
+
+function toBackground(run: Run, work: Promise<unknown>) {
+  return handOver(run.session, run.call, run.controller, work, run.startedAt, run.loopSignal);
 }
 
 /**
@@ -35,31 +47,23 @@ interface Trigger {
  * trigger, a tool still running at the deadline goes on in the background and the call
  * answers with its handle at once.
  */
-async function settleValue(
-  session: SpillwaySession,
-  call: CallInfo,
-  result: unknown,
-  trigger: Trigger | undefined,
-  controller: AbortController,
-  startedAt: number,
-  loopSignal: AbortSignal | undefined,
-): Promise<unknown> {
+async function settleValue(run: Run, result: unknown): Promise<unknown> {
   const work = Promise.resolve(result);
-  if (trigger) {
+  if (run.timeoutMs !== undefined) {
     const race = await raceDeadline(
       work.then(
         (value) => ({ ok: true as const, value }),
         (reason: unknown) => ({ ok: false as const, reason }),
       ),
-      performance.now() + trigger.timeoutMs,
+      performance.now() + run.timeoutMs,
     );
     if (race.won === "timer") {
-      const marker = await handOver(session, call, controller, work, startedAt, loopSignal);
+      const marker = await toBackground(run, work);
       if (marker) return marker;
     } else if (!race.value.ok) throw race.value.reason;
   }
   const value = await work;
-  await session.capture(call, value);
+  await run.session.capture(run.call, value);
   return value;
 }
 
@@ -70,20 +74,15 @@ async function settleValue(
  * the call's last value, and its own last value is stored when it ends.
  */
 async function* settleIterable(
-  session: SpillwaySession,
-  call: CallInfo,
+  run: Run,
   iterable: AsyncIterable<unknown>,
-  trigger: Trigger | undefined,
-  controller: AbortController,
-  startedAt: number,
-  loopSignal: AbortSignal | undefined,
 ): AsyncGenerator<unknown> {
   const iterator = iterable[Symbol.asyncIterator]();
-  const deadline = performance.now() + (trigger?.timeoutMs ?? 0);
+  const deadline = performance.now() + (run.timeoutMs ?? 0);
   let last: unknown;
   for (;;) {
     const next = iterator.next();
-    if (trigger) {
+    if (run.timeoutMs !== undefined) {
       const race = await raceDeadline(
         next.then(
           (r) => ({ ok: true as const, r }),
@@ -100,21 +99,14 @@ async function* settleIterable(
           }
           return last;
         })();
-        const marker: SpillwayBackgroundOutput | undefined = await handOver(
-          session,
-          call,
-          controller,
-          rest,
-          startedAt,
-          loopSignal,
-        );
+        const marker: SpillwayBackgroundOutput | undefined = await toBackground(run, rest);
         if (marker) {
           yield marker;
           return;
         }
         // The background is full: wait for the end like without async, then show the result.
         last = await rest;
-        await session.capture(call, last);
+        await run.session.capture(run.call, last);
         yield last;
         return;
       }
@@ -129,7 +121,7 @@ async function* settleIterable(
     yield last;
   }
   // The loop takes the last value yielded as the result; it is stored before the loop sees the end.
-  await session.capture(call, last);
+  await run.session.capture(run.call, last);
 }
 
 /**
@@ -146,45 +138,28 @@ export function wrapTool<T extends AnyTool>(
   const execute = original.execute;
   if (typeof execute !== "function" || original.type === "provider") return original;
   const ownModelOutput = original.toModelOutput;
-  const asyncOptions = session.options.async;
-  const trigger = asyncOptions ? { timeoutMs: asyncOptions.timeoutSecs * 1000 } : undefined;
+  const timeoutMs = session.options.async ? session.options.async.timeoutSecs * 1000 : undefined;
   const wrapped = {
     ...original,
     execute: (input: unknown, options: ToolExecutionOptions) => {
-      const call: CallInfo = {
-        toolName: name,
-        toolCallId: options.toolCallId,
-        input,
-        messages: options.messages,
-      };
-      const startedAt = session.clock();
       // With the time trigger, a call handed to the background can be stopped on its own too.
       const controller = new AbortController();
-      const signal = trigger
-        ? options.abortSignal
-          ? AbortSignal.any([options.abortSignal, controller.signal])
-          : controller.signal
-        : options.abortSignal;
-      const result = execute(input, { ...options, ...(signal ? { abortSignal: signal } : {}) });
-      if (isAsyncIterable(result))
-        return settleIterable(
-          session,
-          call,
-          result,
-          trigger,
-          controller,
-          startedAt,
-          options.abortSignal,
-        );
-      return settleValue(
+      const run: Run = {
         session,
-        call,
-        result,
-        trigger,
+        call: { toolName: name, toolCallId: options.toolCallId, input, messages: options.messages },
+        timeoutMs,
         controller,
-        startedAt,
-        options.abortSignal,
-      );
+        startedAt: session.clock(),
+        loopSignal: options.abortSignal,
+      };
+      const signal =
+        timeoutMs === undefined
+          ? options.abortSignal
+          : options.abortSignal
+            ? AbortSignal.any([options.abortSignal, controller.signal])
+            : controller.signal;
+      const result = execute(input, { ...options, ...(signal ? { abortSignal: signal } : {}) });
+      return isAsyncIterable(result) ? settleIterable(run, result) : settleValue(run, result);
     },
     toModelOutput: async (options: { toolCallId: string; input: unknown; output: unknown }) => {
       const { toolCallId, input, output } = options;
