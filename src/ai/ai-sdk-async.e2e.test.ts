@@ -4,10 +4,10 @@
  * scripted OpenAI-compatible server over HTTP (a blind scripted model: it reads only the
  * requests).
  */
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, stepCountIs, ToolLoopAgent, tool } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { scriptedAiModel } from "../../test/helpers/scripted-ai-model.js";
 import { tempDir } from "../../test/helpers/temp-store.js";
 import {
   type ChatRequest,
@@ -15,33 +15,13 @@ import {
   findOutputIds,
   lastMessage,
   type Responder,
-  type ScriptedModelServer,
-  startScriptedModelServer,
   textOf,
   toolCall,
   toolMessages,
 } from "../testing/index.js";
-import { closeSpillwayStores } from "./default-store.js";
 import { spillwayPrepareStep } from "./prepare-step.js";
 import { spillwaySessionOf, spillwayTools } from "./spillway-tools.js";
 import { isBackgroundOutput } from "./time-trigger.js";
-
-const servers: ScriptedModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await closeSpillwayStores();
-});
-
-async function scripted(respond: Responder) {
-  const server = await startScriptedModelServer({ respond });
-  servers.push(server);
-  const provider = createOpenAICompatible({
-    name: "scripted",
-    baseURL: server.baseURL,
-    apiKey: "none",
-  });
-  return { server, model: provider(server.modelId) };
-}
 
 /** The System Notice of a request: its last user message, when it is one. */
 function noticeOf(request: ChatRequest): string {
@@ -72,7 +52,7 @@ describe("ToolLoopAgent, streaming tools and the size trigger", () => {
         yield { progress: 1 as number, rows };
       },
     });
-    const { server, model } = await scripted((request) => {
+    const { server, model } = await scriptedAiModel((request) => {
       const last = toolMessages(request).at(-1);
       if (!last) return toolCall("scan", { day: "today" });
       const [id] = findOutputIds(last.text);
@@ -125,7 +105,7 @@ describe("the time trigger and wait_for_tool_output", () => {
       },
     });
     const notices: string[] = [];
-    const { server, model } = await scripted((request, { callIndex }) => {
+    const { server, model } = await scriptedAiModel((request, { callIndex }) => {
       notices.push(noticeOf(request));
       const last = toolMessages(request).at(-1);
       if (!last) return toolCall("slow_report", { week: 7 });
@@ -186,7 +166,7 @@ describe("abort signals", () => {
         throw abortSignal?.reason ?? new Error("aborted");
       },
     });
-    const { model } = await scripted(() => toolCall("hang", {}));
+    const { model } = await scriptedAiModel(() => toolCall("hang", {}));
     const home = await tempDir();
     const tools = spillwayTools({ hang }, { store: { home }, sessionId: "abort-1" });
     const controller = new AbortController();
@@ -220,7 +200,7 @@ describe("abort signals", () => {
       },
     });
     const waiting = gate();
-    const { model } = await scripted((request) => {
+    const { model } = await scriptedAiModel((request) => {
       const last = toolMessages(request).at(-1);
       if (!last) return toolCall("hang", {});
       waiting.open();

@@ -4,10 +4,10 @@
  * request, extraction with an AI SDK model (the read-grep agent on the AI SDK loop), and
  * option errors. Real AI SDK, scripted OpenAI-compatible server over HTTP, blind policies.
  */
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { convertToModelMessages, generateText, stepCountIs, tool, type UIMessage } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { scriptedAiModel } from "../../test/helpers/scripted-ai-model.js";
 import { tempDir } from "../../test/helpers/temp-store.js";
 import { isSpillwayError } from "../core/errors.js";
 import {
@@ -18,31 +18,11 @@ import {
   generateOutputText,
   lastMessage,
   type Responder,
-  type ScriptedModelServer,
-  startScriptedModelServer,
   textOf,
   toolCall,
   toolMessages,
 } from "../testing/index.js";
-import { closeSpillwayStores } from "./default-store.js";
 import { spillwaySessionOf, spillwayTools } from "./spillway-tools.js";
-
-const servers: ScriptedModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await closeSpillwayStores();
-});
-
-async function scripted(respond: Responder) {
-  const server = await startScriptedModelServer({ respond });
-  servers.push(server);
-  const provider = createOpenAICompatible({
-    name: "scripted",
-    baseURL: server.baseURL,
-    apiKey: "none",
-  });
-  return { server, model: provider(server.modelId) };
-}
 
 /** Calls `name` once, then answers with the tool result it was shown. */
 function callThenEcho(name: string, args: Record<string, unknown> = {}): Responder {
@@ -55,7 +35,7 @@ function callThenEcho(name: string, args: Record<string, unknown> = {}): Respond
 describe("what is stored and shown", () => {
   it("bytes are stored as a binary output and shown by handle", async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
-    const { model } = await scripted(callThenEcho("screenshot"));
+    const { model } = await scriptedAiModel(callThenEcho("screenshot"));
     const home = await tempDir();
     const tools = spillwayTools(
       {
@@ -78,7 +58,7 @@ describe("what is stored and shown", () => {
       ],
       isError: false,
     };
-    const { model } = await scripted(callThenEcho("chart"));
+    const { model } = await scriptedAiModel(callThenEcho("chart"));
     const home = await tempDir();
     const tools = spillwayTools(
       { chart: tool({ description: "", inputSchema: z.object({}), execute: async () => mcp }) },
@@ -100,7 +80,7 @@ describe("what is stored and shown", () => {
   });
 
   it("a result under the byte cap but over the token budget goes by handle; a custom formatter writes the message", async () => {
-    const { model } = await scripted(callThenEcho("report"));
+    const { model } = await scriptedAiModel(callThenEcho("report"));
     const home = await tempDir();
     const report = "row,value\n".repeat(400);
     const tools = spillwayTools(
@@ -129,7 +109,7 @@ describe("UI messages converted in a later request", () => {
       inputSchema: z.object({ url: z.string() }),
       execute: async () => big,
     });
-    const { model } = await scripted((request) =>
+    const { model } = await scriptedAiModel((request) =>
       lastMessage(request).role === "tool"
         ? finalText("done")
         : toolCall("fetch_page", { url: "u" }, "call_ui_1"),
@@ -202,8 +182,8 @@ describe("extraction with an AI SDK model", () => {
         report: extractionReport(call.nonce, `The error is: ${line}`, [line ?? ""]),
       });
     };
-    const { model } = await scripted(agentPolicy);
-    const extraction = await scripted(extractor);
+    const { model } = await scriptedAiModel(agentPolicy);
+    const extraction = await scriptedAiModel(extractor);
     const home = await tempDir();
     const tools = spillwayTools(
       {

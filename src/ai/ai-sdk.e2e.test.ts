@@ -4,10 +4,10 @@
  * request shows it (the user's prompt, the tool results, the tool list).
  */
 import { createHash } from "node:crypto";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, stepCountIs, streamText, tool } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { scriptedAiModel } from "../../test/helpers/scripted-ai-model.js";
 import { tempDir } from "../../test/helpers/temp-store.js";
 import {
   finalText,
@@ -15,31 +15,11 @@ import {
   generateOutputText,
   lastMessage,
   type Responder,
-  type ScriptedModelServer,
-  startScriptedModelServer,
   textOf,
   toolCall,
   toolMessages,
 } from "../testing/index.js";
-import { closeSpillwayStores } from "./default-store.js";
 import { spillwaySessionOf, spillwayTools } from "./spillway-tools.js";
-
-const servers: ScriptedModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await closeSpillwayStores();
-});
-
-async function scripted(respond: Responder) {
-  const server = await startScriptedModelServer({ respond });
-  servers.push(server);
-  const provider = createOpenAICompatible({
-    name: "scripted",
-    baseURL: server.baseURL,
-    apiKey: "none",
-  });
-  return { server, model: provider(server.modelId) };
-}
 
 const NEEDLE = "FATAL payment-gateway: card processor refused connection (code 7734)";
 const LOG = generateOutputText({
@@ -78,7 +58,7 @@ const needleLine = LOG.text.slice(0, LOG.needleByteOffset).split("\n").length;
 
 describe("spillwayTools with the real AI SDK over HTTP", () => {
   it("generateText: a 20 MB result is stored whole, the model gets the handle and greps the needle in the middle", async () => {
-    const { server, model } = await scripted(reader);
+    const { server, model } = await scriptedAiModel(reader);
     const home = await tempDir();
     const tools = spillwayTools(
       { fetch_logs: fetchLogs },
@@ -113,7 +93,7 @@ describe("spillwayTools with the real AI SDK over HTTP", () => {
   });
 
   it("streamText: the same flow streams, and the tool-result part carries the whole output", async () => {
-    const { server, model } = await scripted(reader);
+    const { server, model } = await scriptedAiModel(reader);
     const home = await tempDir();
     const result = streamText({
       model,
@@ -132,7 +112,7 @@ describe("spillwayTools with the real AI SDK over HTTP", () => {
 
   it("a result that fits is shown as itself (the AI SDK's own JSON), and still stored", async () => {
     let shown = "";
-    const { model } = await scripted((request) => {
+    const { model } = await scriptedAiModel((request) => {
       const last = lastMessage(request);
       if (last.role !== "tool") return toolCall("lookup", { sku: "A-1" });
       shown = textOf(last);
@@ -154,7 +134,7 @@ describe("spillwayTools with the real AI SDK over HTTP", () => {
 
   it("a malformed get_tool_output call goes back to the model as an error; the loop goes on", async () => {
     const seen: string[] = [];
-    const { model } = await scripted((request, { callIndex }) => {
+    const { model } = await scriptedAiModel((request, { callIndex }) => {
       if (callIndex === 0) return toolCall("get_tool_output", { id: "out_nope", mode: "sideways" });
       if (callIndex === 1) {
         seen.push(textOf(lastMessage(request)));
