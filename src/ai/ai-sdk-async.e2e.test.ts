@@ -14,7 +14,6 @@ import {
   finalText,
   findOutputIds,
   lastMessage,
-  type Responder,
   textOf,
   toolCall,
   toolMessages,
