@@ -1,17 +1,2 @@
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-
-/**
- * The spillway home directory: `$SPILLWAY_HOME`, else `~/.spillway`. The store's database
- * and blobs live here unless a caller names another directory.
- *
- * @example
- * resolveHome() // "/home/me/.spillway"
- * resolveHome("./data") // "/work/project/data"
- */
-export function resolveHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (explicit) return resolve(explicit);
-  const fromEnv = env.SPILLWAY_HOME;
-  if (fromEnv) return resolve(fromEnv);
-  return join(homedir(), ".spillway");
-}
+// The home directory moved down to core (the local model provider needs it too).
+export { resolveHome } from "../core/home.js";
