@@ -11,6 +11,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
+import { localModel } from "spillway/ai";
 
 export interface ChosenModel {
   readonly model: LanguageModel;
@@ -50,7 +51,11 @@ export async function chooseModel(env: NodeJS.ProcessEnv = process.env): Promise
       tokenBudget: 190_000,
     };
   }
-  throw new Error(
-    "No model configured: set OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_COMPATIBLE_BASE_URL (with EXAMPLE_MODEL).",
-  );
+  // No key, no server: the embedded local model (npm run model:fetch puts it in the model cache).
+  const id = env.EXAMPLE_MODEL ?? "qwen2.5-coder-1.5b-instruct-q4_k_m";
+  return {
+    model: localModel(id, { contextSize: 16_384 }),
+    name: `local/${id} (embedded, no key)`,
+    tokenBudget: 12_000,
+  };
 }

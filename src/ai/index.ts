@@ -19,6 +19,7 @@
 export type { GetToolOutputArgs } from "../surfaces/get-tool-output/schema.js";
 export { closeSpillwayStores } from "./default-store.js";
 export type { ExtractionUsage } from "./extraction.js";
+export { localModel } from "./local-model.js";
 export type {
   HandleMessageFormatter,
   HandleMessageInfo,

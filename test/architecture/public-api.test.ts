@@ -196,6 +196,7 @@ const ENTRY_POINTS = {
       "WAIT_FOR_TOOL_OUTPUT",
       "closeSpillwayStores",
       "isBackgroundOutput",
+      "localModel",
       "readStoredOutput",
       "spillwayPrepareStep",
       "spillwaySessionOf",
