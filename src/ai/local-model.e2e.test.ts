@@ -68,6 +68,11 @@ describe("spillway/ai with the local real model", () => {
           temperature: 0,
           stopWhen: stepCountIs(5),
           prepareStep: spillwayPrepareStep({ tools, maxSteps: 5 }),
+          // Progress for a slow machine: each step as it ends.
+          onStepFinish: (step) =>
+            console.log(
+              `real model step: ${step.toolCalls.map((c) => `${c.toolName} ${JSON.stringify(c.input)}`).join("; ") || step.text.slice(0, 200)}`,
+            ),
           system:
             "You are an on-call engineer. Use the tools. A large tool result is stored and shown as an id: " +
             "search it with get_tool_output (mode grep) and answer only from what you read.",
