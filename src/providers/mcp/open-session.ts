@@ -103,7 +103,11 @@ function relayServerMessages(name: string, client: Client, options: ResolvedMcpH
   const { onServerRequest, onServerNotification } = options;
   if (onServerRequest) {
     client.fallbackRequestHandler = async (request, extra) =>
-      (await onServerRequest(name, request as McpMessage, { signal: extra.signal })) as Awaited<
+      (await onServerRequest(name, request as McpMessage, {
+        signal: extra.signal,
+        notify: (notification) =>
+          extra.sendNotification(notification as Parameters<typeof extra.sendNotification>[0]),
+      })) as Awaited<
         ReturnType<NonNullable<Client["fallbackRequestHandler"]>>
       >;
   }

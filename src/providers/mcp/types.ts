@@ -91,12 +91,13 @@ export type McpMessage = { method: string; params?: Record<string, unknown> };
 /**
  * Answers a request a server sends to its client (`sampling/createMessage`,
  * `elicitation/create`, `roots/list`): resolves with the JSON-RPC result, or rejects (the
- * server gets the error). `signal` aborts when the server cancels its request.
+ * server gets the error). `signal` aborts when the server cancels its request; `notify` sends
+ * the server a notification about it (progress, with the request's `_meta.progressToken`).
  */
 export type McpServerRequestHandler = (
   server: string,
   request: McpMessage,
-  extra: { signal: AbortSignal },
+  extra: { signal: AbortSignal; notify: (notification: McpMessage) => Promise<void> },
 ) => Promise<Record<string, unknown>>;
 
 /** What a connected server said about itself in the handshake. */
