@@ -23,8 +23,8 @@ export interface SamplingRequest {
 
 /** The part of a sampling result extraction reads. */
 export interface SamplingReply {
-  readonly model?: string;
-  readonly stopReason?: string;
+  readonly model?: string | undefined;
+  readonly stopReason?: string | undefined;
   readonly content: unknown;
 }
 
