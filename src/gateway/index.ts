@@ -4,7 +4,7 @@
  * message, `get_tool_output` reads them, outputs are MCP resources, and handle references
  * pass stored outputs into other tools byte for byte.
  */
-export { type GatewayHistory, GATEWAY_AGENT_NAME } from "./gateway-history.js";
+export { GATEWAY_AGENT_NAME, type GatewayHistory } from "./gateway-history.js";
 export {
   GatewaySession,
   type GatewaySessionOptions,
@@ -21,4 +21,4 @@ export {
 export { type HttpGateway, type HttpGatewayOptions, startHttpGateway } from "./http-gateway.js";
 export { READ_TOOL_NAME } from "./read-tool.js";
 export { OUTPUT_META_KEY } from "./result-view.js";
-export { serveStdio, type StdioGatewayOptions } from "./stdio-gateway.js";
+export { type StdioGatewayOptions, serveStdio } from "./stdio-gateway.js";
