@@ -107,9 +107,7 @@ function relayServerMessages(name: string, client: Client, options: ResolvedMcpH
         signal: extra.signal,
         notify: (notification) =>
           extra.sendNotification(notification as Parameters<typeof extra.sendNotification>[0]),
-      })) as Awaited<
-        ReturnType<NonNullable<Client["fallbackRequestHandler"]>>
-      >;
+      })) as Awaited<ReturnType<NonNullable<Client["fallbackRequestHandler"]>>>;
   }
   if (onServerNotification) {
     client.fallbackNotificationHandler = async (notification) => {
