@@ -74,6 +74,8 @@ export class McpStdioClientTransport implements Transport {
   #exit: ProcessExit | undefined;
   #fatal: StdioMessageError | undefined;
   #closeNotified = false;
+  readonly #queue: JSONRPCMessage[] = [];
+  #pumping = false;
   #stopping: Promise<void> | undefined;
   #resolveClosed!: (exit: ProcessExit | undefined) => void;
   /** Settles once the child is gone (undefined when it never started). */
@@ -234,6 +236,31 @@ export class McpStdioClientTransport implements Transport {
       this.onerror?.(new Error(`MCP server "${this.#name}": ${reason}`, { cause: error }));
       return;
     }
+    this.#queue.push(message);
+    if (!this.#pumping) this.#pump();
+  }
+
+  /**
+   * Hands messages to the SDK in order. The SDK runs a notification's handler in a microtask
+   * but settles a response at once, and a pipe may deliver several reads in one turn of the
+   * event loop, so a progress notification followed by its response would reach its handler
+   * after the call ended (and be dropped). After a notification, later messages wait for the
+   * next turn of the event loop.
+   */
+  #pump(): void {
+    this.#pumping = true;
+    while (this.#queue.length > 0) {
+      const message = this.#queue.shift() as JSONRPCMessage;
+      this.#hand(message);
+      if (!("id" in message)) {
+        setImmediate(() => this.#pump());
+        return;
+      }
+    }
+    this.#pumping = false;
+  }
+
+  #hand(message: JSONRPCMessage): void {
     try {
       this.onmessage?.(message);
     } catch (error) {
@@ -253,6 +280,8 @@ export class McpStdioClientTransport implements Transport {
   #notifyClosed(): void {
     if (this.#closeNotified) return;
     this.#closeNotified = true;
+    // Messages that arrived before the close are delivered before it.
+    for (const message of this.#queue.splice(0)) this.#hand(message);
     this.#splitter.clear();
     this.#resolveClosed(this.#exit);
     this.onclose?.();
