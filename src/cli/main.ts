@@ -17,8 +17,9 @@
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+// The composition root: the gateway's command is registered here (see .dependency-cruiser.cjs).
+import { addMcpCommand } from "../gateway/command.js";
 import { reportError } from "./errors.js";
-import { addMcpCommand } from "./mcp-command.js";
 import { addOutputsCommand } from "./outputs-command.js";
 import { addRunCommand } from "./run-command.js";
 import { addSessionsCommand } from "./sessions-command.js";

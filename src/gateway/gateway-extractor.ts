@@ -4,11 +4,11 @@
  * model, else none (and `extract` is not offered).
  */
 import { ExtractionEngine } from "../extraction/engine.js";
+import type { Extractor } from "../extraction/extractor.js";
 import type { ExtractionEvent } from "../extraction/run-context.js";
 import { callModel } from "../providers/model-caller.js";
 import type { OutputStore } from "../store/output-store.js";
 import type { ExtractionCache } from "../store/sqlite-extraction-cache.js";
-import type { Extractor } from "../surfaces/surface.js";
 import type { GatewaySettings } from "./gateway-settings.js";
 import { type SendSampling, samplingCallModel, samplingTarget } from "./sampling-model.js";
 

@@ -92,7 +92,7 @@ describe("gateway relay (server requests, logs, prompts, resources)", () => {
           role: "assistant",
           content: {
             type: "text",
-            text: `echo of ${(request.params.messages[0]?.content as { text?: string }).text}`,
+            text: `echo of ${(request.params.messages[0]?.content as { text?: string } | undefined)?.text}`,
           },
           model: "client-model",
         }));

@@ -25,26 +25,17 @@ import {
 import type { Clock } from "../core/clock.js";
 import type { IdGenerator } from "../core/ids.js";
 import { loadTokenizer } from "../core/tokens.js";
-import type { HistoryStore } from "../store/history.js";
-import type { OutputStore } from "../store/output-store.js";
-import type { ExtractionCache } from "../store/sqlite-extraction-cache.js";
 import { complete, getPrompt, listPrompts, setLogLevel } from "./forwarding.js";
 import { type ExtractionSource, extractionSource } from "./gateway-extractor.js";
 import { GatewayHistory } from "./gateway-history.js";
 import type { GatewaySettings } from "./gateway-settings.js";
+import type { GatewayStores } from "./gateway-stores.js";
 import { runReadTool } from "./read-call.js";
 import { READ_TOOL_NAME, readSurface, readToolDefinition } from "./read-tool.js";
 import { ANY_RESULT, Relay, type RelayChannel } from "./relay.js";
 import { GatewayResources } from "./resources.js";
 import { callUpstreamTool } from "./tool-call.js";
 import { Upstream } from "./upstream.js";
-
-/** The stores a gateway writes to (the same ones agent runs use). */
-export interface GatewayStores {
-  readonly outputs: OutputStore;
-  readonly history: HistoryStore;
-  readonly extractionCache?: ExtractionCache;
-}
 
 /** What a session is built from. */
 export interface GatewaySessionOptions {

@@ -5,11 +5,7 @@
  * pass stored outputs into other tools byte for byte.
  */
 export { GATEWAY_AGENT_NAME, type GatewayHistory } from "./gateway-history.js";
-export {
-  GatewaySession,
-  type GatewaySessionOptions,
-  type GatewayStores,
-} from "./gateway-session.js";
+export { GatewaySession, type GatewaySessionOptions } from "./gateway-session.js";
 export {
   GATEWAY_DEFAULTS,
   type GatewayCliOptions,
@@ -18,6 +14,7 @@ export {
   type GatewaySettings,
   resolveGatewaySettings,
 } from "./gateway-settings.js";
+export type { GatewayStores } from "./gateway-stores.js";
 export { type HttpGateway, type HttpGatewayOptions, startHttpGateway } from "./http-gateway.js";
 export { READ_TOOL_NAME } from "./read-tool.js";
 export { OUTPUT_META_KEY } from "./result-view.js";

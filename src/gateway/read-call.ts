@@ -7,8 +7,8 @@ import type { IdGenerator } from "../core/ids.js";
 import type { Surface } from "../surfaces/index.js";
 import { type ExtractionSource, gatewayExtractor } from "./gateway-extractor.js";
 import type { GatewayHistory } from "./gateway-history.js";
-import type { GatewayStores } from "./gateway-session.js";
 import type { GatewaySettings } from "./gateway-settings.js";
+import type { GatewayStores } from "./gateway-stores.js";
 import { READ_TOOL_NAME } from "./read-tool.js";
 import type { SendSampling } from "./sampling-model.js";
 

@@ -3,7 +3,7 @@
  * MCP client's model, with handle references (passing a stored output into another tool)
  * documented where the model reads about tools.
  */
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import { HANDLE_REFERENCE_PREFIX } from "../retrieval/handle-reference.js";
 import { createSurface, type Surface } from "../surfaces/index.js";
 

@@ -14,7 +14,7 @@ import {
   McpError,
   ResultSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { SpillwayError } from "../../core/errors.js";
+import { isSpillwayError, SpillwayError } from "../../core/errors.js";
 import { decodeCallToolResult } from "./decode-result.js";
 import {
   abortedError,
@@ -274,7 +274,7 @@ function handshakeOf(session: McpSession | undefined): McpServerHandshake | unde
 }
 
 function asSpillwayError(error: unknown): SpillwayError {
-  if (error instanceof SpillwayError) return error;
+  if (isSpillwayError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new SpillwayError("MCP_SERVER_FAILED", message, {}, { fault: "internal", cause: error });
 }

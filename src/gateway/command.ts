@@ -1,21 +1,17 @@
 /**
  * `spillway mcp [options] -- <command> [args…]` or `spillway mcp --servers a,b`: the lossless
- * MCP gateway (src/gateway), over stdio (default) or Streamable HTTP (`--http [host:]port`).
- * This file only parses flags, opens the store and wires signals.
+ * MCP gateway, over stdio (default) or Streamable HTTP (`--http [host:]port`). This file only
+ * parses flags, opens the store and wires signals; the `spillway` program (src/cli/main.ts,
+ * the composition root) registers it.
  */
 import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { loadConfig } from "../config/index.js";
-import {
-  type GatewayCliOptions,
-  resolveGatewaySettings,
-  serveStdio,
-  startHttpGateway,
-} from "../gateway/index.js";
+import { checkModelRef, loadConfig } from "../config/index.js";
+import { resolveHome } from "../core/home.js";
 import { openSqliteStores } from "../store/sqlite-history-store.js";
-import { type CliContext, contextOf } from "./context.js";
-import { EXIT_OK } from "./errors.js";
-import { integer, modelRefs } from "./option-parsers.js";
+import { type GatewayCliOptions, resolveGatewaySettings } from "./gateway-settings.js";
+import { startHttpGateway } from "./http-gateway.js";
+import { serveStdio } from "./stdio-gateway.js";
 
 interface McpFlags {
   readonly servers?: string;
@@ -95,14 +91,41 @@ function cliOptions(command: readonly string[], flags: McpFlags): GatewayCliOpti
   };
 }
 
+/** A whole number in [min, max] (commander reports the flag and this text, exit 2). */
+function integer(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return (value) => {
+    const parsed = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(
+        `Valid: a whole number ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`}.`,
+      );
+    }
+    return parsed;
+  };
+}
+
+/** Model refs, comma-separated or repeated, each checked. */
+function modelRefs(value: string, previous: readonly string[] | undefined): string[] {
+  const refs = value.split(",").map((ref) => ref.trim());
+  for (const ref of refs) {
+    const checked = checkModelRef(ref);
+    if (!checked.ok) {
+      throw new InvalidArgumentError(
+        `${ref === "" ? "An empty model ref" : checked.message}. Valid: "provider/model", e.g. "openai/gpt-4.1-mini".`,
+      );
+    }
+  }
+  return [...(previous ?? []), ...refs];
+}
+
 /** The `mcp` handler: serves until the client disconnects (stdio) or a signal (HTTP). */
 export async function mcpCommand(
-  context: CliContext,
+  home: string,
   command: readonly string[],
   flags: McpFlags,
 ): Promise<number> {
   const config = await loadConfig({
-    home: context.home,
+    home,
     ...(flags.config !== undefined ? { path: flags.config } : {}),
   });
   const settings = resolveGatewaySettings(cliOptions(command, flags), config);
@@ -110,7 +133,7 @@ export async function mcpCommand(
   const log = (line: string) => process.stderr.write(`spillway mcp: ${line}\n`);
   const serverInfo = { name: "spillway", version: version() };
   // The store seam: the same stores agent runs use (sessions show, the inspector).
-  const stores = await openSqliteStores({ home: context.home });
+  const stores = await openSqliteStores({ home });
   const stop = new AbortController();
   const onSignal = () => stop.abort(new Error("signal"));
   process.on("SIGINT", onSignal);
@@ -135,7 +158,7 @@ export async function mcpCommand(
       }
       log("stopping: closing sessions and servers");
       await gateway.close();
-      return EXIT_OK;
+      return 0;
     }
     const sessionId = await serveStdio({
       settings,
@@ -147,7 +170,7 @@ export async function mcpCommand(
       ...(flags.session !== undefined ? { resume: flags.session } : {}),
     });
     if (sessionId) log(`session ${sessionId} ended; spillway sessions show ${sessionId}`);
-    return EXIT_OK;
+    return 0;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -155,7 +178,14 @@ export async function mcpCommand(
   }
 }
 
-/** Registers `spillway mcp`. */
+/**
+ * Registers `spillway mcp` on a commander program (the `spillway` CLI).
+ *
+ * @example
+ * const program = new Command("spillway").option("--home <dir>");
+ * addMcpCommand(program);
+ * await program.parseAsync(["node", "spillway", "mcp", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/data"]);
+ */
 export function addMcpCommand(program: Command): void {
   program
     .command("mcp")
@@ -221,6 +251,7 @@ export function addMcpCommand(program: Command): void {
       integer(1),
     )
     .action(async (command: string[], flags: McpFlags, self: Command) => {
-      process.exitCode = await mcpCommand(contextOf(self), command, flags);
+      const globals = self.optsWithGlobals<{ home?: string }>();
+      process.exitCode = await mcpCommand(resolveHome(globals.home), command, flags);
     });
 }
