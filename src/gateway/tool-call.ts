@@ -6,7 +6,7 @@
  * session's history.
  */
 
-import { isSpillwayError, type SpillwayError } from "../core/errors.js";
+import { isSpillwayError, SpillwayError } from "../core/errors.js";
 import type { IdGenerator } from "../core/ids.js";
 import type { McpCallResult, McpProgress } from "../providers/mcp/index.js";
 import { substituteHandleReferences } from "../retrieval/substitute-references.js";
@@ -61,6 +61,22 @@ function forwardedMeta(
   return Object.keys(rest).length > 0 ? rest : undefined;
 }
 
+/** Above this, a failed call that carried handle references says servers may refuse large messages. */
+const LARGE_CALL_BYTES = 4 * 1024 * 1024;
+
+/** The error, with a hint when the call carried large substituted arguments. */
+function withLargeCallHint(error: SpillwayError, bytes: number): SpillwayError {
+  if (bytes < LARGE_CALL_BYTES || error.code === "ABORTED" || serverError(error)) return error;
+  return new SpillwayError(
+    error.code,
+    `${error.message} The call carried ${bytes.toLocaleString("en-US")} bytes from handle references: servers built on the ` +
+      "MCP TypeScript SDK accept at most 10 MiB per message over stdio (4 MiB per HTTP request by default) and drop the " +
+      "connection past it. Pass a part of the output (?lines=A-B) per call, or raise the server's limit.",
+    { ...error.details, substitutedBytes: bytes },
+    { fault: error.fault, cause: error },
+  );
+}
+
 /**
  * Runs one call to an upstream tool and answers with the CallToolResult the client gets.
  * Throws an `McpError` only where the server itself answered with a JSON-RPC error (passed on
@@ -107,6 +123,7 @@ export async function callUpstreamTool(
   };
 
   let forwarded: Record<string, unknown>;
+  let substitutedBytes = 0;
   try {
     const substituted = await substituteHandleReferences(
       args,
@@ -118,6 +135,7 @@ export async function callUpstreamTool(
       },
     );
     forwarded = substituted.value;
+    substitutedBytes = substituted.bytes;
   } catch (error) {
     if (!isSpillwayError(error)) throw error;
     await failed(error, false);
@@ -136,10 +154,11 @@ export async function callUpstreamTool(
     });
   } catch (error) {
     if (!isSpillwayError(error)) throw error;
-    await failed(error, true);
-    const answer = serverError(error);
+    const reported = withLargeCallHint(error, substitutedBytes);
+    await failed(reported, true);
+    const answer = serverError(reported);
     if (answer) throw answer;
-    return errorResult(error);
+    return errorResult(reported);
   }
 
   let stored: Awaited<ReturnType<typeof storeResult>>;
