@@ -68,6 +68,7 @@ export class GatewaySession {
   #starting: Promise<void> | undefined;
   #extraction: ExtractionSource = { kind: "none", reason: "the client has not initialized" };
   #closed = false;
+  #closing: Promise<void> | undefined;
   #listChanged: NodeJS.Timeout | undefined;
   readonly #resources: GatewayResources;
   readonly #relay: Relay;
@@ -116,17 +117,25 @@ export class GatewaySession {
     return this.#upstream;
   }
 
-  /** Flushes the history, ends the session record and closes the servers behind it. */
-  async close(
-    status: "completed" | "failed" | "aborted" = "completed",
-    error?: string,
-  ): Promise<void> {
-    if (this.#closed) return;
+  /**
+   * Flushes the history, ends the session record and closes the servers behind it. Calling it
+   * again returns the same promise.
+   */
+  close(status: "completed" | "failed" | "aborted" = "completed", error?: string): Promise<void> {
+    this.#closing ??= this.#close(status, error);
+    return this.#closing;
+  }
+
+  async #close(status: "completed" | "failed" | "aborted", error?: string): Promise<void> {
     this.#closed = true;
     if (this.#listChanged) clearTimeout(this.#listChanged);
-    await this.#starting?.catch(() => {});
+    // A start that failed already recorded the session failed.
+    const started = await (this.#starting ?? Promise.resolve()).then(
+      () => true,
+      () => false,
+    );
     await this.#upstream?.close();
-    await this.#history?.close(status, error);
+    if (started) await this.#history?.close(status, error);
   }
 
   #requireHistory(): GatewayHistory {
