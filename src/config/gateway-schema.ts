@@ -2,7 +2,7 @@
  * The config file's `gateway` section: how `spillway mcp` treats the results it passes on.
  */
 import type { z } from "zod";
-import { boolean, int, strictObject } from "./schema-helpers.js";
+import { boolean, int, oneOf, strictObject } from "./schema-helpers.js";
 
 /** Client-model extraction through MCP sampling (`sampling/createMessage`). */
 export const gatewaySamplingSchema = strictObject({
@@ -19,6 +19,7 @@ export const gatewaySchema = strictObject({
   maxReferenceBytes: int(1).optional(),
   maxReadChars: int(1000).optional(),
   namespace: boolean().optional(),
+  durability: oneOf(["full", "normal"] as const).optional(),
   sampling: gatewaySamplingSchema.optional(),
 });
 

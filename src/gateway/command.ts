@@ -31,6 +31,7 @@ interface McpFlags {
   readonly samplingConcurrency?: number;
   readonly toolTimeout?: number;
   readonly idleTimeout?: number;
+  readonly durability?: "full" | "normal";
 }
 
 /** Parses `--http` values: `8080`, `0.0.0.0:8080`, `[::1]:8080`. */
@@ -88,6 +89,7 @@ function cliOptions(command: readonly string[], flags: McpFlags): GatewayCliOpti
       ? { samplingConcurrency: flags.samplingConcurrency }
       : {}),
     ...(flags.toolTimeout !== undefined ? { toolTimeoutSecs: flags.toolTimeout } : {}),
+    ...(flags.durability !== undefined ? { durability: flags.durability } : {}),
   };
 }
 
@@ -133,7 +135,7 @@ export async function mcpCommand(
   const log = (line: string) => process.stderr.write(`spillway mcp: ${line}\n`);
   const serverInfo = { name: "spillway", version: version() };
   // The store seam: the same stores agent runs use (sessions show, the inspector).
-  const stores = await openSqliteStores({ home });
+  const stores = await openSqliteStores({ home, synchronous: settings.durability });
   const stop = new AbortController();
   const onSignal = () => stop.abort(new Error("signal"));
   process.on("SIGINT", onSignal);
@@ -244,6 +246,12 @@ export function addMcpCommand(program: Command): void {
       "--tool-timeout <secs>",
       "inactivity limit of one upstream call (default: toolTimeoutSecs, 300)",
       integer(1),
+    )
+    .addOption(
+      new Option(
+        "--durability <mode>",
+        "full: every output fsynced before the answer (default); normal: survives a gateway crash, not a power loss, answers faster",
+      ).choices(["full", "normal"]),
     )
     .option(
       "--idle-timeout <secs>",

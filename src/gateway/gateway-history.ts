@@ -4,8 +4,11 @@
  * model was given. One client connection (stdio process, or MCP session over HTTP) is one
  * session; each tool call is one "turn".
  *
- * Outputs are stored before the client gets an answer; the history records of a call are
- * written right after, in call order, off the answer's path.
+ * Outputs are stored before the client gets an answer (that is the durable part); the history
+ * records of calls are written off the answer's path, in call order, when the client pauses
+ * (100 ms without a new call) or every 32 calls, and on close. Each SQLite write is a
+ * synchronous, fsynced transaction, so writing them between two calls of a busy client would
+ * put a few milliseconds of bookkeeping on every answer.
  */
 import type { Clock } from "../core/clock.js";
 import { SpillwayError } from "../core/errors.js";
@@ -19,6 +22,11 @@ import type {
   ToolResultRef,
 } from "../store/history.js";
 import type { GatewaySettings } from "./gateway-settings.js";
+
+/** History records are written after this long without a new call... */
+const FLUSH_AFTER_IDLE_MS = 100;
+/** ... or once this many calls wait. */
+const FLUSH_EVERY_CALLS = 32;
 
 /** The agent name of gateway sessions. */
 export const GATEWAY_AGENT_NAME = "mcp-gateway";
@@ -80,6 +88,8 @@ export class GatewayHistory {
   readonly #onError: (error: unknown) => void;
   #calls: number;
   #queue: Promise<void> = Promise.resolve();
+  readonly #pending: { call: GatewayCall; turn: number }[] = [];
+  #timer: NodeJS.Timeout | undefined;
   #failures = 0;
 
   private constructor(
@@ -142,9 +152,27 @@ export class GatewayHistory {
     return this.#failures;
   }
 
-  /** Queues the records of one finished call: the call, its result, the session's count. */
+  /** Queues the records of one finished call: the call and its result. */
   record(call: GatewayCall): void {
     const turn = ++this.#calls;
+    this.#pending.push({ call, turn });
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#pending.length >= FLUSH_EVERY_CALLS) this.#flushPending();
+    else this.#timer = setTimeout(() => this.#flushPending(), FLUSH_AFTER_IDLE_MS);
+  }
+
+  #flushPending(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = this.#pending.splice(0);
+    if (batch.length === 0) return;
+    for (const { call, turn } of batch) this.#write(call, turn);
+    const turns = batch.at(-1)?.turn ?? this.#calls;
+    this.#enqueue(() => this.#history.updateSession(this.sessionId, { turns }));
+  }
+
+  #write(call: GatewayCall, turn: number): void {
     this.#enqueue(async () => {
       await this.#history.appendMessage(this.sessionId, turn, "assistant", [
         {
@@ -172,12 +200,12 @@ export class GatewayHistory {
         },
         { turn, toolName: call.toolName, ref: call.ref },
       );
-      await this.#history.updateSession(this.sessionId, { turns: turn });
     });
   }
 
-  /** Waits for every queued write. */
+  /** Writes every queued record now and waits for them. */
   flush(): Promise<void> {
+    this.#flushPending();
     return this.#queue;
   }
 

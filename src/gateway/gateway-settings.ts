@@ -53,6 +53,11 @@ export interface GatewaySettings {
   /** Inactivity limit of one upstream call (progress notifications reset it). */
   readonly toolTimeoutMs: number;
   readonly tokenizer: TokenizerName;
+  /**
+   * How the store commits: `full` fsyncs every output before the client is answered;
+   * `normal` survives a crash of the gateway but not of the machine, and answers faster.
+   */
+  readonly durability: "full" | "normal";
   /** The config file the settings came from, if any. */
   readonly configPath: string | null;
 }
@@ -84,6 +89,7 @@ export interface GatewayCliOptions {
   readonly samplingContextWindow?: number;
   readonly samplingConcurrency?: number;
   readonly toolTimeoutSecs?: number;
+  readonly durability?: "full" | "normal";
 }
 
 function usage(message: string, details: Record<string, unknown>): SpillwayError {
@@ -183,6 +189,7 @@ export function resolveGatewaySettings(
     synopsisLines: resolved.toolOutput.synopsisLines,
     toolTimeoutMs: resolved.toolTimeoutSecs * 1000,
     tokenizer,
+    durability: cli.durability ?? section.durability ?? "full",
     configPath: config?.path ?? null,
   };
 }
