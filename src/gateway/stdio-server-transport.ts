@@ -4,10 +4,10 @@
  * at 10 MiB and copies the partial message on every chunk), so a client may send arguments of
  * hundreds of MB. Writes wait for "drain".
  */
-import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { drained } from "../providers/mcp/drained.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../providers/mcp/index.js";
 import { decodeMessage, LineSplitter } from "../providers/mcp/stdio-framing.js";
 
@@ -72,7 +72,9 @@ export class GatewayStdioServerTransport implements Transport {
       if (this.#closed || this.#output.destroyed) return;
       // Two writes instead of `json + "\n"`: no concatenated copy of a large message.
       this.#output.write(JSON.stringify(message));
-      if (!this.#output.write("\n")) await drained(this.#output);
+      if (!this.#output.write("\n")) {
+        await drained(this.#output, "the client's stdout pipe closed before a message was written");
+      }
     };
     this.#writing = this.#writing.then(write, write);
     return this.#writing;
@@ -85,20 +87,5 @@ export class GatewayStdioServerTransport implements Transport {
     this.#splitter.clear();
     await this.#writing.catch(() => {});
     this.onclose?.();
-  }
-}
-
-/** Resolves on "drain"; rejects if the stream closes or fails first. */
-async function drained(stream: Writable): Promise<void> {
-  const controller = new AbortController();
-  try {
-    await Promise.race([
-      once(stream, "drain", { signal: controller.signal }),
-      once(stream, "close", { signal: controller.signal }).then(() => {
-        throw new Error("the client's stdout pipe closed before a message was written");
-      }),
-    ]);
-  } finally {
-    controller.abort();
   }
 }

@@ -49,23 +49,31 @@ export function fixtureCommand(): string[] {
   return [process.execPath, "--import", tsx, join(ROOT, "test/fixtures/everything-server.ts")];
 }
 
-/** Starts the built `spillway mcp --http 127.0.0.1:0` in front of the fixture. */
-export async function startGateway(home: string): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * Starts the built `spillway mcp --http 127.0.0.1:0` in front of `server` (default: the
+ * fixture) and resolves with its URL once it listens; `stderr` keeps collecting.
+ */
+export async function startGateway(
+  home: string,
+  server: readonly string[] = fixtureCommand(),
+): Promise<{ url: string; child: ChildProcess; stderr: string[] }> {
   const child = spawn(
     process.execPath,
-    [BIN, "--home", home, "mcp", "--http", "127.0.0.1:0", "--", ...fixtureCommand()],
+    [BIN, "--home", home, "mcp", "--http", "127.0.0.1:0", "--", ...server],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
-  let stderr = "";
+  const stderr: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      const found = /listening on (http:\/\/\S+)/.exec(stderr);
+      stderr.push(chunk.toString("utf8"));
+      const found = /listening on (http:\/\/\S+)/.exec(stderr.join(""));
       if (found?.[1]) resolve(found[1]);
     });
-    child.once("exit", (code) => reject(new Error(`spillway mcp exited ${code}: ${stderr}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`spillway mcp exited ${code}: ${stderr.join("")}`)),
+    );
   });
-  return { url, child };
+  return { url, child, stderr };
 }
 
 /**

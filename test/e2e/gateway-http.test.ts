@@ -3,7 +3,7 @@
  * everything fixture (a real stdio MCP server), used by the official SDK client over real
  * HTTP. Each MCP session is its own spillway session.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,46 +12,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startGateway } from "../conformance/gateway-conformance.js";
 import { everythingServer, firstText, handleId } from "../helpers/gateway-fixture.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const BIN = join(ROOT, "dist/cli/main.js");
-
-/** Starts `spillway mcp --http 127.0.0.1:0` and resolves with its URL (from its stderr). */
-export async function startHttpCli(
-  home: string,
-  server: { command: string; args: string[] },
-  extra: readonly string[] = [],
-): Promise<{ url: string; child: ChildProcess; stderr: string[] }> {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      "--home",
-      home,
-      "mcp",
-      "--http",
-      "127.0.0.1:0",
-      ...extra,
-      "--",
-      server.command,
-      ...server.args,
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  const stderr: string[] = [];
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr.push(chunk.toString("utf8"));
-      const found = /listening on (http:\/\/\S+)/.exec(stderr.join(""));
-      if (found?.[1]) resolve(found[1]);
-    });
-    child.once("exit", (code) =>
-      reject(new Error(`spillway mcp exited ${code}: ${stderr.join("")}`)),
-    );
-  });
-  return { url, child, stderr };
-}
 
 async function connect(url: string, capabilities: Record<string, unknown> = {}) {
   const client = new Client({ name: "http-e2e", version: "1.0.0" }, { capabilities });
@@ -61,10 +26,11 @@ async function connect(url: string, capabilities: Record<string, unknown> = {}) 
 
 describe("spillway mcp --http (built CLI, SDK client over Streamable HTTP)", () => {
   let home: string;
-  let gateway: Awaited<ReturnType<typeof startHttpCli>>;
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), "spillway-gw-http-"));
-    gateway = await startHttpCli(home, everythingServer());
+    const fixture = everythingServer();
+    gateway = await startGateway(home, [fixture.command, ...fixture.args]);
   }, 60_000);
   afterAll(async () => {
     if (gateway && gateway.child.exitCode === null) {

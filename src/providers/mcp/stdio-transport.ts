@@ -9,10 +9,10 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import type { Writable } from "node:stream";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { drained } from "./drained.js";
 import { StderrTail } from "./stderr-tail.js";
 import { decodeMessage, type LineSink, LineSplitter, MessageDecodeError } from "./stdio-framing.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type McpStdioServerSpec } from "./types.js";
@@ -146,7 +146,7 @@ export class McpStdioClientTransport implements Transport {
     }
     // Two writes instead of `json + "\n"`: no concatenated copy of a large message.
     stdin.write(JSON.stringify(message));
-    if (!stdin.write("\n")) await drained(stdin);
+    if (!stdin.write("\n")) await drained(stdin, "stdin closed before the message was written");
   }
 
   /** Ends stdin, then SIGTERM after `closeGraceMs`, then SIGKILL; resolves once the child is gone. */
@@ -285,20 +285,6 @@ export class McpStdioClientTransport implements Transport {
     this.#splitter.clear();
     this.#resolveClosed(this.#exit);
     this.onclose?.();
-  }
-}
-
-async function drained(stream: Writable): Promise<void> {
-  const controller = new AbortController();
-  try {
-    await Promise.race([
-      once(stream, "drain", { signal: controller.signal }),
-      once(stream, "close", { signal: controller.signal }).then(() => {
-        throw new Error("stdin closed before the message was written");
-      }),
-    ]);
-  } finally {
-    controller.abort();
   }
 }
 
