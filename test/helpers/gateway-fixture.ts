@@ -108,7 +108,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     { capabilities: options.capabilities ?? {} },
   );
   options.setup?.(client);
-  await client.connect(clientSide);
+  try {
+    await client.connect(clientSide);
+  } catch (error) {
+    await session.close();
+    await stores.close();
+    if (!options.home) await rm(home, { recursive: true, force: true });
+    throw error;
+  }
   return {
     client,
     session,
