@@ -25,6 +25,7 @@ import {
 import type { Clock } from "../core/clock.js";
 import type { IdGenerator } from "../core/ids.js";
 import { loadTokenizer } from "../core/tokens.js";
+import { advertisedCapabilities, GATEWAY_INSTRUCTIONS, gatewayInstructions } from "./advertised.js";
 import { complete, getPrompt, listPrompts, setLogLevel } from "./forwarding.js";
 import { type ExtractionSource, extractionSource } from "./gateway-extractor.js";
 import { GatewayHistory } from "./gateway-history.js";
@@ -32,7 +33,7 @@ import type { GatewaySettings } from "./gateway-settings.js";
 import type { GatewayStores } from "./gateway-stores.js";
 import { runReadTool } from "./read-call.js";
 import { READ_TOOL_NAME, readSurface, readToolDefinition } from "./read-tool.js";
-import { ANY_RESULT, Relay, type RelayChannel } from "./relay.js";
+import { ANY_RESULT, channelOf, Relay } from "./relay.js";
 import { GatewayResources } from "./resources.js";
 import { callUpstreamTool } from "./tool-call.js";
 import { Upstream } from "./upstream.js";
@@ -52,12 +53,6 @@ export interface GatewaySessionOptions {
   /** Diagnostics (stderr for stdio). */
   readonly log: (line: string) => void;
 }
-
-const INSTRUCTIONS =
-  "Tool results pass through spillway, which stores every one whole. A result too large to show is replaced by a " +
-  "message naming its output id (out_…): its content is NOT in that message, so read it with get_tool_output " +
-  "(grep, slice, page, json) instead of guessing. Pass a stored output into another tool's argument as " +
-  '"spillway://outputs/<id>" and the exact content is sent in its place.';
 
 /** One client's gateway session. */
 export class GatewaySession {
@@ -85,7 +80,7 @@ export class GatewaySession {
         completions: {},
         logging: {},
       },
-      instructions: INSTRUCTIONS,
+      instructions: GATEWAY_INSTRUCTIONS,
     });
     this.server.onerror = (error) => options.log(`protocol error: ${error.message}`);
     this.#resources = new GatewayResources(
@@ -206,35 +201,6 @@ export class GatewaySession {
     );
   }
 
-  /** What the gateway advertises: its own tools and resources, and what its servers offer. */
-  #advertised(): Record<string, unknown> {
-    const handshakes = [...(this.#upstream?.handshakes().values() ?? [])];
-    const some = (key: string) => handshakes.some((h) => h.capabilities[key] !== undefined);
-    const flag = (key: string, sub: string) =>
-      handshakes.some(
-        (h) => (h.capabilities[key] as Record<string, unknown> | undefined)?.[sub] === true,
-      );
-    return {
-      tools: {},
-      resources: {
-        listChanged: true,
-        ...(flag("resources", "subscribe") ? { subscribe: true } : {}),
-      },
-      completions: {},
-      ...(some("prompts")
-        ? { prompts: flag("prompts", "listChanged") ? { listChanged: true } : {} }
-        : {}),
-      ...(some("logging") ? { logging: {} } : {}),
-    };
-  }
-
-  #instructions(): string {
-    const theirs = [...(this.#upstream?.handshakes() ?? [])].flatMap(([server, h]) =>
-      h.instructions ? [`Server "${server}": ${h.instructions}`] : [],
-    );
-    return [INSTRUCTIONS, ...theirs].join("\n\n");
-  }
-
   /** New outputs change the resource list: tell the client, at most once a second. */
   #stored = (): void => {
     if (this.#listChanged || this.#closed) return;
@@ -259,8 +225,8 @@ export class GatewaySession {
       const result = await initialize(request);
       return {
         ...result,
-        capabilities: this.#advertised(),
-        instructions: this.#instructions(),
+        capabilities: advertisedCapabilities(this.#upstream?.handshakes()),
+        instructions: gatewayInstructions(this.#upstream?.handshakes()),
       } as never;
     });
     server.setRequestHandler(
@@ -377,23 +343,4 @@ export class GatewaySession {
         setLogLevel(this.#requireUpstream(), request.params as Record<string, unknown>) as never,
     );
   }
-}
-
-/** The relay channel of a request being answered: its requests and notifications go on its stream. */
-function channelOf(extra: {
-  sendRequest: (...args: never[]) => Promise<unknown>;
-  sendNotification: (...args: never[]) => Promise<void>;
-}): RelayChannel {
-  return {
-    sendRequest: (request, options) =>
-      (
-        extra.sendRequest as (
-          r: unknown,
-          s: unknown,
-          o: unknown,
-        ) => Promise<Record<string, unknown>>
-      )(request, ANY_RESULT, options),
-    sendNotification: (notification) =>
-      (extra.sendNotification as (n: unknown) => Promise<void>)(notification),
-  };
 }

@@ -107,3 +107,22 @@ export class Relay {
 
 /** The result schema that accepts any result (the relay passes results on unchanged). */
 export const ANY_RESULT = ResultSchema;
+
+/** The relay channel of a request being answered: its requests and notifications go on its stream. */
+export function channelOf(extra: {
+  sendRequest: (...args: never[]) => Promise<unknown>;
+  sendNotification: (...args: never[]) => Promise<void>;
+}): RelayChannel {
+  return {
+    sendRequest: (request, options) =>
+      (
+        extra.sendRequest as (
+          r: unknown,
+          s: unknown,
+          o: unknown,
+        ) => Promise<Record<string, unknown>>
+      )(request, ANY_RESULT, options),
+    sendNotification: (notification) =>
+      (extra.sendNotification as (n: unknown) => Promise<void>)(notification),
+  };
+}
