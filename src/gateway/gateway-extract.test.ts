@@ -1,9 +1,18 @@
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { firstText, handleId, startTestGateway } from "../../test/helpers/gateway-fixture.js";
+import { tempDir } from "../../test/helpers/temp-store.js";
+import { loadConfigFile } from "../config/index.js";
 import { openSqliteStores } from "../store/sqlite-history-store.js";
-import { extractionCall, extractionReport, noRelevantData } from "../testing/index.js";
+import {
+  extractionCall,
+  extractionReport,
+  noRelevantData,
+  startScriptedModelServer,
+} from "../testing/index.js";
+import { resolveGatewaySettings } from "./gateway-settings.js";
 
 /**
  * extract through the client's own model: map and reduce calls become MCP sampling requests to
@@ -74,6 +83,65 @@ describe("gateway extraction", () => {
       expect(maxInFlight).toBeLessThanOrEqual(3);
     } finally {
       await gateway.close();
+    }
+  });
+
+  it("uses the configured extraction model when the client has no sampling", async () => {
+    // A scripted OpenAI-compatible server stands in for the model (not a real model); it
+    // answers each extraction call blind, from the chunk and query in the request.
+    const model = await startScriptedModelServer({
+      respond: (request) => {
+        const call = extractionCall(request);
+        if (!call) return { text: "not an extraction call" };
+        const line = call.text.split("\n").find((l) => l.includes("DEPLOY-9"));
+        return call.kind === "map" && !line
+          ? noRelevantData(call.nonce)
+          : {
+              text: extractionReport(
+                call.nonce,
+                `Found: ${line ?? "DEPLOY-9"}`,
+                line ? [line] : [],
+              ),
+            };
+      },
+    });
+    const dir = await tempDir();
+    const configPath = join(dir, "spillway.config.json");
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        providers: { "openai-compatible": { stand: { baseURL: model.baseURL } } },
+        models: { [`openai-compatible/stand/${model.modelId}`]: { contextWindow: 8192 } },
+      }),
+    );
+    const loaded = await loadConfigFile(configPath);
+    const gateway = await startTestGateway({
+      settings: (base) => {
+        const resolved = resolveGatewaySettings(
+          { command: ["unused"], extractionModels: [`openai-compatible/stand/${model.modelId}`] },
+          loaded,
+          {},
+        );
+        return { ...base, extraction: resolved.extraction };
+      },
+    });
+    try {
+      const big = await gateway.client.callTool({
+        name: "big_text",
+        arguments: { bytes: 40_000, needle: "release DEPLOY-9 rolled back" },
+      });
+      const result = await gateway.client.callTool({
+        name: "get_tool_output",
+        arguments: { id: handleId(big), mode: "extract", query: "What happened to DEPLOY-9?" },
+      });
+      expect(result.isError).toBeFalsy();
+      expect(firstText(result)).toContain("release DEPLOY-9 rolled back");
+      expect(firstText(result)).toContain(`model openai-compatible/stand/${model.modelId}`);
+      expect(model.requests.length).toBeGreaterThan(1);
+      expect(model.failures).toEqual([]);
+    } finally {
+      await gateway.close();
+      await model.close();
     }
   });
 
