@@ -19,9 +19,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { BIN, ROOT } from "../helpers/built-cli.js";
 
-const ROOT = join(import.meta.dirname, "../..");
-const BIN = join(ROOT, "dist/cli/main.js");
 const require = createRequire(import.meta.url);
 
 /** One check of a scenario, as the suite reports it. */

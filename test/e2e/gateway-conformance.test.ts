@@ -15,6 +15,7 @@ import {
   startGateway,
   summarize,
 } from "../conformance/gateway-conformance.js";
+import { ensureBuilt } from "../helpers/built-cli.js";
 
 const SCENARIOS = [
   "server-initialize",
@@ -35,6 +36,7 @@ describe.skipIf(!node22)("MCP conformance suite against spillway mcp --http", ()
   let home: string;
   let gateway: { url: string; child: ChildProcess };
   beforeAll(async () => {
+    await ensureBuilt();
     home = await mkdtemp(join(tmpdir(), "spillway-conformance-ci-"));
     gateway = await startGateway(home);
   }, 60_000);

@@ -13,10 +13,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway } from "../conformance/gateway-conformance.js";
+import { BIN, ensureBuilt } from "../helpers/built-cli.js";
 import { everythingServer, firstText, handleId } from "../helpers/gateway-fixture.js";
-
-const ROOT = join(import.meta.dirname, "../..");
-const BIN = join(ROOT, "dist/cli/main.js");
 
 async function connect(url: string, capabilities: Record<string, unknown> = {}) {
   const client = new Client({ name: "http-e2e", version: "1.0.0" }, { capabilities });
@@ -28,6 +26,7 @@ describe("spillway mcp --http (built CLI, SDK client over Streamable HTTP)", () 
   let home: string;
   let gateway: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {
+    await ensureBuilt();
     home = await mkdtemp(join(tmpdir(), "spillway-gw-http-"));
     const fixture = everythingServer();
     gateway = await startGateway(home, [fixture.command, ...fixture.args]);

@@ -11,11 +11,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, ensureBuilt } from "../helpers/built-cli.js";
 import { everythingServer } from "../helpers/gateway-fixture.js";
 
 const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, "../..");
-const BIN = join(ROOT, "dist/cli/main.js");
 
 function inspectorBin(): string {
   const require = createRequire(import.meta.url);
@@ -27,6 +26,7 @@ function inspectorBin(): string {
 describe("MCP Inspector CLI against spillway mcp", () => {
   let home: string;
   beforeAll(async () => {
+    await ensureBuilt();
     home = await mkdtemp(join(tmpdir(), "spillway-gw-inspector-"));
   });
   afterAll(async () => {

@@ -20,10 +20,9 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, ensureBuilt, ROOT } from "../helpers/built-cli.js";
 import { filesystemServer, firstText, handleId } from "../helpers/gateway-fixture.js";
 
-const ROOT = join(import.meta.dirname, "../..");
-const BIN = join(ROOT, "dist/cli/main.js");
 const PRELOAD = join(ROOT, "test/fixtures/raise-stdio-limit.mjs");
 const MIDDLE = "THE-MIDDLE-LINE-9f31c";
 
@@ -65,6 +64,7 @@ describe("spillway mcp over stdio (built CLI, real server-filesystem)", () => {
   let home: string;
   let root: string;
   beforeAll(async () => {
+    await ensureBuilt();
     home = await mkdtemp(join(tmpdir(), "spillway-gw-home-"));
     root = await mkdtemp(join(tmpdir(), "spillway-gw-root-"));
   });
