@@ -126,6 +126,11 @@ export async function mcpCommand(
   command: readonly string[],
   flags: McpFlags,
 ): Promise<number> {
+  if (flags.http && flags.session !== undefined) {
+    throw new InvalidArgumentError(
+      "--session continues a stdio gateway session; over --http each MCP session is a new spillway session.",
+    );
+  }
   const config = await loadConfig({
     home,
     ...(flags.config !== undefined ? { path: flags.config } : {}),
