@@ -45,7 +45,12 @@ const layerRules = layers.map((layer) => {
       layers.filter((other) => RANKS[other] < RANKS[layer]).join(", ") || "none"
     }); see docs/architecture.md`,
     severity: "error",
-    from: { path: `^src/${layer}/` },
+    from: {
+      path: `^src/${layer}/`,
+      // The composition root: the spillway program registers the other entry points'
+      // commands (spillway mcp), and only their command modules.
+      ...(layer === "cli" ? { pathNot: "^src/cli/main\\.ts$" } : {}),
+    },
     to: { path: `^src/(${forbidden.join("|")})/` },
   };
 });
@@ -53,6 +58,14 @@ const layerRules = layers.map((layer) => {
 module.exports = {
   forbidden: [
     ...layerRules,
+    {
+      name: "composition-root",
+      comment:
+        "src/cli/main.ts may import another entry point only through its command module (src/<entry>/command.ts)",
+      severity: "error",
+      from: { path: "^src/cli/main\\.ts$" },
+      to: { path: "^src/(server|gateway|ai|testing)/(?!command\\.ts$)" },
+    },
     {
       name: "no-circular",
       comment: "a cycle makes two modules one: split the shared part into a lower file",

@@ -5,7 +5,8 @@
  * Global options (accepted before or after the subcommand): `--home <dir>` (else
  * $SPILLWAY_HOME, else ~/.spillway) and `--json` (one JSON document on stdout, for scripts).
  *
- * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store).
+ * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store),
+ * `mcp` (the lossless MCP gateway).
  *
  * Exit codes: 0 ok; 1 a spillway error (not found, invalid range, corrupt, …), a failed agent
  * run, or another runtime failure; 2 a usage error (unknown command or option, missing
@@ -16,6 +17,8 @@
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+// The composition root: the gateway's command is registered here (see .dependency-cruiser.cjs).
+import { addMcpCommand } from "../gateway/command.js";
 import { reportError } from "./errors.js";
 import { addOutputsCommand } from "./outputs-command.js";
 import { addRunCommand } from "./run-command.js";
@@ -51,6 +54,7 @@ export function buildProgram(): Command {
   addRunCommand(program);
   addSessionsCommand(program);
   addOutputsCommand(program);
+  addMcpCommand(program);
   return program;
 }
 

@@ -170,6 +170,18 @@ const ENTRY_POINTS = {
       "readPage",
       "readRaw",
       "readSlice",
+      // Handle references (spillway://outputs/<id>), passed into tools by exact content.
+      "HANDLE_REFERENCE_PREFIX",
+      "HandleRange",
+      "HandleReference",
+      "ResolveReferenceOptions",
+      "ResolvedReference",
+      "SubstitutedArguments",
+      "Substitution",
+      "handleReferenceUri",
+      "parseHandleReference",
+      "resolveHandleReference",
+      "substituteHandleReferences",
     ],
   },
 } as const;
