@@ -5,7 +5,8 @@
  * Global options (accepted before or after the subcommand): `--home <dir>` (else
  * $SPILLWAY_HOME, else ~/.spillway) and `--json` (one JSON document on stdout, for scripts).
  *
- * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store).
+ * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store),
+ * `serve` (the HTTP API, SSE and the web inspector).
  *
  * Exit codes: 0 ok; 1 a spillway error (not found, invalid range, corrupt, …), a failed agent
  * run, or another runtime failure; 2 a usage error (unknown command or option, missing
@@ -19,6 +20,7 @@ import { Command } from "commander";
 import { reportError } from "./errors.js";
 import { addOutputsCommand } from "./outputs-command.js";
 import { addRunCommand } from "./run-command.js";
+import { addServeCommand } from "./serve-command.js";
 import { addSessionsCommand } from "./sessions-command.js";
 
 function packageVersion(): string {
@@ -51,6 +53,7 @@ export function buildProgram(): Command {
   addRunCommand(program);
   addSessionsCommand(program);
   addOutputsCommand(program);
+  addServeCommand(program);
   return program;
 }
 
