@@ -22,7 +22,7 @@ export interface AppOptions {
   /** Origins allowed by CORS; empty: CORS off (no Access-Control headers at all). */
   readonly corsOrigins: readonly string[];
   /** Host header values accepted without a token (loopback names), or null to accept any. */
-  readonly allowedHosts: ReadonlySet<string> | null;
+  readonly allowedHosts: () => ReadonlySet<string> | null;
   readonly version: string;
   readonly assets: (path: string) => Promise<Response>;
   /** Receives errors that answered 500 (the body stays generic). */
@@ -56,23 +56,21 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
     return options.assets(c.req.path);
   });
 
-  if (options.allowedHosts) {
-    const hosts = options.allowedHosts;
-    // Without a token only this machine may call: refuse other Host names (DNS rebinding).
-    app.use("*", async (c, next) => {
+  // Without a token only this machine may call: refuse other Host names (DNS rebinding).
+  app.use("*", async (c, next) => {
+    const hosts = options.allowedHosts();
+    if (hosts) {
       const host = (c.req.header("host") ?? "").toLowerCase();
       if (!hosts.has(host))
         throw new HttpProblem(
           403,
           "FORBIDDEN",
           `Host ${JSON.stringify(host)} is not this loopback server; without a token it answers only to ${[...hosts].join(", ")}.`,
-          {
-            field: "header.host",
-          },
+          { field: "header.host" },
         );
-      await next();
-    });
-  }
+    }
+    await next();
+  });
   if (options.corsOrigins.length > 0)
     app.use(
       "/v1/*",

@@ -106,10 +106,14 @@ export function errorResponseOf(error: unknown): {
  * the fields are in (`query`, `path`, `body`, `header`).
  */
 export function invalidInput(where: string, error: ZodError): HttpProblem {
-  const fields = error.issues.map((issue) => ({
-    field: [where, ...issue.path.map(String)].join("."),
-    problem: issue.message,
-  }));
+  const fields = error.issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({
+          field: [where, ...issue.path.map(String), key].join("."),
+          problem: "not a known field",
+        }))
+      : [{ field: [where, ...issue.path.map(String)].join("."), problem: issue.message }],
+  );
   const first = fields[0];
   return new HttpProblem(
     400,

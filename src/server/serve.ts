@@ -194,9 +194,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       owners,
       limiter: new RateLimiter(rate, rate * 2, options.clock ?? systemClock),
       corsOrigins: options.corsOrigins ?? [],
-      get allowedHosts() {
-        return allowedHosts;
-      },
+      allowedHosts: () => allowedHosts,
       version: packageVersion(),
       assets: inspectorAssets(inspectorDir),
       onInternalError: onError,
