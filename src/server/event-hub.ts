@@ -119,6 +119,12 @@ export class EventHub implements SessionEventFeed {
 
   publish(sessionId: string, event: WireEvent): HubEvent {
     const window = this.window(sessionId);
+    if (window.ended) {
+      // The session runs again (a continued session): its stream is open again.
+      window.ended = false;
+      const at = this.ended.indexOf(sessionId);
+      if (at !== -1) this.ended.splice(at, 1);
+    }
     const seq = window.nextSeq++;
     const stored: HubEvent = {
       id: `${this.epoch}-${seq}`,
