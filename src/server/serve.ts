@@ -186,7 +186,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     };
     const rate = options.rateLimit ?? 0;
     const inspectorDir =
-      options.inspectorDir ?? join(dirname(fileURLToPath(import.meta.url)), "..", "inspector");
+      options.inspectorDir ??
+      join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "inspector");
     let allowedHosts: Set<string> | null = null;
     const app = createApp({
       deps,
