@@ -73,7 +73,9 @@ export function addServeCommand(program: Command): void {
       });
       const auth =
         token || flags.tokensFile ? "bearer token required" : "no token: this machine only";
-      if (context.json) await context.out.json({ url: server.url, home: context.home });
+      // One JSON line (like `run --json`): the server runs on after it.
+      if (context.json)
+        process.stdout.write(`${JSON.stringify({ type: "listening", url: server.url, home: context.home })}\n`);
       else
         process.stderr.write(
           `spillway serve: ${server.url} (${auth}) · inspector ${server.url}/ · API ${server.url}/v1 · OpenAPI ${server.url}/openapi.json · store ${context.home}\n`,
