@@ -75,7 +75,9 @@ export function addServeCommand(program: Command): void {
         token || flags.tokensFile ? "bearer token required" : "no token: this machine only";
       // One JSON line (like `run --json`): the server runs on after it.
       if (context.json)
-        process.stdout.write(`${JSON.stringify({ type: "listening", url: server.url, home: context.home })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ type: "listening", url: server.url, home: context.home })}\n`,
+        );
       else
         process.stderr.write(
           `spillway serve: ${server.url} (${auth}) · inspector ${server.url}/ · API ${server.url}/v1 · OpenAPI ${server.url}/openapi.json · store ${context.home}\n`,

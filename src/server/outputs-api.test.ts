@@ -81,6 +81,11 @@ describe("outputs over HTTP", () => {
       cursor = page.nextCursor;
     }
     expect(sha(paged)).toBe(sha(text));
+    // Reads are counted in batches, off the request path.
+    await f.http.deps.reader.flush();
+    expect(
+      (await f.stores.outputs.get(id, { allSessions: true })).readCount,
+    ).toBeGreaterThanOrEqual(3);
 
     const list = (await (await f.get("/v1/sessions/build-7/outputs")).json()) as {
       outputs: { id: string }[];

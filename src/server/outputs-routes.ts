@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { OutputNotFoundError } from "../core/errors.js";
-import { type RetrievalRequest, readOutput } from "../retrieval/read-output.js";
+import type { RetrievalRequest } from "../retrieval/read-output.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { handleMessageOf } from "./handle-message.js";
 import { limitedBody } from "./limits.js";
@@ -175,9 +175,7 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     const request = retrievalRequestOf(parseQuery(c, content), deps.limits.regexTimeoutMs);
     const view = c.get("view");
     const record = await visibleRecord(deps, view, id);
-    return c.json(
-      await readOutput(deps.stores.outputs, id, { sessionId: record.sessionId }, request),
-    );
+    return c.json(await deps.reader.read(id, { sessionId: record.sessionId }, request));
   });
 
   const raw = r.add({

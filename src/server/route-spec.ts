@@ -65,12 +65,19 @@ export function parseParams<S extends RouteSpec & { params: z.ZodObject }>(
   return result.data as z.output<S["params"]>;
 }
 
+const STRICT = new WeakMap<z.ZodObject, z.ZodObject>();
+
 /** Validates the query string; unknown keys are refused, naming them. */
 export function parseQuery<S extends RouteSpec & { query: z.ZodObject }>(
   c: Context,
   spec: S,
 ): z.output<S["query"]> {
-  const result = spec.query.strict().safeParse(c.req.query());
+  let strict = STRICT.get(spec.query);
+  if (!strict) {
+    strict = spec.query.strict();
+    STRICT.set(spec.query, strict);
+  }
+  const result = strict.safeParse(c.req.query());
   if (!result.success) throw invalidInput("query", result.error);
   return result.data as z.output<S["query"]>;
 }

@@ -20,6 +20,7 @@ import { EventHub, type SessionEventFeed } from "./event-hub.js";
 import { inspectorAssets } from "./inspector-assets.js";
 import { RateLimiter } from "./limits.js";
 import { LiveSessions } from "./live-sessions.js";
+import { OutputReader } from "./output-reader.js";
 import { ApiRegistry } from "./route-spec.js";
 import type { ServerDeps, ServerEnv } from "./server-deps.js";
 import { localSessionRunner, type SessionRunner } from "./session-runner.js";
@@ -170,8 +171,10 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       previewChars: options.previewChars ?? 2000,
       onError,
     });
+    const reader = new OutputReader(stores.outputs, { onError });
     const deps: ServerDeps = {
       stores,
+      reader,
       feed,
       live,
       owners,
@@ -229,6 +232,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       deps,
       close: async () => {
         await live.closeAll(5000);
+        await reader.close();
         await new Promise<void>((done) => {
           server.close(() => done());
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -3,6 +3,7 @@ import type { SpillwayStores } from "../store/sqlite-history-store.js";
 import type { AgentSourceOptions } from "./agent-source.js";
 import type { SessionEventFeed } from "./event-hub.js";
 import type { LiveSessions } from "./live-sessions.js";
+import type { OutputReader } from "./output-reader.js";
 import type { ApiRegistry } from "./route-spec.js";
 import type { SessionOwners, TenantView } from "./tenancy.js";
 
@@ -17,6 +18,8 @@ export interface ServerLimits {
 
 export interface ServerDeps {
   readonly stores: SpillwayStores;
+  /** Retrievals for the API: cached opens, batched read counts. */
+  readonly reader: OutputReader;
   readonly feed: SessionEventFeed;
   readonly live: LiveSessions;
   readonly owners: SessionOwners;
