@@ -7,7 +7,7 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { type AgentDefinition, loadAgentFile, parseAgentFile } from "../config/agent-file.js";
+import type { AgentDefinition } from "../config/agent-file.js";
 import { HttpProblem } from "./problem.js";
 
 export type AgentInput =
@@ -84,6 +84,7 @@ export async function resolveAgent(
   options: AgentSourceOptions,
   input: AgentInput,
 ): Promise<AgentDefinition> {
+  const { loadAgentFile, parseAgentFile } = await import("../config/agent-file.js");
   if ("path" in input) return loadAgentFile(await agentFile(options, input.path));
   const dir = await realAgentsDir(options);
   const agent = await parseAgentFile(input.markdown, join(dir, `${input.name ?? "inline"}.md`));

@@ -5,7 +5,7 @@
  */
 import { isSpillwayError } from "../core/errors.js";
 import type { OutputRecord, OutputStore } from "../store/output-store.js";
-import { continuationMarker, createSurface, type SurfaceName } from "../surfaces/index.js";
+import type { SurfaceName } from "../surfaces/index.js";
 
 export interface HandleMessage {
   readonly text: string;
@@ -29,6 +29,7 @@ export async function handleMessageOf(
   surfaceName: SurfaceName,
   continuationChars: number,
 ): Promise<HandleMessage> {
+  const { continuationMarker, createSurface } = await import("../surfaces/index.js");
   const surface = createSurface(surfaceName, { synopsisLines: 5, continuationChars });
   try {
     const placeholder = await surface.placeholder(record, {

@@ -6,9 +6,6 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { projectedResultText, viewerRenderContext } from "../agent/projected-result.js";
-import type { RenderContext } from "../agent/render-result.js";
-import { storedPlan } from "../agent/run-settings.js";
 import { tracePathOf } from "../agent/trace.js";
 import { isSpillwayError } from "../core/errors.js";
 import type { HistoryPart, SessionRecord, ToolResultRef } from "../store/history.js";
@@ -61,7 +58,8 @@ export interface ResultJson {
 
 interface Viewer {
   readonly stores: SpillwayStores;
-  readonly render: RenderContext | null;
+  /** The text the model was shown for a result. */
+  readonly project: (ref: ToolResultRef) => Promise<string>;
   readonly records: Map<string, OutputRecord | null>;
 }
 
@@ -93,7 +91,7 @@ async function resultJson(viewer: Viewer, ref: ToolResultRef): Promise<ResultJso
     }
   return {
     ref,
-    shownText: await projectedResultText(viewer.render, ref),
+    shownText: await viewer.project(ref),
     output: await recordOf(viewer, outputId),
     attachments,
   };
@@ -155,15 +153,21 @@ export async function sessionHistory(
   live: boolean,
   publicId: (id: string) => string = (id) => id,
 ) {
+  // Loaded on first use: rendering projections needs the agent layer (and its providers).
+  const [{ projectedResultText, viewerRenderContext }, { storedPlan }] = await Promise.all([
+    import("../agent/projected-result.js"),
+    import("../agent/run-settings.js"),
+  ]);
   let plan = null;
   try {
     plan = storedPlan(session.settings, session.id);
   } catch (error) {
     if (!isSpillwayError(error, "STORE_CORRUPT")) throw error;
   }
+  const render = plan ? viewerRenderContext(stores.outputs, session, plan) : null;
   const viewer: Viewer = {
     stores,
-    render: plan ? viewerRenderContext(stores.outputs, session, plan) : null,
+    project: (ref) => projectedResultText(render, ref),
     records: new Map(),
   };
   const windows = new Map<string, number>(

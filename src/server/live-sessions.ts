@@ -4,7 +4,6 @@
  * per-tenant cap on concurrent runs (429 past it).
  */
 import type { AgentEvent } from "../agent/events.js";
-import { storedPlan } from "../agent/run-settings.js";
 import { isSpillwayError } from "../core/errors.js";
 import type { SpillwayStores } from "../store/sqlite-history-store.js";
 import type { SessionEventFeed } from "./event-hub.js";
@@ -63,6 +62,7 @@ export class LiveSessions {
       windows = new Map();
       try {
         const session = await this.options.stores.history.getSession(sessionId);
+        const { storedPlan } = await import("../agent/run-settings.js");
         for (const target of storedPlan(session.settings, sessionId).settings.models)
           windows.set(target.ref, target.contextWindow);
       } catch (error) {

@@ -5,7 +5,7 @@
  * and its MCP servers are connected), and fails with the typed error of a bad agent or settings.
  */
 import type { AgentEvent, AgentEventListener } from "../agent/events.js";
-import { type AgentRunResult, type RunAgentOptions, runAgent } from "../agent/run-agent.js";
+import type { AgentRunResult, RunAgentOptions } from "../agent/run-agent.js";
 import type { AgentDefinition, CliSettings } from "../config/index.js";
 import type { SpillwayStores } from "../store/sqlite-history-store.js";
 
@@ -52,7 +52,10 @@ export interface LocalRunnerOptions {
  */
 export function localSessionRunner(options: LocalRunnerOptions): SessionRunner {
   return {
-    start(request, onEvent) {
+    async start(request, onEvent) {
+      // The agent runtime (model providers, MCP clients) loads with the first session, so the
+      // server starts fast.
+      const { runAgent } = await import("../agent/run-agent.js");
       const abort = new AbortController();
       const stop = new AbortController();
       return new Promise<SessionRun>((resolveStart, rejectStart) => {

@@ -7,8 +7,6 @@ import { Hono } from "hono";
 import type { CliSettings } from "../config/index.js";
 import { isSpillwayError, SpillwayError } from "../core/errors.js";
 import type { SessionRecord } from "../store/history.js";
-import { continuationMarker } from "../surfaces/get-continuation.js";
-import { createSurface } from "../surfaces/index.js";
 import { resolveAgent } from "./agent-source.js";
 import { sessionHistory, sessionJson } from "./history-view.js";
 import { limitedText } from "./limits.js";
@@ -235,6 +233,7 @@ export function sessionsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     const view = c.get("view");
     const sessionId = await view.storeId(id);
     if (!(await view.sees(sessionId))) throw sessionNotFound(id);
+    const { continuationMarker, createSurface } = await import("../surfaces/index.js");
     const surface = createSurface("get_continuation", {
       synopsisLines: 5,
       continuationChars: query.chars,
