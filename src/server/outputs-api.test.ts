@@ -204,6 +204,21 @@ describe("outputs over HTTP", () => {
     expect(await route.json()).toMatchObject({ code: "NOT_FOUND" });
   });
 
+  it("bounds a catastrophic regular expression with the retrieval deadline (422) and keeps answering", async () => {
+    const f = await serverFixture(idle, { regexTimeoutMs: 300 });
+    const { output } = (await (
+      await store(f, `${"a".repeat(40_000)}!\n`, "session=re&tool=t")
+    ).json()) as {
+      output: { id: string };
+    };
+    const slow = await f.get(
+      `/v1/outputs/${output.id}/content?mode=grep&regex=true&pattern=${encodeURIComponent("(a+)+$")}`,
+    );
+    expect(slow.status).toBe(422);
+    expect(await slow.json()).toMatchObject({ code: "PATTERN_TIMEOUT" });
+    expect((await f.get(`/v1/outputs/${output.id}`)).status).toBe(200);
+  });
+
   it("serves an OpenAPI 3.1 document listing every route, generated from the zod schemas", async () => {
     const f = await serverFixture(idle);
     const doc = (await (await f.get("/openapi.json")).json()) as {
