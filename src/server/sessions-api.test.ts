@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { testServerSpec } from "../../test/helpers/agent-fixture.js";
 import { serverFixture } from "../../test/helpers/server-fixture.js";
+import { tempDir } from "../../test/helpers/temp-store.js";
 import {
   findOutputIds,
   generateOutputText,
@@ -245,6 +248,45 @@ describe("agent sessions over HTTP", () => {
     const unknown = await f.get("/v1/sessions/ses_0000000000000000000000000a");
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: "SESSION_NOT_FOUND" });
+  });
+
+  it("keeps tenants' sessions apart: another tenant's session answers 404 like an unknown one", async () => {
+    const dir = await tempDir();
+    const tokens = join(dir, "tokens.json");
+    await writeFile(
+      tokens,
+      JSON.stringify({ alice: "alice-token-0123456789", bob: "bob-token-0123456789" }),
+    );
+    const f = await serverFixture(() => toolCall("agent__final_report", { report: "done" }), {
+      tokensFile: tokens,
+    });
+    await f.agent("quick", {});
+    const alice = { authorization: "Bearer alice-token-0123456789" };
+    const bob = { authorization: "Bearer bob-token-0123456789" };
+    const { session } = (await (
+      await f.post("/v1/sessions", { agent: { path: "quick.md" }, prompt: "go" }, alice)
+    ).json()) as { session: { id: string } };
+    await readSse(`${f.http.url}/v1/sessions/${session.id}/events`, {
+      headers: alice,
+      until: (e) => e.event === "final",
+    });
+    const other = "ses_0000000000000000000000000z";
+    for (const suffix of ["", "/events", "/outputs"]) {
+      const theirs = await f.get(`/v1/sessions/${session.id}${suffix}`, bob);
+      const unknown = await f.get(`/v1/sessions/${other}${suffix}`, bob);
+      expect(theirs.status).toBe(unknown.status);
+      const [t, u] = [await theirs.text(), await unknown.text()];
+      expect(t.replaceAll(session.id, "ID")).toBe(u.replaceAll(other, "ID"));
+    }
+    expect((await f.post(`/v1/sessions/${session.id}/messages`, { prompt: "x" }, bob)).status).toBe(
+      404,
+    );
+    const bobList = (await (await f.get("/v1/sessions", bob)).json()) as { sessions: unknown[] };
+    expect(bobList.sessions).toEqual([]);
+    const aliceList = (await (await f.get("/v1/sessions", alice)).json()) as {
+      sessions: { id: string }[];
+    };
+    expect(aliceList.sessions.map((s) => s.id)).toEqual([session.id]);
   });
 
   it("runs an inline agent and caps running sessions per tenant (429)", async () => {

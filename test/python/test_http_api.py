@@ -32,14 +32,15 @@ def server():
         stderr=subprocess.PIPE,
         text=True,
     )
-    line = proc.stdout.readline()
-    if not line:
-        proc.kill()
-        raise RuntimeError(f"spillway serve did not start: {proc.stderr.read()}")
-    url = json.loads(line)["url"]
-    yield url
-    proc.terminate()
-    proc.wait(timeout=10)
+    try:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"spillway serve did not start: {proc.stderr.read()}")
+        url = json.loads(line)["url"]
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def make_output(size: int) -> bytes:
