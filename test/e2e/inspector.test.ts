@@ -115,6 +115,11 @@ describe("web inspector", () => {
     const tooltip = page.getByRole("tooltip");
     await expect(tooltip.isVisible()).resolves.toBe(true);
     await expect(tooltip.textContent()).resolves.toContain("canonical history is never changed");
+    // Usage and cost per model, live from the model.call events.
+    await page.locator(".panel h3", { hasText: "(so far, live)" }).waitFor();
+    await page
+      .locator(".panel table td code", { hasText: "openai-compatible/scripted/scripted-policy" })
+      .waitFor();
     await shot(page, "inspector-session.png");
 
     // One click opens the stored output in the viewer, first page with line numbers.

@@ -5,7 +5,7 @@
  * the results as stored and as the model saw them.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, type ContextStatus, type History } from "./api";
+import { api, type ContextStatus, type History, type Usage } from "./api";
 import { ContextIndicator } from "./context-indicator";
 import { follow, type LiveEvent } from "./live";
 import { Transcript } from "./transcript";
@@ -15,6 +15,38 @@ export interface Pending {
   toolCallId: string;
   toolName: string;
   preview?: { text: string; totalBytes: number; bytesShown: number; outputId: string };
+}
+
+/** Usage so far, from the model.call events seen live (the run's report replaces it at the end). */
+function addModelCall(usage: Usage | null, d: Record<string, unknown>): Usage {
+  const model = String(d.model);
+  const input = Number(d.inputTokens) || 0;
+  const output = Number(d.outputTokens) || 0;
+  const cost = typeof d.costUsd === "number" ? d.costUsd : null;
+  const add = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+  const base: Usage = usage ?? {
+    total: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, toolCalls: 0 },
+    byModel: {},
+  };
+  const entry = base.byModel[model] ?? { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  return {
+    total: {
+      ...base.total,
+      modelCalls: base.total.modelCalls + 1,
+      inputTokens: base.total.inputTokens + input,
+      outputTokens: base.total.outputTokens + output,
+      costUsd: add(base.total.costUsd, cost),
+    },
+    byModel: {
+      ...base.byModel,
+      [model]: {
+        calls: entry.calls + 1,
+        inputTokens: entry.inputTokens + input,
+        outputTokens: entry.outputTokens + output,
+        costUsd: add(entry.costUsd, cost),
+      },
+    },
+  };
 }
 
 export function SessionView(props: {
@@ -27,6 +59,7 @@ export function SessionView(props: {
   const [liveContext, setLiveContext] = useState<ContextStatus | null>(null);
   const [pending, setPending] = useState<Pending[]>([]);
   const [lastEvent, setLastEvent] = useState<string | null>(null);
+  const [liveUsage, setLiveUsage] = useState<Usage | null>(null);
   const reload = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {
@@ -53,6 +86,7 @@ export function SessionView(props: {
       const d = event.data;
       setLastEvent(`${event.type}${typeof d.toolName === "string" ? ` ${d.toolName}` : ""}`);
       if (event.type === "context") setLiveContext(d as unknown as ContextStatus);
+      if (event.type === "model.call") setLiveUsage((u) => addModelCall(u, d));
       if (event.type === "tool.start" && d.sessionId === props.sessionId)
         setPending((list) => [
           ...list,
@@ -111,7 +145,10 @@ export function SessionView(props: {
       </header>
       <ContextIndicator status={context} />
       <div class="panels">
-        <UsagePanel usage={session.usage} />
+        <UsagePanel
+          usage={session.usage ?? liveUsage}
+          live={!session.usage && liveUsage !== null}
+        />
         <BackgroundPanel background={history.background} onOpenOutput={props.onOpenOutput} />
       </div>
       <Transcript history={history} pending={pending} onOpenOutput={props.onOpenOutput} />

@@ -3,14 +3,17 @@ import { type Background, formatBytes, formatCount, type Usage } from "./api";
 
 const cost = (c: number | null) => (c === null ? "no pricing" : `$${c.toFixed(c < 0.01 ? 4 : 2)}`);
 
-export function UsagePanel(props: { usage: Usage | null }) {
+export function UsagePanel(props: { usage: Usage | null; live?: boolean }) {
   const u = props.usage;
   const rows = Object.entries(u?.byModel ?? {});
   return (
     <section class="panel" aria-labelledby="usage-title">
-      <h3 id="usage-title">Usage and cost per model</h3>
+      <h3 id="usage-title">
+        Usage and cost per model
+        {props.live ? <span class="hint"> (so far, live)</span> : null}
+      </h3>
       {rows.length === 0 ? (
-        <p class="empty">Reported when the run ends.</p>
+        <p class="empty">No model call yet.</p>
       ) : (
         <table>
           <thead>
