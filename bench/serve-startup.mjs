@@ -12,7 +12,13 @@ const npx = process.argv.includes("--npx");
 const home = mkdtempSync(join(tmpdir(), "spillway-startup-"));
 const args = ["--home", home, "--json", "serve", "--port", "0"];
 const [command, argv] = floor
-  ? [process.execPath, ["-e", "console.log('{}'); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000)"]]
+  ? [
+      process.execPath,
+      [
+        "-e",
+        "console.log('{}'); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000)",
+      ],
+    ]
   : npx
     ? ["npx", ["--no-install", "spillway", ...args]]
     : [process.execPath, [join(import.meta.dirname, "../dist/cli/main.js"), ...args]];

@@ -28,6 +28,19 @@ export function thresholdsFrom(value: unknown): ContextThresholds {
   return parsed.success ? parsed.data : DEFAULT_THRESHOLDS;
 }
 
+/**
+ * The thresholds a session's settings report: `compaction: { warn, compact, hard }` (or under
+ * `compaction.thresholds`), fractions of the window; the defaults when absent or invalid.
+ *
+ * @example
+ * sessionThresholds({ compaction: { warn: 0.7, compact: 0.85, hard: 0.95 } }).warn; // 0.7
+ */
+export function sessionThresholds(settings: unknown): ContextThresholds {
+  const compaction = (settings as { compaction?: unknown } | null)?.compaction;
+  const nested = (compaction as { thresholds?: unknown } | null | undefined)?.thresholds;
+  return thresholdsFrom(nested ?? compaction);
+}
+
 const percent = (f: number) => `${Math.round(f * 1000) / 10}%`;
 
 /**

@@ -11,7 +11,12 @@ import { isSpillwayError } from "../core/errors.js";
 import type { HistoryPart, SessionRecord, ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
 import type { SpillwayStores } from "../store/sqlite-history-store.js";
-import { type ContextStatus, contextStatus } from "./context-status.js";
+import {
+  type ContextStatus,
+  type ContextThresholds,
+  contextStatus,
+  sessionThresholds,
+} from "./context-status.js";
 
 export interface SessionJson {
   readonly id: string;
@@ -114,6 +119,7 @@ async function contextByTurn(
   stores: SpillwayStores,
   session: SessionRecord,
   windows: Map<string, number>,
+  thresholds: ContextThresholds,
 ): Promise<ContextStatus[]> {
   let text: string;
   try {
@@ -135,7 +141,7 @@ async function contextByTurn(
     const parsed = modelCallLine.safeParse(value);
     if (!parsed.success || parsed.data.sessionId !== session.id) continue;
     const window = windows.get(parsed.data.model);
-    if (window) out.push(contextStatus({ ...parsed.data, windowTokens: window }));
+    if (window) out.push(contextStatus({ ...parsed.data, windowTokens: window, thresholds }));
   }
   return out;
 }
@@ -228,7 +234,7 @@ export async function sessionHistory(
     }));
   return {
     session: { ...sessionJson(session, live), id: publicId(session.id) },
-    context: await contextByTurn(stores, session, windows),
+    context: await contextByTurn(stores, session, windows, sessionThresholds(plan?.settings)),
     messages: jsonMessages,
     calls,
     background,

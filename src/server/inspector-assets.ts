@@ -33,7 +33,13 @@ const SECURITY_HEADERS = {
  */
 export function inspectorAssets(dir: string): (path: string) => Promise<Response> {
   return async (path) => {
-    const clean = normalize(decodeURIComponent(path)).replace(/^([/\\])+/, "");
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      decoded = "/"; // a malformed escape: the inspector's page
+    }
+    const clean = normalize(decoded).replace(/^([/\\])+/, "");
     const file = join(dir, clean === "" ? "index.html" : clean);
     const within = file === dir || file.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
     const type = TYPES[extname(file)];

@@ -6,6 +6,7 @@
 import type { AgentEvent } from "../agent/events.js";
 import { isSpillwayError } from "../core/errors.js";
 import type { SpillwayStores } from "../store/sqlite-history-store.js";
+import { type ContextThresholds, sessionThresholds } from "./context-status.js";
 import type { SessionEventFeed } from "./event-hub.js";
 import { projectEvent } from "./event-projection.js";
 import { HttpProblem } from "./problem.js";
@@ -42,6 +43,7 @@ export class LiveSessions {
   /** One projection chain a root session, so its events keep their order. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly windows = new Map<string, Map<string, number>>();
+  private readonly thresholds = new Map<string, ContextThresholds>();
   private starting = new Map<string, number>();
 
   constructor(private readonly options: LiveSessionsOptions) {}
@@ -63,8 +65,9 @@ export class LiveSessions {
       try {
         const session = await this.options.stores.history.getSession(sessionId);
         const { storedPlan } = await import("../agent/run-settings.js");
-        for (const target of storedPlan(session.settings, sessionId).settings.models)
-          windows.set(target.ref, target.contextWindow);
+        const plan = storedPlan(session.settings, sessionId);
+        for (const target of plan.settings.models) windows.set(target.ref, target.contextWindow);
+        this.thresholds.set(sessionId, sessionThresholds(plan.settings));
       } catch (error) {
         if (!isSpillwayError(error)) throw error;
       }
@@ -88,6 +91,7 @@ export class LiveSessions {
             outputs: this.options.stores.outputs,
             previewChars: this.options.previewChars,
             contextWindowOf: (sessionId, model) => this.contextWindowOf(sessionId, model),
+            thresholdsOf: async (sessionId) => this.thresholds.get(sessionId),
           },
           event,
         );
@@ -147,6 +151,7 @@ export class LiveSessions {
         await this.chains.get(id);
         this.chains.delete(id);
         this.windows.delete(id);
+        this.thresholds.delete(id);
         this.options.feed.end(id);
       });
       return run;

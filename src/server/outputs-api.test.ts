@@ -291,6 +291,36 @@ describe("security", () => {
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://app.example");
   });
 
+  it("serves the inspector's files and nothing outside them", async () => {
+    const f = await serverFixture(idle);
+    const get = (path: string) =>
+      new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+        const url = new URL(f.http.url);
+        request({ host: url.hostname, port: url.port, path }, (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              type: String(res.headers["content-type"]),
+              body,
+            }),
+          );
+        })
+          .on("error", reject)
+          .end();
+      });
+    const index = await get("/");
+    expect(index.type).toContain("text/html");
+    for (const path of ["/..%2f..%2fpackage.json", "/%2e%2e/%2e%2e/package.json", "/%E0%A4%A"]) {
+      const res = await get(path);
+      expect(res.body).not.toContain('"name": "spillway"');
+      expect(res.type).toContain("text/html");
+    }
+  });
+
   it("requires the bearer token when one is set", async () => {
     const f = await serverFixture(idle, { token: "t0ken-t0ken-t0ken-1" });
     const none = await f.get("/v1/sessions");
