@@ -102,8 +102,14 @@ export interface Background {
   byteSize: number | null;
 }
 
+export interface CallJson {
+  toolCallId: string;
+  childSessionId: string | null;
+}
+
 export interface History {
   session: Session;
+  calls: CallJson[];
   context: ContextStatus[];
   messages: Message[];
   background: Background[];

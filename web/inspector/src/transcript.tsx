@@ -64,9 +64,10 @@ function RecordLine(props: { record: OutputRecord; onOpen: (id: string) => void 
 function ToolCall(props: {
   call: Extract<Part, { type: "tool-call" }>;
   result: ResultJson | undefined;
+  child: string | null;
   onOpen: (id: string) => void;
 }) {
-  const { call, result } = props;
+  const { call, result, child } = props;
   const args =
     call.argsText.length > 300
       ? `${call.argsText.slice(0, 300)}… (${formatCount(call.argsText.length)} chars)`
@@ -76,6 +77,11 @@ function ToolCall(props: {
       <header>
         <span class="tool-name">→ {call.toolName}</span> <code class="args">{args}</code>{" "}
         <span class="call-id">{call.toolCallId}</span>
+        {child ? (
+          <a class="child" href={`#/sessions/${encodeURIComponent(child)}`}>
+            sub-agent session {child}
+          </a>
+        ) : null}
       </header>
       {result ? (
         <div class="tool-result">
@@ -112,6 +118,11 @@ export function Transcript(props: {
   for (const m of props.history.messages)
     for (const p of m.parts) if (p.type === "tool-result") results.set(p.toolCallId, p.result);
   const { session } = props.history;
+  const children = new Map(
+    props.history.calls
+      .filter((c) => c.childSessionId)
+      .map((c) => [c.toolCallId, c.childSessionId as string]),
+  );
   return (
     <section class="transcript" aria-label="Transcript" aria-live="polite">
       <h3>Transcript</h3>
@@ -132,6 +143,7 @@ export function Transcript(props: {
                   key={p.toolCallId}
                   call={p}
                   result={results.get(p.toolCallId)}
+                  child={children.get(p.toolCallId) ?? null}
                   onOpen={props.onOpenOutput}
                 />
               ) : null,
