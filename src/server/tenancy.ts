@@ -21,7 +21,14 @@ export interface SessionOwners {
 
 const lineSchema = z.object({ sessionId: z.string(), tenant: z.string() });
 
-/** The ownership registry as a JSON Lines file, read once and appended to. */
+/**
+ * The ownership registry as a JSON Lines file, read once and appended to.
+ *
+ * @example
+ * const owners = await FileSessionOwners.open("/var/lib/spillway/server/owners.jsonl");
+ * await owners.claim("ses_1", "alice");
+ * await owners.ownerOf("ses_1"); // "alice"
+ */
 export class FileSessionOwners implements SessionOwners {
   private readonly owners = new Map<string, string>();
   private chain: Promise<void> = Promise.resolve();

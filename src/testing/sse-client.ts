@@ -10,7 +10,13 @@ export interface SseEvent {
   readonly data: string;
 }
 
-/** Parses SSE text incrementally: feed chunks, get complete events (comments are skipped). */
+/**
+ * Parses SSE text incrementally: feed chunks, get complete events (comments are skipped).
+ *
+ * @example
+ * const parser = new SseParser();
+ * parser.push("id: a-1\nevent: turn\ndata: {\"turn\":1}\n\n"); // [{ id: "a-1", event: "turn", data: '{"turn":1}' }]
+ */
 export class SseParser {
   private buffer = "";
 
