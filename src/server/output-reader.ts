@@ -4,6 +4,8 @@
  * requests, closed when evicted and idle) and counts reads in batches written off the request
  * path: a slice answers without reopening the output or waiting for a durable write.
  */
+
+import { OutputNotFoundError } from "../core/errors.js";
 import { type RetrievalRequest, type RetrievalResult, retrieve } from "../retrieval/read-output.js";
 import type { OpenedOutput, OutputStore, ReadScope } from "../store/output-store.js";
 
@@ -27,7 +29,7 @@ export interface OutputReaderOptions {
  *
  * @example
  * const reader = new OutputReader(store, { onError: console.error });
- * const slice = await reader.read(id, { sessionId }, { mode: "slice", start: 0, length: 4096 });
+ * const slice = await reader.read(id, { mode: "slice", start: 0, length: 4096 }, async (r) => r.sessionId === "ses_1", async (e) => { throw e; });
  * await reader.close();
  */
 export class OutputReader {
@@ -77,10 +79,26 @@ export class OutputReader {
     return undefined;
   }
 
-  /** Runs one retrieval. The caller has checked that the output is visible to the reader. */
-  async read(id: string, scope: ReadScope, request: RetrievalRequest): Promise<RetrievalResult> {
-    const entry = await this.acquire(id, scope);
+  /**
+   * Runs one retrieval of an output `visible` accepts (checked on the cached record, so a read
+   * of an open output touches no database); anything else is OUTPUT_NOT_FOUND, as for an
+   * unknown id. When the output cannot be opened (running, failed, unknown), `hidden` decides
+   * first whether the caller may learn that.
+   */
+  async read(
+    id: string,
+    request: RetrievalRequest,
+    visible: (record: OpenedOutput["record"]) => Promise<boolean>,
+    hidden: (error: unknown) => Promise<never>,
+  ): Promise<RetrievalResult> {
+    let entry: Entry;
     try {
+      entry = await this.acquire(id, { allSessions: true });
+    } catch (error) {
+      return hidden(error);
+    }
+    try {
+      if (!(await visible(entry.opened.record))) throw new OutputNotFoundError(id, false);
       const result = await retrieve(entry.opened, request);
       this.counted(id);
       return result;

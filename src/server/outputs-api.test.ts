@@ -378,11 +378,19 @@ describe("security", () => {
         u.message.replace("out_0000000000000000000000000z", "ID"),
       );
     }
+    // A running output of bob's: bob learns it is running (409), alice only that it is not hers (404).
+    const running = await f.stores.outputs.begin({
+      sessionId: "bob~shared-name",
+      toolName: "slow",
+      toolArgs: "{}",
+    });
+    expect((await f.get(`/v1/outputs/${running.id}/content?mode=slice`, bob)).status).toBe(409);
+    expect((await f.get(`/v1/outputs/${running.id}/content?mode=slice`, alice)).status).toBe(404);
     // Same session name, separate sessions.
     const bobList = (await (await f.get("/v1/sessions/shared-name/outputs", bob)).json()) as {
       outputs: { id: string }[];
     };
-    expect(bobList.outputs.map((o) => o.id)).toEqual([b.output.id]);
+    expect(bobList.outputs.map((o) => o.id)).toEqual([running.id, b.output.id]);
     const cont = (await (
       await f.get("/v1/sessions/shared-name/continuation?tool_call_id=call_1&offset=0", bob)
     ).json()) as {

@@ -174,8 +174,17 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     const { id } = parseParams(c, content);
     const request = retrievalRequestOf(parseQuery(c, content), deps.limits.regexTimeoutMs);
     const view = c.get("view");
-    const record = await visibleRecord(deps, view, id);
-    return c.json(await deps.reader.read(id, { sessionId: record.sessionId }, request));
+    const result = await deps.reader.read(
+      id,
+      request,
+      (record) => view.sees(record.sessionId),
+      async (error) => {
+        // Not openable (running, failed, unknown): say why only to whoever may see the output.
+        await visibleRecord(deps, view, id);
+        throw error;
+      },
+    );
+    return c.json(result);
   });
 
   const raw = r.add({
