@@ -1,4 +1,5 @@
 /** Timed HTTP work for the serve benchmark: sequential latencies, and an open-loop load at a fixed rate. */
+import { type Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 
 /** Latency of `count` sequential calls, ms each. */
@@ -76,4 +77,28 @@ export async function openLoop(
   await Promise.all(pending);
   const elapsed = (performance.now() - start) / 1000;
   return { sent, ok, errors, seconds: elapsed, achievedRps: ok / elapsed, latencies, firstError };
+}
+
+/**
+ * GET with a keep-alive agent that holds at most `maxSockets` connections (as a real client
+ * pool does), answering true on 2xx or a text saying what failed.
+ */
+export function pooledGet(agent: Agent): (url: string) => Promise<true | string> {
+  return (url) =>
+    new Promise((resolve) => {
+      const req = request(url, { agent }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        res.on("end", () =>
+          resolve(
+            (res.statusCode ?? 0) < 300 ? true : `HTTP ${res.statusCode} ${body.slice(0, 200)}`,
+          ),
+        );
+      });
+      req.on("error", (error) => resolve(`${error.message}`));
+      req.end();
+    });
 }
