@@ -219,8 +219,10 @@ export class SqliteOutputStore implements OutputStore {
     };
   }
 
-  async countRead(id: string): Promise<void> {
-    this.db.prepare("UPDATE outputs SET read_count = read_count + 1 WHERE id = ?").run(id);
+  async countRead(id: string, times = 1): Promise<void> {
+    if (!Number.isSafeInteger(times) || times < 1)
+      throw new InvalidArgumentError("times", `got ${times}`, "a whole number >= 1");
+    this.db.prepare("UPDATE outputs SET read_count = read_count + ? WHERE id = ?").run(times, id);
   }
 
   async verify(id: string, scope: ReadScope): Promise<VerifyResult> {
