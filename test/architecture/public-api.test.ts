@@ -170,6 +170,18 @@ const ENTRY_POINTS = {
       "readPage",
       "readRaw",
       "readSlice",
+      // Handle references (spillway://outputs/<id>), passed into tools by exact content.
+      "HANDLE_REFERENCE_PREFIX",
+      "HandleRange",
+      "HandleReference",
+      "ResolveReferenceOptions",
+      "ResolvedReference",
+      "SubstitutedArguments",
+      "Substitution",
+      "handleReferenceUri",
+      "parseHandleReference",
+      "resolveHandleReference",
+      "substituteHandleReferences",
     ],
   },
   "spillway/ai": {
@@ -251,5 +263,5 @@ describe("the public API", () => {
 
 /** Subpaths added by adapters (e.g. ./ai) are pinned where they are built; listed here too. */
 function extraSubpaths(): string[] {
-  return ["./ai", "./langchain"];
+  return ["./ai", "./langchain", "./server"]; // ./server is pinned in src/server/index.test.ts
 }
