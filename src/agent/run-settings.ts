@@ -49,7 +49,11 @@ export interface PlanOptions {
 }
 
 /** The model targets of resolved settings, in fallback order. */
-export function modelTargets(resolved: ResolvedSettings, refs = resolved.models): ModelTarget[] {
+export function modelTargets(
+  resolved: ResolvedSettings,
+  refs = resolved.models,
+  home?: string,
+): ModelTarget[] {
   return refs.map((ref) => {
     const provider = providerSettings(resolved, ref.provider, ref.name);
     const model = modelSettings(resolved, ref);
@@ -67,6 +71,7 @@ export function modelTargets(resolved: ResolvedSettings, refs = resolved.models)
       ...(provider.apiKeyEnv ? { apiKeyEnv: provider.apiKeyEnv } : {}),
       ...(provider.headers ? { headers: provider.headers } : {}),
       ...(model.pricing ? { pricing: model.pricing } : {}),
+      ...(ref.provider === "local" && home ? { home } : {}),
     };
   });
 }
@@ -91,7 +96,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
   const cli = options.cli ?? {};
   const resolved = resolveSettings({ cli, agent, ...(config ? { config } : {}), env });
   const settings: SessionSettings = {
-    models: modelTargets(resolved),
+    models: modelTargets(resolved, resolved.models, options.home),
     maxTurns: resolved.maxTurns,
     toolResponseMaxBytes: resolved.toolResponseMaxBytes,
     toolConcurrency: resolved.toolConcurrency,
@@ -133,12 +138,12 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     cli,
     configPath: config?.path ?? null,
     sources: { ...resolved.sources },
-    extraction: extractionSettings(resolved),
+    extraction: extractionSettings(resolved, options.home),
   };
 }
 
 /** Extraction settings: the keys some level set, over spillway's defaults. */
-export function extractionSettings(resolved: ResolvedSettings): ExtractionSettings {
+export function extractionSettings(resolved: ResolvedSettings, home?: string): ExtractionSettings {
   const { models, ...set } = resolved.extraction;
   const defined = Object.fromEntries(
     Object.entries(set).filter(([, value]) => value !== undefined),
@@ -146,7 +151,7 @@ export function extractionSettings(resolved: ResolvedSettings): ExtractionSettin
   return {
     ...DEFAULT_EXTRACTION,
     ...defined,
-    models: models ? modelTargets(resolved, models) : null,
+    models: models ? modelTargets(resolved, models, home) : null,
   };
 }
 
