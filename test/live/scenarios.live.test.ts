@@ -9,6 +9,7 @@ import { storedPlan } from "../../src/agent/run-settings.js";
 import { newSessionState } from "../../src/agent/session-context.js";
 import { isSpillwayError } from "../../src/core/errors.js";
 import { DEFAULT_LOCAL_MODEL } from "../../src/providers/local/catalog.js";
+import { localToolCallSources } from "../../src/providers/local/local-language-model.js";
 import { resolveModelFile } from "../../src/providers/local/model-files.js";
 import { openSqliteStores } from "../../src/store/sqlite-history-store.js";
 import { createSurface } from "../../src/surfaces/index.js";
@@ -223,7 +224,11 @@ describe.skipIf(MODEL.ref === undefined)(`live scenarios with ${MODEL.ref ?? "no
       );
     }
     const total = outcomes.reduce((sum, o) => sum + o.seconds, 0);
+    const sources = localToolCallSources();
     lines.push(`  total ${total} s of model runs`);
+    lines.push(
+      `  replies offered tools (local models): ${sources.native} native tool calls, ${sources.recovered} calls written as JSON text and recovered, ${sources.none} without a call`,
+    );
     console.log(lines.join("\n"));
     await mkdir(".test-report", { recursive: true });
     await writeFile(
