@@ -1,6 +1,6 @@
-import type { AsyncOutputStatus } from "../async/texts.js";
 import { isSpillwayError } from "../core/errors.js";
 import type { HistoryMessage, ToolResultRef } from "../store/history.js";
+import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import type { SessionContext } from "./session-context.js";
 
 /** The output ids of async results in a ref (a batch's items included). */

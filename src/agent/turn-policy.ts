@@ -1,4 +1,5 @@
-import type { ModelReply, ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import type { ModelReply } from "../providers/model-caller.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import type { TurnPlan } from "./notice.js";
 import type { SessionContext } from "./session-context.js";
@@ -32,7 +33,7 @@ export function planTurn(context: SessionContext): TurnPlan {
       canRetrieve: false,
     };
   // Retrieval tools are listed while some output is shown by handle, never in the final turn
-  // (seed 000, decisions 14 and 15).
+  // (D0-14, D0-15).
   const canRetrieve =
     context.surface.alwaysListed === true ||
     (settings.toolOutput.enabled && state.hasStoredOutputs);

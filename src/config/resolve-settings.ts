@@ -3,6 +3,8 @@
  * Precedence: CLI flag > agent frontmatter > config file `defaults` > environment (only
  * `SPILLWAY_MODEL`, for `models`) > built-in default.
  */
+
+import type { ChunkSizeRule } from "../core/chunk-size-rule.js";
 import { SpillwayError } from "../core/errors.js";
 import type { AgentDefinition } from "./agent-file.js";
 import type { LoadedConfig, ModelConfig, ProvidersConfig } from "./config-schema.js";
@@ -20,12 +22,7 @@ import {
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { problemsFromIssues, throwProblems } from "./problems.js";
 import { strictObject } from "./schema-helpers.js";
-import {
-  type ChunkSizeRule,
-  type SettingsValues,
-  settingsShape,
-  type ToolOutputSurface,
-} from "./settings-schema.js";
+import { type SettingsValues, settingsShape, type ToolOutputSurface } from "./settings-schema.js";
 
 /** The level a resolved setting came from. */
 export type SettingSource = "cli" | "frontmatter" | "config" | "env" | "default";
