@@ -2,7 +2,7 @@ import { generateText, jsonSchema, tool } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSpillwayError } from "../../core/errors.js";
 import { callModel } from "../model-caller.js";
-import type { ModelTarget } from "../models.js";
+import { languageModelFor, type ModelTarget } from "../models.js";
 import { DEFAULT_LOCAL_MODEL } from "./catalog.js";
 import { LocalLanguageModel } from "./local-language-model.js";
 import { disposeLocalRuntimes } from "./local-runtime.js";
