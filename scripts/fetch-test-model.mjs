@@ -29,7 +29,8 @@ const args = process.argv.slice(2);
 const dirFlag = args.indexOf("--dir");
 const dir = dirFlag >= 0 ? args[dirFlag + 1] : modelCacheDir();
 const name =
-  args.find((arg, i) => !arg.startsWith("--") && i !== dirFlag + 1) ?? DEFAULT_LOCAL_MODEL;
+  args.find((arg, i) => !arg.startsWith("--") && !(dirFlag >= 0 && i === dirFlag + 1)) ??
+  DEFAULT_LOCAL_MODEL;
 const model = catalogModel(name);
 
 function fail(message) {
