@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -501,6 +501,22 @@ describe("errors and exit codes", () => {
     const help = await run(["outputs", "grep", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--ignore-case");
+    // Help without a command lists every command (they load lazily, so this loads them all).
+    const top = await run(["--help"]);
+    expect(top.code).toBe(0);
+    for (const name of ["run", "sessions", "outputs", "models", "serve", "mcp"])
+      expect(top.stdout).toMatch(new RegExp(`^\\s+${name}\\b`, "m"));
+  });
+
+  it("--version prints the package's version without loading any command", async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
+    for (const flag of ["--version", "-V"]) {
+      const result = await run([flag]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
   });
 
   it("a spillway error from the core exits 1 with its code", async () => {
