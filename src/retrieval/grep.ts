@@ -6,6 +6,7 @@ import { ByteScanner, MAX_LITERAL_BYTES, nextNewline } from "./byte-search.js";
 import { intArg, stringArg, textReaderOf } from "./common.js";
 import { type Provenance, provenanceOf } from "./provenance.js";
 import { checkPattern, type RegexRunner, scanLines, sharedRegexRunner } from "./regex-runner.js";
+import { checkRequest, grepRequestSchema } from "./request-schemas.js";
 
 export const DEFAULT_MAX_MATCHES = 50;
 export const DEFAULT_PATTERN_TIMEOUT_MS = 5_000;
@@ -189,9 +190,10 @@ function escapeRegExp(text: string): string {
  */
 export async function grepOutput(
   output: OpenedOutput,
-  request: GrepRequest,
+  unchecked: GrepRequest,
   runner: RegexRunner = sharedRegexRunner,
 ): Promise<GrepResult> {
+  const request = checkRequest(grepRequestSchema, unchecked);
   const { record } = output;
   const reader = textReaderOf(output, "grep");
   const pattern = stringArg(

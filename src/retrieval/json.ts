@@ -3,6 +3,7 @@ import { OutputTooLargeError, SpillwayError } from "../core/errors.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import { intArg, textReaderOf } from "./common.js";
 import { outlineJson } from "./json-outline.js";
+import { checkRequest, jsonRequestSchema } from "./request-schemas.js";
 
 /** Largest output json mode parses (parsing needs several times the text in memory). */
 export const DEFAULT_MAX_JSON_BYTES = 512 * 1024 * 1024;
@@ -126,8 +127,9 @@ async function parseDocument(output: OpenedOutput, maxJsonBytes: number): Promis
  */
 export async function queryJson(
   output: OpenedOutput,
-  request: JsonRequest = {},
+  unchecked: JsonRequest = {},
 ): Promise<JsonResult> {
+  const request = checkRequest(jsonRequestSchema, unchecked);
   const { record } = output;
   const maxJsonBytes = intArg("maxJsonBytes", request.maxJsonBytes, DEFAULT_MAX_JSON_BYTES, 1);
   if (request.outline === true || request.query === undefined) {

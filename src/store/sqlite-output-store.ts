@@ -26,6 +26,14 @@ import type {
 } from "./output-store.js";
 import { openSqliteDatabase } from "./sqlite-database.js";
 import { type BlobRow, type OutputRow, toRecord } from "./sqlite-output-rows.js";
+import {
+  checkContent,
+  checkListFilter,
+  checkOrigin,
+  checkOutputId,
+  checkPutOptions,
+  checkReadScope,
+} from "./store-arguments.js";
 
 /** 1 GiB: the default largest output a store accepts. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
@@ -44,18 +52,6 @@ export interface SqliteOutputStoreOptions {
   readonly ids?: IdGenerator;
   /** @internal Test hook: runs after a blob file is durable and before its record is written. */
   readonly afterBlobDurable?: (sha256: string) => void | Promise<void>;
-}
-
-function checkOrigin(origin: OutputOrigin): void {
-  if (!origin.sessionId) throw new InvalidArgumentError("sessionId", "is empty", "a session id");
-  if (!origin.toolName) throw new InvalidArgumentError("toolName", "is empty", "the tool's name");
-  if (typeof origin.toolArgs !== "string") {
-    throw new InvalidArgumentError(
-      "toolArgs",
-      `is a ${typeof origin.toolArgs}`,
-      "the tool's arguments as verbatim JSON text",
-    );
-  }
 }
 
 /**
@@ -105,7 +101,9 @@ export class SqliteOutputStore implements OutputStore {
     content: OutputContent,
     options: PutOutputOptions = {},
   ): Promise<OutputRecord> {
-    checkOrigin(origin);
+    origin = checkOrigin(origin);
+    options = checkPutOptions(options);
+    content = checkContent(content);
     const id = this.ids(OUTPUT_ID_PREFIX);
     const createdAt = origin.createdAt ?? this.clock();
     const stored = await this.storePayload(content, options);
@@ -120,7 +118,7 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async begin(origin: OutputOrigin): Promise<OutputRecord> {
-    checkOrigin(origin);
+    origin = checkOrigin(origin);
     const id = this.ids(OUTPUT_ID_PREFIX);
     this.insertRunning(id, origin, origin.createdAt ?? this.clock());
     return this.getRow(id);
@@ -131,6 +129,9 @@ export class SqliteOutputStore implements OutputStore {
     content: OutputContent,
     options: PutOutputOptions = {},
   ): Promise<OutputRecord> {
+    id = checkOutputId(id);
+    options = checkPutOptions(options);
+    content = checkContent(content);
     this.requireRunning(id);
     const stored = await this.storePayload(content, options);
     this.db
@@ -144,6 +145,10 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async fail(id: string, error: string): Promise<OutputRecord> {
+    id = checkOutputId(id);
+    if (typeof error !== "string") {
+      throw new InvalidArgumentError("error", `got ${typeof error}`, "the tool's error text");
+    }
     this.db
       .transaction(() => {
         this.requireRunning(id);
@@ -156,17 +161,20 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async get(id: string, scope: ReadScope): Promise<OutputRecord> {
+    id = checkOutputId(id);
+    const checked = checkReadScope(scope);
     const row = this.db.prepare("SELECT * FROM outputs WHERE id = ?").get(id) as
       | OutputRow
       | undefined;
-    const scoped = "sessionId" in scope;
-    if (!row || (scoped && row.session_id !== scope.sessionId)) {
+    const scoped = "sessionId" in checked;
+    if (!row || (scoped && row.session_id !== checked.sessionId)) {
       throw new OutputNotFoundError(id, scoped);
     }
     return toRecord(row);
   }
 
   async list(filter: ListOutputsFilter = {}): Promise<OutputRecord[]> {
+    filter = checkListFilter(filter);
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.sessionId !== undefined) {
