@@ -1,17 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import {
-  access,
-  chmod,
-  type FileHandle,
-  mkdir,
-  open,
-  readdir,
-  rename,
-  rm,
-  stat,
-} from "node:fs/promises";
-import { join } from "node:path";
+import { type FileHandle, lstat, mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { SpillwayError } from "../core/errors.js";
 
 /** Directories are private to the user; so are files. */
 export const DIR_MODE = 0o700;
@@ -19,10 +9,35 @@ export const FILE_MODE = 0o600;
 /** A temp file older than this cannot belong to a live write. */
 const ABANDONED_TEMP_AGE_MS = 24 * 3600 * 1000;
 
-/** Creates a directory (and parents) private to the user. */
+/** STORE_UNAVAILABLE: something other than what spillway expects sits at `path`. */
+export function notExpected(path: string, found: string, expected: string): SpillwayError {
+  return new SpillwayError(
+    "STORE_UNAVAILABLE",
+    `${path} is ${found}; spillway expects ${expected} there and does not follow or change it. ` +
+      "Remove it, or point --home (SPILLWAY_HOME) at the real directory.",
+    { path, found, expected },
+    { fault: "user" },
+  );
+}
+
+/**
+ * Makes sure a real directory exists at `path`. A missing one is created private (0700, and
+ * so are missing parents); an existing one is used as it is: its mode is never changed, since
+ * spillway did not create it. A symbolic link or a file there is refused.
+ */
 export async function makePrivateDir(path: string): Promise<void> {
-  await mkdir(path, { recursive: true, mode: DIR_MODE });
-  await chmod(path, DIR_MODE);
+  const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (info?.isSymbolicLink()) throw notExpected(path, "a symbolic link", "a directory");
+  if (info && !info.isDirectory()) throw notExpected(path, "not a directory", "a directory");
+  if (info) return;
+  // Missing parents are created private too; existing ones (symlinks included) are the user's.
+  await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
+  await mkdir(path, { mode: DIR_MODE }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
 }
 
 async function fsyncDir(path: string): Promise<void> {
@@ -31,15 +46,6 @@ async function fsyncDir(path: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.F_OK);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -89,16 +95,14 @@ export class BlobDirectory {
   }
 
   /**
-   * Moves a complete, fsynced temp file to its content address. If that blob already exists
-   * (same content stored before), the temp file is dropped: blobs are deduplicated.
+   * Moves a complete, fsynced temp file to its content address. A file already there (the
+   * same content stored before, or something damaged or planted) is replaced atomically, never
+   * trusted unchecked: the new bytes were hashed on the way in, so after the rename the
+   * address holds exactly that content. Records stay deduplicated; the bytes are rewritten.
    */
   async commit(tempPath: string, sha256: string): Promise<string> {
     const finalPath = this.pathFor(sha256);
     const shard = join(this.blobsDir, sha256.slice(0, 2));
-    if (await exists(finalPath)) {
-      await rm(tempPath, { force: true });
-      return finalPath;
-    }
     await makePrivateDir(shard);
     await rename(tempPath, finalPath);
     await fsyncDir(shard);

@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { StoreCorruptError } from "../core/errors.js";
 
@@ -47,10 +48,14 @@ export class FileBlobSource implements BlobSource {
   static async open(path: string, expectedSize: number, sha256: string): Promise<FileBlobSource> {
     let handle: FileHandle;
     try {
-      handle = await open(path, "r");
+      // A symbolic link is never followed: a blob file is a regular file spillway wrote.
+      handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
+      const link = (error as NodeJS.ErrnoException).code === "ELOOP";
       throw new StoreCorruptError(
-        `Blob file for sha256 ${sha256} is missing or unreadable at ${path}.`,
+        link
+          ? `Blob file for sha256 ${sha256} at ${path} is a symbolic link; spillway reads only the regular files it wrote. Store the content again to repair it.`
+          : `Blob file for sha256 ${sha256} is missing or unreadable at ${path}.`,
         { path, sha256 },
         error,
       );

@@ -24,7 +24,7 @@ import type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
-import { openSqliteDatabase } from "./sqlite-database.js";
+import { diskFullError, openSqliteDatabase } from "./sqlite-database.js";
 import { type BlobRow, type OutputRow, toRecord } from "./sqlite-output-rows.js";
 import {
   checkContent,
@@ -262,7 +262,7 @@ export class SqliteOutputStore implements OutputStore {
       });
     } catch (error) {
       await sink.abort();
-      throw error;
+      throw diskFullError(error, this.location) ?? error;
     }
     if ("tempPath" in result.payload) {
       await this.blobs.commit(result.payload.tempPath, result.sha256);
