@@ -8,7 +8,7 @@ import { queryJson } from "../retrieval/json.js";
 import { readSlice } from "../retrieval/slice.js";
 import type { OpenedOutput, OutputRecord, OutputStore } from "../store/output-store.js";
 import { OWNER_SCOPE } from "./context.js";
-import { clip, formatBytes, formatCount } from "./format.js";
+import { clip, formatBytes, formatCount, printable } from "./format.js";
 
 const EDGE_LINES = 5;
 /** Characters one synopsis read may return; longer lines fall back to a character excerpt. */
@@ -102,21 +102,24 @@ export function renderSynopsis(synopsis: Synopsis): string[] {
     case "binary":
       return [
         `binary, ${formatCount(synopsis.byteSize)} bytes (${formatBytes(synopsis.byteSize)})` +
-          `${synopsis.mediaType ? `, ${synopsis.mediaType}` : ""}`,
+          `${synopsis.mediaType ? `, ${printable(synopsis.mediaType)}` : ""}`,
       ];
     case "outline":
-      return ["JSON outline:", ...synopsis.outline.split("\n").map((line) => `  ${line}`)];
+      return [
+        "JSON outline:",
+        ...synopsis.outline.split("\n").map((line) => `  ${printable(line)}`),
+      ];
     case "excerpt":
       return [
         "first characters:",
-        `  ${clip(JSON.stringify(synopsis.head), 400)}`,
+        `  ${printable(clip(JSON.stringify(synopsis.head), 400))}`,
         "last characters:",
-        `  ${clip(JSON.stringify(synopsis.tail), 400)}`,
+        `  ${printable(clip(JSON.stringify(synopsis.tail), 400))}`,
       ];
     case "lines": {
       const width = String(synopsis.totalLines).length;
       const render = ({ line, text }: SynopsisLine) =>
-        `  ${String(line).padStart(width)}  ${clip(text)}`;
+        `  ${String(line).padStart(width)}  ${printable(clip(text))}`;
       const shown = synopsis.head.length + synopsis.tail.length;
       const title =
         synopsis.tail.length === 0

@@ -21,7 +21,8 @@ export function rangeHeader(mode: string, p: Provenance | BinaryProvenance): str
   }
   return (
     `[${p.outputId} ${mode}: chars ${n(p.charStart)}-${n(p.charEnd)} of ${n(p.totalChars)} · ` +
-    `lines ${n(p.lineStart)}-${n(p.lineEnd)} of ${n(p.totalLines)} · sha256 ${shortHash(p.sha256)}]`
+    `lines ${p.charStart === p.charEnd ? "none" : `${n(p.lineStart)}-${n(p.lineEnd)}`} of ${n(p.totalLines)} · ` +
+    `sha256 ${shortHash(p.sha256)}]`
   );
 }
 
