@@ -5,6 +5,7 @@
  * model-server child process.
  */
 
+import { Rng, seedOf } from "../src/core/rng.js";
 import {
   extractionAnswer,
   extractionCall,
@@ -12,7 +13,6 @@ import {
   type Responder,
 } from "../src/testing/index.js";
 import { generatorFor, NEEDLE } from "./fixture-content.js";
-import { Rng, seedOf } from "./rng.js";
 
 export { NEEDLE };
 

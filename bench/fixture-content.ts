@@ -3,7 +3,7 @@
  * of records (each with its own leading separator), one record holding the needle, a padding
  * record of an exact byte size (so every fixture has exactly its nominal size) and a footer.
  */
-import type { Rng } from "./rng.js";
+import type { Rng } from "../src/core/rng.js";
 
 /** A rare literal planted once near the middle of every fixture. */
 export const NEEDLE = "NEEDLE-7f3a9c";

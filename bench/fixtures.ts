@@ -5,8 +5,8 @@
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Rng, seedOf } from "../src/core/rng.js";
 import { FIXTURE_EXTENSIONS, type FixtureKind, generatorFor, NEEDLE } from "./fixture-content.js";
-import { Rng, seedOf } from "./rng.js";
 
 export { FIXTURE_KINDS, type FixtureKind, NEEDLE } from "./fixture-content.js";
 

@@ -57,7 +57,7 @@ async function callModel(
 }
 
 /**
- * Decision 22: async ids are not new information. When every call of a turn went async and no
+ * D3-22: async ids are not new information. When every call of a turn went async and no
  * background tool settled meanwhile, wait until one does (bounded by the tool timeout; an
  * abort or a graceful stop ends the wait) before calling the model again.
  */

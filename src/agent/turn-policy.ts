@@ -33,7 +33,7 @@ export function planTurn(context: SessionContext): TurnPlan {
       canRetrieve: false,
     };
   // Retrieval tools are listed while some output is shown by handle, never in the final turn
-  // (seed 000, decisions 14 and 15).
+  // (D0-14, D0-15).
   const canRetrieve =
     context.surface.alwaysListed === true ||
     (settings.toolOutput.enabled && state.hasStoredOutputs);

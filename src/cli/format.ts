@@ -3,6 +3,7 @@
  * (1 MB = 1,000,000 bytes), like `--size-mb`.
  */
 
+import { clipText } from "../core/clip-text.js";
 import type { Provenance } from "../retrieval/provenance.js";
 import type { OutputRecord } from "../store/output-store.js";
 
@@ -74,11 +75,6 @@ export function printable(text: string): string {
   );
 }
 
-/** Cuts a line for display at `max` characters. */
-export function clip(text: string, max = 200): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /** How a token figure was made, in words (e.g. from `sampled:o200k_base:64x2048`). */
 export function describeTokenMethod(method: string | null): string {
   if (!method) return "unknown method";
@@ -142,7 +138,7 @@ export function recordFields(record: OutputRecord): [string, string][] {
     ["id", record.id],
     ["session", record.sessionId],
     ["tool", record.toolName],
-    ["tool args", clip(record.toolArgs, 300)],
+    ["tool args", clipText(record.toolArgs, 300)],
     ["tool call id", record.toolCallId ?? dash],
     ["status", record.status],
     ...(record.error !== null ? [["error", record.error] as [string, string]] : []),
@@ -171,8 +167,8 @@ export function recordTable(records: readonly OutputRecord[]): string[] {
     value === null || record?.kind === "binary" ? dash : render(value);
   return table(records, [
     { header: "ID", value: (r) => r.id },
-    { header: "SESSION", value: (r) => clip(r.sessionId, 24) },
-    { header: "TOOL", value: (r) => clip(r.toolName, 32) },
+    { header: "SESSION", value: (r) => clipText(r.sessionId, 24) },
+    { header: "TOOL", value: (r) => clipText(r.toolName, 32) },
     { header: "STATUS", value: (r) => r.status },
     { header: "SIZE", value: (r) => orDash(r.byteSize, formatBytes), align: "right" },
     { header: "LINES", value: (r) => orDash(r.lineCount, formatCount, r), align: "right" },

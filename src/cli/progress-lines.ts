@@ -1,6 +1,8 @@
 /** Line texts of `spillway run` progress that need no progress state. */
+
 import type { AgentEvent } from "../agent/events.js";
-import { clip, formatBytes, formatDuration } from "./format.js";
+import { clipText } from "../core/clip-text.js";
+import { formatBytes, formatDuration } from "./format.js";
 
 export type RunEvent = AgentEvent & { readonly depth: number };
 type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
@@ -14,14 +16,14 @@ export function backgroundDoneLine(event: EventOf<"tool.done">): string {
   if (event.status === "ready") return `${head} ${formatBytes(event.bytes ?? 0)} ready · ${took}`;
   // An aborted job's error already starts with "aborted: ".
   const error = (event.error ?? "error").replace(/^aborted: /, "");
-  return `${head} ${event.status} after ${took}: ${clip(error, 300)}`;
+  return `${head} ${event.status} after ${took}: ${clipText(error, 300)}`;
 }
 
 /** How an extraction ended: "full-chunked: found · 3 verified quotes (1 dropped) · 4.20 s", … */
 export function extractionOutcome(event: EventOf<"extraction.end">): string {
   const took = formatDuration(event.durationMs);
   if (event.fallbackFrom !== undefined) {
-    return `${event.fallbackFrom} FELL BACK to ${event.strategy} after ${took}: ${clip(event.reason ?? "it could not run", 300)}`;
+    return `${event.fallbackFrom} FELL BACK to ${event.strategy} after ${took}: ${clipText(event.reason ?? "it could not run", 300)}`;
   }
   const dropped = event.unverified > 0 ? ` (${event.unverified} dropped)` : "";
   const result =

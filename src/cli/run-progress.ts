@@ -9,7 +9,8 @@
  * - `quiet`: nothing.
  * Sub-agent events (depth > 0) are indented and prefixed with the sub-agent's session id.
  */
-import { clip, formatBytes, formatCompact, formatDuration } from "./format.js";
+import { clipText } from "../core/clip-text.js";
+import { formatBytes, formatCompact, formatDuration } from "./format.js";
 import type { Output } from "./output.js";
 import { backgroundDoneLine, extractionOutcome, type RunEvent } from "./progress-lines.js";
 
@@ -280,7 +281,7 @@ export class RunProgress {
       }
       case "model.retry":
         return (
-          `${p}model ${event.model} failed: ${clip(event.error, 300)} · ` +
+          `${p}model ${event.model} failed: ${clipText(event.error, 300)} · ` +
           (event.willRetry ? "retrying" : "giving up on it (next model of the list, if any)")
         );
       case "tool.end": {
@@ -294,7 +295,7 @@ export class RunProgress {
           return `${tag} → ${event.outputId ?? ""} running in the background after ${took}`;
         return event.status === "ok"
           ? `${tag}${stored || " ok"} ${took}`
-          : `${tag} failed${stored} ${took}: ${clip(event.error ?? "error", 300)}`;
+          : `${tag} failed${stored} ${took}: ${clipText(event.error ?? "error", 300)}`;
       }
       case "tool.done":
         return `${p}${this.currentTurnTag(event)}${backgroundDoneLine(event)}`;
@@ -305,7 +306,7 @@ export class RunProgress {
       case "session.end":
         if (event.depth === 0) return undefined;
         return `${p}sub-agent ${this.sessions.get(event.sessionId)?.agent ?? ""} ${event.status}${
-          event.error ? `: ${clip(event.error, 300)}` : ""
+          event.error ? `: ${clipText(event.error, 300)}` : ""
         }`;
       case "extraction.start": {
         const chunks =
@@ -393,7 +394,7 @@ export class RunProgress {
   private redraw(): void {
     if (this.mode !== "tty" || this.timer === undefined) return;
     const width = Math.max(20, (this.stderr.columns || 80) - 1);
-    this.stderr.write(`${CLEAR_LINE}${clip(this.statusText(), width)}`);
+    this.stderr.write(`${CLEAR_LINE}${clipText(this.statusText(), width)}`);
     this.statusShown = true;
   }
 }

@@ -4,8 +4,8 @@
  * time, so 100+ MB outputs take about a second and no quadratic string work.
  */
 
+import { seededRandom } from "../core/rng.js";
 import { FORMATS } from "./output-formats.js";
-import { seededRandom } from "./seeded-random.js";
 
 /** The kinds of content {@link generateOutputText} makes. */
 export const GENERATED_KINDS = ["log", "json", "csv", "cjk", "text"] as const;

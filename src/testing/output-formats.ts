@@ -2,7 +2,7 @@
  * The content formats of generated outputs: how a record, the needle's record and the final
  * filler look for each kind.
  */
-import { pick } from "./seeded-random.js";
+import { pick } from "../core/rng.js";
 
 /** How one kind of generated output is laid out. */
 export interface ContentFormat {

@@ -71,7 +71,7 @@ async function setup(respond: Responder, frontmatter: Record<string, unknown> = 
 }
 
 describe("async tools: the time trigger", () => {
-  it("three 2-second tools in one turn take about 2 s, not 6 s; each is answered with its id; the loop waits for real output (decision 22)", async () => {
+  it("three 2-second tools in one turn take about 2 s, not 6 s; each is answered with its id; the loop waits for real output (D3-22)", async () => {
     const respond: Responder = (request) => {
       const results = toolMessages(request);
       if (results.length === 0)
@@ -117,7 +117,7 @@ describe("async tools: the time trigger", () => {
     expect(handedOff).toHaveLength(3);
     expect(Math.max(...handedOff)).toBeLessThan(firstToolDone);
 
-    // Every call was answered with decision 13's timeout text, exactly.
+    // Every call was answered with D3-13's timeout text, exactly.
     const second = fixture.server.requests[1]!;
     const answers = toolMessages(second);
     expect(answers).toHaveLength(3);
@@ -125,7 +125,7 @@ describe("async tools: the time trigger", () => {
       const [id] = findOutputIds(answer.text);
       expect(answer.text).toBe(asyncRunningText(id!, "test__slow"));
     }
-    // Decision 22: the model was not called on async ids alone, only once an output was ready.
+    // D3-22: the model was not called on async ids alone, only once an output was ready.
     const firstDone = events.findIndex((e) => e.type === "tool.done");
     const secondCall = events.findIndex(
       (e, i) => e.type === "model.call" && i > events.findIndex((x) => x.type === "model.call"),
@@ -342,7 +342,7 @@ describe("async tools: the size trigger", () => {
     expect(unknown).toMatch(
       /^Error OUTPUT_NOT_FOUND: Unknown tool ID: out_00000000000000000000000000\. /,
     );
-    // The notice lists it as ready with its retrieval count (decision 21: a counter).
+    // The notice lists it as ready with its retrieval count (D3-21: a counter).
     const last = fixture.server.requests.at(-1)!;
     expect(noticeOf(last)).toMatch(
       new RegExp(
@@ -354,7 +354,7 @@ describe("async tools: the size trigger", () => {
     );
   }, 30_000);
 
-  it("the size trigger applies even to an output that would fit inline (decision 17)", async () => {
+  it("the size trigger applies even to an output that would fit inline (D3-17)", async () => {
     const respond: Responder = (request) =>
       toolMessages(request).length === 0
         ? toolCall("test__generate_output", { bytes: 2_000, kind: "log" })
