@@ -126,6 +126,12 @@ export function addOutputsCommand(program: Command): void {
     .option("--outline", "print the document's shape (the default without a query)")
     .option(`--offset ${N}`, "skip this many matches (a previous next offset)", integer(0))
     .option(`--max ${N}`, "matches to show (1-10000, default 50)", integer(1, 10_000))
+    .option(`--timeout-ms ${N}`, "deadline, parsing included (default 30000)", integer(1, 600_000))
+    .option(
+      `--max-memory-mb ${N}`,
+      "heap limit of the parse and query, in MiB (default 2048)",
+      integer(16, 65_536),
+    )
     .action((id: string, query: string | undefined, options, command: Command) =>
       run(jsonCommand(contextOf(command), id, query, options)),
     );

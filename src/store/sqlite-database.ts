@@ -29,7 +29,7 @@ export async function openSqliteDatabase(
     migrate(db, clock());
     return { home, db, blobs };
   } catch (error) {
-    if (error instanceof SpillwayError) throw error;
+    if (SpillwayError.isInstance(error)) throw error;
     const full = await lowOnSpace(home);
     throw new SpillwayError(
       "STORE_UNAVAILABLE",

@@ -107,7 +107,7 @@ export function renderJson(result: JsonResult, continueCall: (offset: number) =>
   if (result.kind === "outline")
     return `[${result.outputId} json outline · sha256 ${shortHash(result.sha256)}]\n${result.outline}`;
   const header =
-    `[${result.outputId} json ${result.query}: ${n(result.totalMatches)} matches` +
+    `[${result.outputId} json ${result.query}: ${result.totalExact ? "" : "at least "}${n(result.totalMatches)} matches` +
     (result.matches.length > 0
       ? `; showing ${n(result.offset + 1)}-${n(result.offset + result.matches.length)}]`
       : "]");
