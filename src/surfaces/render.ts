@@ -100,7 +100,10 @@ export function renderGrep(
   } else if (result.nextCursor !== null) {
     footer = `\n[more matching lines: ${continueCall(result.nextCursor)}]`;
   }
-  return `${header}${blocks.length > 0 ? `\n${blocks.join(hasContext ? "\n--\n" : "\n")}` : ""}${footer}`;
+  const windowed = result.windowed
+    ? "\n[lines over 4 Mi characters were searched in windows: a regex match longer than 64 Ki characters there can be missed; grep a literal to be exact]"
+    : "";
+  return `${header}${blocks.length > 0 ? `\n${blocks.join(hasContext ? "\n--\n" : "\n")}` : ""}${footer}${windowed}`;
 }
 
 export function renderJson(result: JsonResult, continueCall: (offset: number) => string): string {
