@@ -20,6 +20,7 @@ import { reportError } from "./errors.js";
 import { addOutputsCommand } from "./outputs-command.js";
 import { addRunCommand } from "./run-command.js";
 import { addSessionsCommand } from "./sessions-command.js";
+import { addStoreCommand } from "./store-command.js";
 
 function packageVersion(): string {
   try {
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   addRunCommand(program);
   addSessionsCommand(program);
   addOutputsCommand(program);
+  addStoreCommand(program);
   return program;
 }
 

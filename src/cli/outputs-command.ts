@@ -64,6 +64,11 @@ export function addOutputsCommand(program: Command): void {
       "refuse content larger than n bytes, storing nothing (default 1 GiB)",
       integer(1),
     )
+    .option(
+      `--max-session-bytes ${N}`,
+      "refuse content that would take the session's outputs past n bytes in total",
+      integer(1),
+    )
     .action((file: string | undefined, options, command: Command) =>
       run(putOutput(contextOf(command), file, options)),
     );

@@ -2,13 +2,14 @@
  * `outputs put [file]`: stores a file or stdin as a tool output, streamed in blocks (a
  * 500 MB file is never held in memory), and prints the new id.
  */
-import { createReadStream, fstatSync, statSync } from "node:fs";
+import { fstatSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import type { OutputRecord } from "../store/output-store.js";
 import { type CliContext, withStore } from "./context.js";
 import { CliFailure, EXIT_OK, UsageError } from "./errors.js";
 import { formatBytes, formatCount } from "./format.js";
+import { cleanTempsOnSignals } from "./signal-cleanup.js";
 
 export const DEFAULT_PUT_SESSION = "cli";
 export const DEFAULT_PUT_TOOL = "cli__put";
@@ -21,6 +22,7 @@ export interface PutOptions {
   readonly binary?: boolean;
   readonly mediaType?: string;
   readonly maxOutputBytes?: number;
+  readonly maxSessionBytes?: number;
 }
 
 const READ_BLOCK_BYTES = 1024 * 1024;
@@ -49,7 +51,8 @@ function stdinStream(): Readable {
   if (info.isCharacterDevice() && info.rdev === statSync("/dev/null").rdev) {
     throw unreadable("stdin", "it is closed or /dev/null, so there is nothing to store");
   }
-  return createReadStream("", { fd: 0, autoClose: false, highWaterMark: READ_BLOCK_BYTES });
+  // Node's own stdin stream (a pipe may be non-blocking: a plain fd read gets EAGAIN).
+  return process.stdin;
 }
 
 /** The stream's chunks; a read error becomes INPUT_UNREADABLE (never a short output). */
@@ -93,17 +96,23 @@ export async function putOutput(
     ...(options.mediaType !== undefined ? { mediaType: options.mediaType } : {}),
   };
   let record: OutputRecord;
+  const uninstall = cleanTempsOnSignals();
   try {
-    const storeOptions =
-      options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {};
+    const storeOptions = {
+      ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
+      ...(options.maxSessionBytes !== undefined
+        ? { maxSessionBytes: options.maxSessionBytes }
+        : {}),
+    };
     record = await withStore(
       context,
       (store) => store.put(origin, chunksOf(content, file ?? "stdin"), putOptions),
       storeOptions,
     );
   } finally {
+    uninstall();
     // Releases the file if the store stopped reading early (e.g. OUTPUT_TOO_LARGE).
-    content.destroy();
+    if (content !== process.stdin) content.destroy();
   }
   if (context.json) {
     await context.out.json(record);

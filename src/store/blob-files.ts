@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { type FileHandle, lstat, mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { SpillwayError } from "../core/errors.js";
+import { isStaleTemp, tempName, trackTemp, untrackTemp } from "./temp-files.js";
 
 /** Directories are private to the user; so are files. */
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
-/** A temp file older than this cannot belong to a live write. */
-const ABANDONED_TEMP_AGE_MS = 24 * 3600 * 1000;
+/** At open, a dead writer's temp file is removed once it has been idle this long. */
+const STALE_TEMP_IDLE_MS = 10 * 60 * 1000;
 
 /** STORE_UNAVAILABLE: something other than what spillway expects sits at `path`. */
 export function notExpected(path: string, found: string, expected: string): SpillwayError {
@@ -70,16 +71,19 @@ export class BlobDirectory {
   }
 
   /**
-   * Deletes temp files a crashed writer left behind. Only old ones: a younger file may belong
-   * to another process writing right now.
+   * Deletes temp files crashed writers left behind: those of a process that is gone (after 10
+   * minutes idle, in case its pid is from another host or container), and any older than a day.
+   * `spillway store gc` removes a dead writer's files at once (store-maintenance.ts).
    */
   private async removeAbandonedTemps(): Promise<void> {
-    const cutoff = Date.now() - ABANDONED_TEMP_AGE_MS;
+    const now = Date.now();
     for (const name of await readdir(this.tmpDir)) {
       if (!name.endsWith(".part")) continue;
       const path = join(this.tmpDir, name);
       const info = await stat(path).catch(() => undefined);
-      if (info && info.mtimeMs < cutoff) await rm(path, { force: true });
+      if (info && isStaleTemp(path, info.mtimeMs, now, STALE_TEMP_IDLE_MS)) {
+        await rm(path, { force: true });
+      }
     }
   }
 
@@ -89,8 +93,9 @@ export class BlobDirectory {
 
   /** A new temp file for a payload being written. */
   async createTemp(): Promise<{ path: string; handle: FileHandle }> {
-    const path = join(this.tmpDir, `${randomBytes(12).toString("hex")}.part`);
+    const path = join(this.tmpDir, tempName(randomBytes(12).toString("hex")));
     const handle = await open(path, "wx", FILE_MODE);
+    trackTemp(path);
     return { path, handle };
   }
 
@@ -105,12 +110,14 @@ export class BlobDirectory {
     const shard = join(this.blobsDir, sha256.slice(0, 2));
     await makePrivateDir(shard);
     await rename(tempPath, finalPath);
+    untrackTemp(tempPath);
     await fsyncDir(shard);
     return finalPath;
   }
 
   async discard(tempPath: string): Promise<void> {
     await rm(tempPath, { force: true });
+    untrackTemp(tempPath);
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { StoreCorruptError } from "../core/errors.js";
@@ -109,4 +110,12 @@ export class FileBlobSource implements BlobSource {
   async close(): Promise<void> {
     await this.handle.close();
   }
+}
+
+/** The SHA-256 (hex) of a payload's bytes, read 4 MiB at a time. */
+export async function sha256Of(source: BlobSource): Promise<string> {
+  const hash = createHash("sha256");
+  const step = 4 * 1024 * 1024;
+  for (let at = 0; at < source.size; at += step) hash.update(await source.read(at, step));
+  return hash.digest("hex");
 }

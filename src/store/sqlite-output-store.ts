@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { type Clock, systemClock } from "../core/clock.js";
 import {
   InvalidArgumentError,
+  isSpillwayError,
   OutputFailedError,
   OutputNotFoundError,
   OutputNotReadyError,
@@ -11,7 +11,7 @@ import {
 import { type IdGenerator, OUTPUT_ID_PREFIX, randomId } from "../core/ids.js";
 import type { TokenizerName } from "../core/tokens.js";
 import { type BlobDirectory, BlobSink } from "./blob-files.js";
-import { type BlobSource, FileBlobSource, MemoryBlobSource } from "./blob-source.js";
+import { type BlobSource, FileBlobSource, MemoryBlobSource, sha256Of } from "./blob-source.js";
 import { type IngestResult, ingest, type OutputContent } from "./ingest.js";
 import { LineIndex } from "./line-index.js";
 import type {
@@ -24,6 +24,7 @@ import type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
+import { checkQuota, payloadLimit, sessionQuotaError, sqliteQuota } from "./session-quota.js";
 import { diskFullError, openSqliteDatabase } from "./sqlite-database.js";
 import { type BlobRow, type OutputRow, toRecord } from "./sqlite-output-rows.js";
 import {
@@ -45,6 +46,11 @@ export interface SqliteOutputStoreOptions {
   readonly home?: string;
   /** Largest accepted output in bytes (default 1 GiB). */
   readonly maxOutputBytes?: number;
+  /**
+   * Most bytes one session's outputs may take in total (default: no limit). A put past it
+   * fails with SESSION_QUOTA_EXCEEDED and stores nothing.
+   */
+  readonly maxSessionBytes?: number;
   readonly inlineMaxBytes?: number;
   /** Tokenizer for token estimates (default o200k_base). */
   readonly tokenizer?: TokenizerName;
@@ -106,9 +112,10 @@ export class SqliteOutputStore implements OutputStore {
     content = checkContent(content);
     const id = this.ids(OUTPUT_ID_PREFIX);
     const createdAt = origin.createdAt ?? this.clock();
-    const stored = await this.storePayload(content, options);
+    const stored = await this.storePayload(content, options, origin.sessionId);
     this.db
       .transaction(() => {
+        checkQuota(origin.sessionId, stored.byteSize, this.quotaOf(origin.sessionId));
         this.insertBlob(stored);
         this.insertRunning(id, origin, createdAt);
         this.markReady(id, stored, options);
@@ -132,11 +139,12 @@ export class SqliteOutputStore implements OutputStore {
     id = checkOutputId(id);
     options = checkPutOptions(options);
     content = checkContent(content);
-    this.requireRunning(id);
-    const stored = await this.storePayload(content, options);
+    const sessionId = this.requireRunning(id);
+    const stored = await this.storePayload(content, options, sessionId);
     this.db
       .transaction(() => {
         this.requireRunning(id);
+        checkQuota(sessionId, stored.byteSize, this.quotaOf(sessionId));
         this.insertBlob(stored);
         this.markReady(id, stored, options);
       })
@@ -225,12 +233,7 @@ export class SqliteOutputStore implements OutputStore {
   async verify(id: string, scope: ReadScope): Promise<VerifyResult> {
     const opened = await this.open(id, scope);
     try {
-      const hash = createHash("sha256");
-      const step = 4 * 1024 * 1024;
-      for (let at = 0; at < opened.source.size; at += step) {
-        hash.update(await opened.source.read(at, step));
-      }
-      const actualSha256 = hash.digest("hex");
+      const actualSha256 = await sha256Of(opened.source);
       return {
         id,
         ok: actualSha256 === opened.record.sha256,
@@ -251,17 +254,23 @@ export class SqliteOutputStore implements OutputStore {
   private async storePayload(
     content: OutputContent,
     options: PutOutputOptions,
+    sessionId: string,
   ): Promise<IngestResult> {
     const sink = new BlobSink(this.blobs, this.inlineMaxBytes);
+    const quota = this.quotaOf(sessionId);
+    const maxBytes = payloadLimit(this.maxOutputBytes, quota);
     let result: IngestResult;
     try {
       result = await ingest(content, sink, {
-        maxBytes: this.maxOutputBytes,
+        maxBytes,
         ...(options.binary ? { binary: true } : {}),
         ...(this.options.tokenizer ? { tokenizer: this.options.tokenizer } : {}),
       });
     } catch (error) {
       await sink.abort();
+      if (quota && maxBytes < this.maxOutputBytes && isSpillwayError(error, "OUTPUT_TOO_LARGE")) {
+        throw sessionQuotaError(sessionId, quota.usedBytes, maxBytes, quota.maxSessionBytes, true);
+      }
       throw diskFullError(error, this.location) ?? error;
     }
     if ("tempPath" in result.payload) {
@@ -327,10 +336,15 @@ export class SqliteOutputStore implements OutputStore {
       );
   }
 
-  private requireRunning(id: string): void {
-    const row = this.db.prepare("SELECT status, tool_name FROM outputs WHERE id = ?").get(id) as
-      | { status: string; tool_name: string }
-      | undefined;
+  private quotaOf(sessionId: string) {
+    return sqliteQuota(this.db, sessionId, this.options.maxSessionBytes);
+  }
+
+  /** Checks that `id` is running; returns its session. */
+  private requireRunning(id: string): string {
+    const row = this.db
+      .prepare("SELECT status, tool_name, session_id FROM outputs WHERE id = ?")
+      .get(id) as { status: string; tool_name: string; session_id: string } | undefined;
     if (!row) throw new OutputNotFoundError(id);
     if (row.status !== "running") {
       throw new InvalidArgumentError(
@@ -339,6 +353,7 @@ export class SqliteOutputStore implements OutputStore {
         "the id of a running output (from begin())",
       );
     }
+    return row.session_id;
   }
 
   private getRow(id: string): OutputRecord {

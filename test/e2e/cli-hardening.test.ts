@@ -113,3 +113,74 @@ describe("provenance at the end of an output", () => {
     expect(slice.stderr).toContain("lines none of 0");
   });
 });
+
+describe("interrupted puts leave no temp files", () => {
+  /** Starts `outputs put` from a pipe, feeds it 6 MB and waits for its temp file. */
+  async function interruptedPut(storeHome: string) {
+    const { spawn } = await import("node:child_process");
+    const { readdir } = await import("node:fs/promises");
+    const { BIN } = await import("../helpers/cli-binary.js");
+    const child = spawn(process.execPath, [BIN, "--home", storeHome, "outputs", "put"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.stdin.on("error", () => {}); // reported below through stderr and the exit code
+    let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      child.on("exit", (code, signal) => {
+        ended = { code, signal };
+        done(ended);
+      }),
+    );
+    child.stdin.write(`${"z".repeat(1023)}\n`.repeat(6 * 1024));
+    const tmp = join(storeHome, "tmp");
+    for (let i = 0; i < 600; i++) {
+      const parts = (await readdir(tmp).catch(() => [] as string[])).filter((n) =>
+        n.endsWith(".part"),
+      );
+      if (parts.length > 0) return { child, exited, tmp };
+      if (ended) throw new Error(`the put ended early: ${JSON.stringify(ended)} ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill("SIGKILL");
+    throw new Error("the put never created its temp file");
+  }
+
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)("%s removes the temp file and exits %d", async (signal, code) => {
+    const storeHome = await mkdtemp(join(tmpdir(), "spillway-sig-"));
+    try {
+      const { child, exited, tmp } = await interruptedPut(storeHome);
+      child.kill(signal);
+      expect(await exited).toEqual({ code, signal: null });
+      const { readdir } = await import("node:fs/promises");
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await rm(storeHome, { recursive: true, force: true });
+    }
+  });
+
+  it("after SIGKILL, store gc removes the temp file at once, whatever its age", async () => {
+    const storeHome = await mkdtemp(join(tmpdir(), "spillway-sig-"));
+    try {
+      const { child, exited, tmp } = await interruptedPut(storeHome);
+      child.kill("SIGKILL");
+      expect((await exited).signal).toBe("SIGKILL");
+      const { readdir } = await import("node:fs/promises");
+      expect((await readdir(tmp)).length).toBe(1);
+      const stats = await runShell(["--home", storeHome, "store", "stats", "--json"]);
+      expect(JSON.parse(stats.stdout).tempFiles).toMatchObject({ count: 1, stale: 1 });
+      const gc = await runShell(["--home", storeHome, "store", "gc"]);
+      expect(gc.code, gc.stderr).toBe(0);
+      expect(gc.stdout).toMatch(/temp files +1 \(/);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await rm(storeHome, { recursive: true, force: true });
+    }
+  });
+});
