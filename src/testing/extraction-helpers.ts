@@ -64,7 +64,12 @@ export function extractionCall(request: ChatRequest): ExtractionCall | undefined
   };
 }
 
-/** The wrapped answer text (quotes as `> ` lines after QUOTES:), e.g. for agent__final_report. */
+/**
+ * The wrapped answer text (quotes as `> ` lines after QUOTES:), e.g. for agent__final_report.
+ *
+ * @example
+ * toolCall("agent__final_report", { report: extractionReport(call.nonce, "Found it.", [line]) });
+ */
 export function extractionReport(
   nonce: string,
   answer: string,
@@ -74,7 +79,13 @@ export function extractionReport(
   return wrapFinalReport(nonce, answer, quotes, confidence);
 }
 
-/** A scripted reply answering an extraction call. */
+/**
+ * A scripted reply answering an extraction call.
+ *
+ * @example
+ * if (call?.kind === "map" && call.text.includes(needle))
+ *   return extractionAnswer(call.nonce, "The needle is here.", [call.text.split("\n").find((l) => l.includes(needle))!]);
+ */
 export function extractionAnswer(
   nonce: string,
   answer: string,
@@ -84,7 +95,12 @@ export function extractionAnswer(
   return { text: extractionReport(nonce, answer, quotes, confidence) };
 }
 
-/** A scripted reply saying a chunk holds nothing relevant. */
+/**
+ * A scripted reply saying a chunk holds nothing relevant.
+ *
+ * @example
+ * if (call?.kind === "map" && !call.text.includes(needle)) return noRelevantData(call.nonce);
+ */
 export function noRelevantData(nonce: string, description = "other log lines"): ScriptedReply {
   return { text: wrapFinalReport(nonce, `${NO_RELEVANT_DATA}\n${description}`) };
 }
