@@ -6,13 +6,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, runShell, shq } from "../helpers/cli-binary.js";
+import { ensureBuilt } from "../helpers/built-cli.js";
+import { runShell, shq } from "../helpers/cli-shell.js";
 
 let home: string;
 let work: string;
 
 beforeAll(async () => {
-  ensureBuilt();
+  await ensureBuilt();
   home = await mkdtemp(join(tmpdir(), "spillway-hard-home-"));
   work = await mkdtemp(join(tmpdir(), "spillway-hard-work-"));
 });
@@ -119,7 +120,7 @@ describe("interrupted puts leave no temp files", () => {
   async function interruptedPut(storeHome: string) {
     const { spawn } = await import("node:child_process");
     const { readdir } = await import("node:fs/promises");
-    const { BIN } = await import("../helpers/cli-binary.js");
+    const { BIN } = await import("../helpers/built-cli.js");
     const child = spawn(process.execPath, [BIN, "--home", storeHome, "outputs", "put"], {
       stdio: ["pipe", "pipe", "pipe"],
     });

@@ -1,36 +1,9 @@
 /**
- * Runs the built `spillway` binary (dist/cli/main.js) for end-to-end tests, rebuilding it
- * first when a source file is newer (as after an edit; `npm test` builds before testing).
+ * Runs the built `spillway` binary through `sh -c`, for end-to-end tests that need shell
+ * redirections (stdin from a directory, a closed stdin). Build it first with ensureBuilt().
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-
-export const ROOT = resolve(import.meta.dirname, "../..");
-export const BIN = join(ROOT, "dist/cli/main.js");
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist/ when it is older than src/. */
-export function ensureBuilt(): void {
-  const built = existsSync(BIN) ? statSync(BIN).mtimeMs : 0;
-  if (built >= newestSource(join(ROOT, "src"))) return;
-  execFileSync(
-    process.execPath,
-    [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
-    {
-      cwd: ROOT,
-      stdio: "inherit",
-    },
-  );
-}
+import { spawn } from "node:child_process";
+import { BIN } from "./built-cli.js";
 
 export interface ShellRun {
   readonly code: number | null;
