@@ -1,5 +1,6 @@
 import { abortReasonText, type Settlement } from "../async/background.js";
 import { isSpillwayError } from "../core/errors.js";
+import { isTextStream } from "../core/text-stream.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { type CallResult, settleOutcome, thrownResult } from "./call-result.js";
 import { storeContent } from "./intercept.js";
@@ -220,11 +221,19 @@ async function storeSettlement(
   // A tool that answered its cancellation with an error (a sub-agent reports "ended aborted")
   // was aborted, not failed.
   const isFailure = outcome.type === "error" || (outcome.type === "content" && outcome.isError);
-  if (abortedBy !== null && isFailure) return fail("aborted", abortedBy);
+  if (abortedBy !== null && isFailure) {
+    if (outcome.type === "content" && isTextStream(outcome.text)) await outcome.text.release();
+    return fail("aborted", abortedBy);
+  }
   switch (outcome.type) {
     case "content": {
       const errorText = outcome.text ?? "";
-      if (outcome.isError && errorText.length <= MAX_ERROR_CHARS && !outcome.binary?.length)
+      if (
+        outcome.isError &&
+        typeof errorText === "string" &&
+        errorText.length <= MAX_ERROR_CHARS &&
+        !outcome.binary?.length
+      )
         return fail("failed", errorText || "the tool reported an error without text");
       const stored = await storeContent(context, input, outcome, record);
       if (outcome.isError) {

@@ -1,5 +1,7 @@
+import { isTextStream, type TextStream } from "../core/text-stream.js";
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
+import type { OutputContent } from "../store/ingest.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { asyncReadyText } from "../surfaces/async-texts.js";
 import { placeholderText } from "./render-result.js";
@@ -51,6 +53,26 @@ export async function storeContent(
   outcome: Extract<ToolOutcome, { type: "content" }>,
   running?: OutputRecord,
 ): Promise<{ record: OutputRecord; attachments: OutputRecord[]; storedBytes: number }> {
+  try {
+    return await storeParts(context, call, outcome, running);
+  } finally {
+    // A streamed text was read into the store (or the store refused it): free its file.
+    if (isTextStream(outcome.text)) await outcome.text.release();
+  }
+}
+
+/** The content of a tool's text: a string, or the pieces of a stream. */
+function textContent(text: string | TextStream | undefined): OutputContent {
+  if (text === undefined) return "";
+  return typeof text === "string" ? text : text.chunks();
+}
+
+async function storeParts(
+  context: SessionContext,
+  call: ToolCallInput,
+  outcome: Extract<ToolOutcome, { type: "content" }>,
+  running: OutputRecord | undefined,
+): Promise<{ record: OutputRecord; attachments: OutputRecord[]; storedBytes: number }> {
   const origin = {
     sessionId: context.sessionId,
     toolName: call.toolName,
@@ -74,10 +96,12 @@ export async function storeContent(
           binary: true,
           mediaType: first.mediaType,
         })
-      : await context.outputs.complete(running.id, outcome.text ?? "");
+      : await context.outputs.complete(running.id, textContent(outcome.text));
   } else {
     const hasText = outcome.text !== undefined || attachments.length === 0;
-    record = hasText ? await context.outputs.put(origin, outcome.text ?? "") : attachments.shift()!;
+    record = hasText
+      ? await context.outputs.put(origin, textContent(outcome.text))
+      : attachments.shift()!;
   }
   const storedBytes =
     (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);

@@ -3,7 +3,9 @@
  * Text is passed through by reference (no copy), so a 300 MB result stays one string.
  */
 
+import { readFileSync } from "node:fs";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isSpillToken, type SpilledText, takeSpilled } from "./spilled-text.js";
 import type { McpCallResult, McpContent } from "./types.js";
 
 type SdkContent = CallToolResult["content"][number];
@@ -13,19 +15,52 @@ export function decodeCallToolResult(result: CallToolResult): McpCallResult {
   return {
     isError: result.isError === true,
     content: result.content.map(decodeContent),
-    ...(result.structuredContent === undefined ? {} : { structured: result.structuredContent }),
+    ...(result.structuredContent === undefined
+      ? {}
+      : { structured: withStreams(result.structuredContent) }),
   };
+}
+
+/** A spilled string's text stream (the transport parsed it into a file), or undefined. */
+function spilled(value: string): SpilledText | undefined {
+  return isSpillToken(value) ? takeSpilled(value) : undefined;
+}
+
+/** A spilled base64 payload, read back (binary content is decoded whole). */
+function base64Of(value: string): string {
+  const file = spilled(value);
+  if (!file) return value;
+  const text = readFileSync(file.path, "latin1");
+  void file.release();
+  return text;
+}
+
+/** Replaces spill tokens in structured content by their text streams (in place, no copy). */
+function withStreams(value: unknown): unknown {
+  if (typeof value === "string") return spilled(value) ?? value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = withStreams(value[i]);
+  } else if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (typeof item === "object" || isSpillToken(item)) record[key] = withStreams(item);
+    }
+  }
+  return value;
 }
 
 function decodeContent(block: SdkContent): McpContent {
   switch (block.type) {
-    case "text":
-      return { type: "text", text: block.text };
+    case "text": {
+      const stream = spilled(block.text);
+      return stream ? { type: "text-stream", text: stream } : { type: "text", text: block.text };
+    }
     case "image":
     case "audio":
       return {
         type: "binary",
-        data: fromBase64(block.data),
+        data: fromBase64(base64Of(block.data)),
         mediaType: block.mimeType,
         kind: block.type,
       };
@@ -33,13 +68,16 @@ function decodeContent(block: SdkContent): McpContent {
       const { resource } = block;
       const mediaType = resource.mimeType === undefined ? {} : { mediaType: resource.mimeType };
       if ("text" in resource && typeof resource.text === "string") {
-        return { type: "resource", uri: resource.uri, text: resource.text, ...mediaType };
+        const stream = spilled(resource.text);
+        return stream
+          ? { type: "resource", uri: resource.uri, textStream: stream, ...mediaType }
+          : { type: "resource", uri: resource.uri, text: resource.text, ...mediaType };
       }
       if ("blob" in resource && typeof resource.blob === "string") {
         return {
           type: "resource",
           uri: resource.uri,
-          data: fromBase64(resource.blob),
+          data: fromBase64(base64Of(resource.blob)),
           ...mediaType,
         };
       }

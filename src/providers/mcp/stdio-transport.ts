@@ -13,8 +13,16 @@ import type { Writable } from "node:stream";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { decodeWtf8, releaseTokensIn } from "./spilled-text.js";
 import { StderrTail } from "./stderr-tail.js";
-import { decodeMessage, type LineSink, LineSplitter, MessageDecodeError } from "./stdio-framing.js";
+import {
+  checkMessage,
+  decodeMessage,
+  type LineSink,
+  LineSplitter,
+  MessageDecodeError,
+} from "./stdio-framing.js";
+import { StreamingJsonParser, StreamParseError } from "./stream-parser.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type McpStdioServerSpec } from "./types.js";
 
 /** Options of {@link McpStdioClientTransport}. */
@@ -28,7 +36,18 @@ export type McpStdioTransportOptions = McpStdioServerSpec & {
   onStderr?: (text: string) => void;
   /** Time the child gets to exit after stdin ends, before SIGTERM. Default 2,000 ms. */
   closeGraceMs?: number;
+  /**
+   * Strings longer than this many bytes in a message longer than {@link STREAM_LINE_BYTES}
+   * are parsed into files as they arrive, never held in memory; they reach the caller as
+   * placeholder tokens (see spilled-text.ts). Off by default.
+   */
+  spillStringsOver?: number;
+  /** Where spilled strings are written (default a private directory under the temp dir). */
+  spillDir?: string;
 };
+
+/** Messages longer than this are parsed as they stream in when spilling is on (8 MiB). */
+export const STREAM_LINE_BYTES = 8 * 1024 * 1024;
 
 /** How a child process ended. */
 export type ProcessExit = { code: number | null; signal: NodeJS.Signals | null };
@@ -74,6 +93,7 @@ export class McpStdioClientTransport implements Transport {
   #exit: ProcessExit | undefined;
   #fatal: StdioMessageError | undefined;
   #closeNotified = false;
+  #abortStream: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
   #resolveClosed!: (exit: ProcessExit | undefined) => void;
   /** Settles once the child is gone (undefined when it never started). */
@@ -178,6 +198,7 @@ export class McpStdioClientTransport implements Transport {
   #wire(child: ChildProcess): void {
     const sink: LineSink = {
       line: (bytes) => this.#deliver(bytes),
+      ...(this.#options.spillStringsOver !== undefined ? { stream: this.#streamSink() } : {}),
       oversize: (bytes) =>
         this.#fail(
           new StdioMessageError(
@@ -214,6 +235,74 @@ export class McpStdioClientTransport implements Transport {
     child.on("close", () => this.#notifyClosed());
   }
 
+  /** Parses a long line as it streams in, its long strings into files. */
+  #streamSink(): NonNullable<LineSink["stream"]> {
+    const spillOver = this.#options.spillStringsOver ?? 0;
+    let parser: StreamingJsonParser | undefined;
+    let bytes = 0;
+    let failed: unknown;
+    const drop = (error: unknown) => {
+      failed ??= error;
+      parser?.abort();
+      void Promise.all(parser?.spilled.map((token) => releaseTokensIn(token)) ?? []);
+      parser = undefined;
+    };
+    this.#abortStream = () => drop(new Error("the transport closed"));
+    return {
+      over: Math.max(STREAM_LINE_BYTES, spillOver),
+      bytes: (piece) => {
+        if (failed !== undefined) return;
+        bytes += piece.length;
+        parser ??= new StreamingJsonParser(spillOver, this.#options.spillDir, decodeWtf8);
+        try {
+          parser.push(piece);
+        } catch (error) {
+          drop(error);
+          // Not a JSON problem but an I/O one (e.g. a full disk): the message is lost, and the
+          // call waiting for it can never be answered.
+          if (!(error instanceof StreamParseError)) {
+            this.#fail(
+              new StdioMessageError(
+                `MCP server "${this.#name}" sent a message that could not be kept (${(error as Error).message}); the server was stopped`,
+                bytes,
+                this.#splitter.maxBytes,
+                error,
+              ),
+            );
+          }
+        }
+      },
+      end: () => {
+        const size = bytes;
+        const error = failed;
+        const active = parser;
+        bytes = 0;
+        failed = undefined;
+        parser = undefined;
+        if (error !== undefined || !active) {
+          const reason = error instanceof Error ? error.message : String(error);
+          this.onerror?.(
+            new Error(
+              `MCP server "${this.#name}": a line of ${size} bytes on stdout is not JSON (${reason})`,
+            ),
+          );
+          return;
+        }
+        let message: JSONRPCMessage;
+        try {
+          message = checkMessage(active.end(), size);
+        } catch (caught) {
+          active.abort();
+          void Promise.all(active.spilled.map((token) => releaseTokensIn(token)));
+          const reason = caught instanceof Error ? caught.message : String(caught);
+          this.onerror?.(new Error(`MCP server "${this.#name}": ${reason}`, { cause: caught }));
+          return;
+        }
+        this.#dispatch(message);
+      },
+    };
+  }
+
   #deliver(bytes: Buffer): void {
     let message: JSONRPCMessage;
     try {
@@ -234,6 +323,10 @@ export class McpStdioClientTransport implements Transport {
       this.onerror?.(new Error(`MCP server "${this.#name}": ${reason}`, { cause: error }));
       return;
     }
+    this.#dispatch(message);
+  }
+
+  #dispatch(message: JSONRPCMessage): void {
     try {
       this.onmessage?.(message);
     } catch (error) {
@@ -243,6 +336,7 @@ export class McpStdioClientTransport implements Transport {
 
   /** A message was lost: pending requests can never be answered, so stop the child at once. */
   #fail(error: StdioMessageError): void {
+    this.#abortStream?.();
     if (this.#fatal) return;
     this.#fatal = error;
     this.onerror?.(error);
@@ -253,6 +347,7 @@ export class McpStdioClientTransport implements Transport {
   #notifyClosed(): void {
     if (this.#closeNotified) return;
     this.#closeNotified = true;
+    this.#abortStream?.();
     this.#splitter.clear();
     this.#resolveClosed(this.#exit);
     this.onclose?.();
