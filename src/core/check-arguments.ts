@@ -15,20 +15,19 @@ export function describeValue(value: unknown): string {
     case "number":
       return Number.isFinite(value) ? String(value) : `${value} (not a finite number)`;
     case "string":
-      return clip(JSON.stringify(value));
+      // Cut before quoting: the value may be megabytes long.
+      return `${clip(JSON.stringify(value.slice(0, 80)))}${value.length > 80 ? ` (${value.length} characters)` : ""}`;
     default:
       break;
   }
   if (value === null) return "null";
   if (value instanceof Uint8Array) return `${value.byteLength} bytes`;
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? "an object";
-  } catch {
-    text = "an object";
-  }
-  return clip(text);
+  // Keys only: the values may be huge or cyclic.
+  const keys = Object.keys(value as object);
+  return keys.length === 0
+    ? "an empty object"
+    : `an object with ${clip(keys.map((key) => JSON.stringify(key.slice(0, 40))).join(", "))}`;
 }
 
 function clip(text: string): string {
