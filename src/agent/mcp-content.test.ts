@@ -34,6 +34,7 @@ describe("mcpContent with streamed texts", () => {
         { type: "text-stream", text: body },
       ],
       structured: { content: duplicate },
+      raw: {},
     });
     if (outcome.type !== "content") throw new Error("content expected");
     expect(await collect(outcome.text)).toBe("head\na very long body");
@@ -45,7 +46,12 @@ describe("mcpContent with streamed texts", () => {
 
   it("streams structured-only results as the JSON text they would have been", async () => {
     const big = fakeStream('line "1"\nline 2');
-    const outcome = mcpContent({ isError: false, content: [], structured: { content: big, n: 2 } });
+    const outcome = mcpContent({
+      isError: false,
+      content: [],
+      structured: { content: big, n: 2 },
+      raw: {},
+    });
     if (outcome.type !== "content") throw new Error("content expected");
     expect(await collect(outcome.text)).toBe(
       JSON.stringify({ content: 'line "1"\nline 2', n: 2 }, null, 2),

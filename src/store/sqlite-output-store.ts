@@ -25,16 +25,9 @@ import type {
   VerifyResult,
 } from "./output-store.js";
 import { checkQuota, payloadLimit, sessionQuotaError, sqliteQuota } from "./session-quota.js";
-import { diskFullError, openSqliteDatabase } from "./sqlite-database.js";
+import { diskFullError, openSqliteDatabase, type SqliteSynchronous } from "./sqlite-database.js";
 import { type BlobRow, type OutputRow, toRecord } from "./sqlite-output-rows.js";
-import {
-  checkContent,
-  checkListFilter,
-  checkOrigin,
-  checkOutputId,
-  checkPutOptions,
-  checkReadScope,
-} from "./store-arguments.js";
+import * as check from "./store-arguments.js";
 
 /** 1 GiB: the default largest output a store accepts. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
@@ -46,16 +39,18 @@ export interface SqliteOutputStoreOptions {
   readonly home?: string;
   /** Largest accepted output in bytes (default 1 GiB). */
   readonly maxOutputBytes?: number;
-  /**
-   * Most bytes one session's outputs may take in total (default: no limit). A put past it
-   * fails with SESSION_QUOTA_EXCEEDED and stores nothing.
-   */
+  /** Most bytes one session's outputs may take (default no limit); past it SESSION_QUOTA_EXCEEDED. */
   readonly maxSessionBytes?: number;
   readonly inlineMaxBytes?: number;
   /** Tokenizer for token estimates (default o200k_base). */
   readonly tokenizer?: TokenizerName;
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
+  /**
+   * `full` (default): every commit is fsynced (survives a power loss). `normal`: commits
+   * survive a process crash, not a power loss, and take a fraction of the time.
+   */
+  readonly synchronous?: SqliteSynchronous;
   /** @internal Test hook: runs after a blob file is durable and before its record is written. */
   readonly afterBlobDurable?: (sha256: string) => void | Promise<void>;
 }
@@ -75,7 +70,11 @@ export interface SqliteOutputStoreOptions {
 export async function openSqliteOutputStore(
   options: SqliteOutputStoreOptions = {},
 ): Promise<SqliteOutputStore> {
-  const { home, db, blobs } = await openSqliteDatabase(options.home, options.clock ?? systemClock);
+  const { home, db, blobs } = await openSqliteDatabase(
+    options.home,
+    options.clock ?? systemClock,
+    options.synchronous,
+  );
   return new SqliteOutputStore(home, db, blobs, options);
 }
 
@@ -107,15 +106,15 @@ export class SqliteOutputStore implements OutputStore {
     content: OutputContent,
     options: PutOutputOptions = {},
   ): Promise<OutputRecord> {
-    origin = checkOrigin(origin);
-    options = checkPutOptions(options);
-    content = checkContent(content);
+    origin = check.checkOrigin(origin);
+    options = check.checkPutOptions(options);
+    content = check.checkContent(content);
     const id = this.ids(OUTPUT_ID_PREFIX);
     const createdAt = origin.createdAt ?? this.clock();
     const stored = await this.storePayload(content, options, origin.sessionId);
     this.db
       .transaction(() => {
-        checkQuota(origin.sessionId, stored.byteSize, this.quotaOf(origin.sessionId));
+        checkQuota(origin.sessionId, stored.byteSize, this.quota(origin.sessionId));
         this.insertBlob(stored);
         this.insertRunning(id, origin, createdAt);
         this.markReady(id, stored, options);
@@ -125,7 +124,7 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async begin(origin: OutputOrigin): Promise<OutputRecord> {
-    origin = checkOrigin(origin);
+    origin = check.checkOrigin(origin);
     const id = this.ids(OUTPUT_ID_PREFIX);
     this.insertRunning(id, origin, origin.createdAt ?? this.clock());
     return this.getRow(id);
@@ -136,15 +135,15 @@ export class SqliteOutputStore implements OutputStore {
     content: OutputContent,
     options: PutOutputOptions = {},
   ): Promise<OutputRecord> {
-    id = checkOutputId(id);
-    options = checkPutOptions(options);
-    content = checkContent(content);
+    id = check.checkOutputId(id);
+    options = check.checkPutOptions(options);
+    content = check.checkContent(content);
     const sessionId = this.requireRunning(id);
     const stored = await this.storePayload(content, options, sessionId);
     this.db
       .transaction(() => {
         this.requireRunning(id);
-        checkQuota(sessionId, stored.byteSize, this.quotaOf(sessionId));
+        checkQuota(sessionId, stored.byteSize, this.quota(sessionId));
         this.insertBlob(stored);
         this.markReady(id, stored, options);
       })
@@ -153,7 +152,7 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async fail(id: string, error: string): Promise<OutputRecord> {
-    id = checkOutputId(id);
+    id = check.checkOutputId(id);
     if (typeof error !== "string") {
       throw new InvalidArgumentError("error", `got ${typeof error}`, "the tool's error text");
     }
@@ -169,8 +168,8 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async get(id: string, scope: ReadScope): Promise<OutputRecord> {
-    id = checkOutputId(id);
-    const checked = checkReadScope(scope);
+    id = check.checkOutputId(id);
+    const checked = check.checkReadScope(scope);
     const row = this.db.prepare("SELECT * FROM outputs WHERE id = ?").get(id) as
       | OutputRow
       | undefined;
@@ -182,7 +181,7 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async list(filter: ListOutputsFilter = {}): Promise<OutputRecord[]> {
-    filter = checkListFilter(filter);
+    filter = check.checkListFilter(filter);
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.sessionId !== undefined) {
@@ -226,8 +225,10 @@ export class SqliteOutputStore implements OutputStore {
     };
   }
 
-  async countRead(id: string): Promise<void> {
-    this.db.prepare("UPDATE outputs SET read_count = read_count + 1 WHERE id = ?").run(id);
+  async countRead(id: string, times = 1): Promise<void> {
+    if (!Number.isSafeInteger(times) || times < 1)
+      throw new InvalidArgumentError("times", `got ${times}`, "a whole number >= 1");
+    this.db.prepare("UPDATE outputs SET read_count = read_count + ? WHERE id = ?").run(times, id);
   }
 
   async verify(id: string, scope: ReadScope): Promise<VerifyResult> {
@@ -257,7 +258,7 @@ export class SqliteOutputStore implements OutputStore {
     sessionId: string,
   ): Promise<IngestResult> {
     const sink = new BlobSink(this.blobs, this.inlineMaxBytes);
-    const quota = this.quotaOf(sessionId);
+    const quota = this.quota(sessionId);
     const maxBytes = payloadLimit(this.maxOutputBytes, quota);
     let result: IngestResult;
     try {
@@ -336,7 +337,7 @@ export class SqliteOutputStore implements OutputStore {
       );
   }
 
-  private quotaOf(sessionId: string) {
+  private quota(sessionId: string) {
     return sqliteQuota(this.db, sessionId, this.options.maxSessionBytes);
   }
 

@@ -18,6 +18,7 @@ export function decodeCallToolResult(result: CallToolResult): McpCallResult {
     ...(result.structuredContent === undefined
       ? {}
       : { structured: withStreams(result.structuredContent) }),
+    raw: result,
   };
 }
 
