@@ -13,16 +13,9 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { drained } from "./drained.js";
-import { decodeWtf8, releaseTokensIn } from "./spilled-text.js";
 import { StderrTail } from "./stderr-tail.js";
-import {
-  checkMessage,
-  decodeMessage,
-  type LineSink,
-  LineSplitter,
-  MessageDecodeError,
-} from "./stdio-framing.js";
-import { StreamingJsonParser, StreamParseError } from "./stream-parser.js";
+import { decodeMessage, type LineSink, LineSplitter, MessageDecodeError } from "./stdio-framing.js";
+import { streamSink } from "./stdio-stream-sink.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type McpStdioServerSpec } from "./types.js";
 
 /** Options of {@link McpStdioClientTransport}. */
@@ -37,7 +30,7 @@ export type McpStdioTransportOptions = McpStdioServerSpec & {
   /** Time the child gets to exit after stdin ends, before SIGTERM. Default 2,000 ms. */
   closeGraceMs?: number;
   /**
-   * Strings longer than this many bytes in a message longer than {@link STREAM_LINE_BYTES}
+   * Strings longer than this many bytes in a message longer than 8 MiB (STREAM_LINE_BYTES)
    * are parsed into files as they arrive, never held in memory; they reach the caller as
    * placeholder tokens (see spilled-text.ts). Off by default.
    */
@@ -45,9 +38,6 @@ export type McpStdioTransportOptions = McpStdioServerSpec & {
   /** Where spilled strings are written (default a private directory under the temp dir). */
   spillDir?: string;
 };
-
-/** Messages longer than this are parsed as they stream in when spilling is on (8 MiB). */
-export const STREAM_LINE_BYTES = 8 * 1024 * 1024;
 
 /** How a child process ended. */
 export type ProcessExit = { code: number | null; signal: NodeJS.Signals | null };
@@ -239,70 +229,24 @@ export class McpStdioClientTransport implements Transport {
 
   /** Parses a long line as it streams in, its long strings into files. */
   #streamSink(): NonNullable<LineSink["stream"]> {
-    const spillOver = this.#options.spillStringsOver ?? 0;
-    let parser: StreamingJsonParser | undefined;
-    let bytes = 0;
-    let failed: unknown;
-    const drop = (error: unknown) => {
-      failed ??= error;
-      parser?.abort();
-      void Promise.all(parser?.spilled.map((token) => releaseTokensIn(token)) ?? []);
-      parser = undefined;
-    };
-    this.#abortStream = () => drop(new Error("the transport closed"));
-    return {
-      over: Math.max(STREAM_LINE_BYTES, spillOver),
-      bytes: (piece) => {
-        if (failed !== undefined) return;
-        bytes += piece.length;
-        parser ??= new StreamingJsonParser(spillOver, this.#options.spillDir, decodeWtf8);
-        try {
-          parser.push(piece);
-        } catch (error) {
-          drop(error);
-          // Not a JSON problem but an I/O one (e.g. a full disk): the message is lost, and the
-          // call waiting for it can never be answered.
-          if (!(error instanceof StreamParseError)) {
-            this.#fail(
-              new StdioMessageError(
-                `MCP server "${this.#name}" sent a message that could not be kept (${(error as Error).message}); the server was stopped`,
-                bytes,
-                this.#splitter.maxBytes,
-                error,
-              ),
-            );
-          }
-        }
-      },
-      end: () => {
-        const size = bytes;
-        const error = failed;
-        const active = parser;
-        bytes = 0;
-        failed = undefined;
-        parser = undefined;
-        if (error !== undefined || !active) {
-          const reason = error instanceof Error ? error.message : String(error);
-          this.onerror?.(
-            new Error(
-              `MCP server "${this.#name}": a line of ${size} bytes on stdout is not JSON (${reason})`,
-            ),
-          );
-          return;
-        }
-        let message: JSONRPCMessage;
-        try {
-          message = checkMessage(active.end(), size);
-        } catch (caught) {
-          active.abort();
-          void Promise.all(active.spilled.map((token) => releaseTokensIn(token)));
-          const reason = caught instanceof Error ? caught.message : String(caught);
-          this.onerror?.(new Error(`MCP server "${this.#name}": ${reason}`, { cause: caught }));
-          return;
-        }
-        this.#dispatch(message);
-      },
-    };
+    const { stream, abort } = streamSink({
+      spillOver: this.#options.spillStringsOver ?? 0,
+      spillDir: this.#options.spillDir,
+      message: (message) => this.#dispatch(message),
+      invalid: (reason, cause) =>
+        this.onerror?.(new Error(`MCP server "${this.#name}": ${reason}`, { cause })),
+      lost: (error, bytes) =>
+        this.#fail(
+          new StdioMessageError(
+            `MCP server "${this.#name}" sent a message that could not be kept (${error.message}); the server was stopped`,
+            bytes,
+            this.#splitter.maxBytes,
+            error,
+          ),
+        ),
+    });
+    this.#abortStream = abort;
+    return stream;
   }
 
   #deliver(bytes: Buffer): void {
