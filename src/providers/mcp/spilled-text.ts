@@ -145,6 +145,12 @@ export class SpillWriter {
     this.used += bytes.byteLength;
   }
 
+  writeByte(byte: number): void {
+    this.total++;
+    if (this.used === this.batch.byteLength) this.flush();
+    this.batch[this.used++] = byte;
+  }
+
   private flush(): void {
     if (this.used > 0) writeSync(this.fd, this.batch, 0, this.used);
     this.used = 0;

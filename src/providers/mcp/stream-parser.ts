@@ -61,6 +61,17 @@ class StringBuilder {
     this.add(bytes);
   }
 
+  /** One byte (a simple escape's). */
+  appendByte(byte: number): void {
+    this.flushHigh();
+    if (this.spill) {
+      this.size++;
+      this.spill.writeByte(byte);
+    } else {
+      this.add(Uint8Array.of(byte));
+    }
+  }
+
   private add(bytes: Uint8Array): void {
     this.size += bytes.byteLength;
     if (this.spill) {
@@ -173,7 +184,14 @@ export class StreamingJsonParser {
             this.deliver(text);
           }
         } else {
-          builder.escape = [BACKSLASH];
+          // The common escapes (\n, \", \\, …) inline; \u and ones cut by the chunk end buffered.
+          const simple = i < chunk.length ? SIMPLE_ESCAPES[chunk[i]!] : undefined;
+          if (simple !== undefined) {
+            builder.appendByte(simple);
+            i++;
+          } else {
+            builder.escape = [BACKSLASH];
+          }
         }
         continue;
       }
