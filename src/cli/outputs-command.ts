@@ -101,7 +101,11 @@ export function addOutputsCommand(program: Command): void {
     .option(`-C, --context ${N}`, "lines of context around each match (0-20)", integer(0, 20))
     .option(`--max ${N}`, "matching lines to show (1-1000, default 50)", integer(1, 1000))
     .option(`--cursor ${N}`, "continue from a previous search's next cursor", integer(0))
-    .option(`--timeout-ms ${N}`, "regex deadline in ms (default 5000)", integer(1, 600_000))
+    .option(
+      `--timeout-ms ${N}`,
+      "deadline of the whole regex search in ms (default 5000 + 25 per MB)",
+      integer(1, 600_000),
+    )
     .action((id: string, pattern: string, options, command: Command) =>
       run(grepCommand(contextOf(command), id, pattern, options)),
     );

@@ -17,6 +17,13 @@ import { checkRequest, grepRequestSchema } from "./request-schemas.js";
 
 export const DEFAULT_MAX_MATCHES = 50;
 export const DEFAULT_PATTERN_TIMEOUT_MS = 5_000;
+/** The default deadline grows with the output: a regex over 200 MB takes seconds by itself. */
+const PATTERN_MS_PER_MB = 25;
+
+/** The default regex deadline of one grep over `bytes`: 5 s plus 25 ms per MB. */
+export function defaultPatternTimeoutMs(bytes: number): number {
+  return DEFAULT_PATTERN_TIMEOUT_MS + Math.ceil(bytes / 1_000_000) * PATTERN_MS_PER_MB;
+}
 /** Lines longer than this are shown as an excerpt around the match. */
 export const DEFAULT_MAX_LINE_CHARS = 500;
 
@@ -31,7 +38,7 @@ export interface GrepRequest {
   readonly maxMatches?: number;
   /** Character offset to search from: a previous result's `nextCursor`. */
   readonly cursor?: number;
-  /** Deadline for a regular expression, in ms (default 5000). */
+  /** Deadline of the whole search for a regular expression, in ms (default 5 s + 25 ms per MB). */
   readonly timeoutMs?: number;
   /** Longest line shown whole; longer lines become an excerpt around the match. */
   readonly maxLineChars?: number;
@@ -145,7 +152,13 @@ export async function grepOutput(
   const context = intArg("context", request.context, 0, 0, 20);
   const maxMatches = intArg("maxMatches", request.maxMatches, DEFAULT_MAX_MATCHES, 1, 1000);
   const cursor = intArg("cursor", request.cursor, 0, 0, record.charCount ?? 0, record.id);
-  const timeoutMs = intArg("timeoutMs", request.timeoutMs, DEFAULT_PATTERN_TIMEOUT_MS, 1, 600_000);
+  const timeoutMs = intArg(
+    "timeoutMs",
+    request.timeoutMs,
+    defaultPatternTimeoutMs(record.byteSize ?? 0),
+    1,
+    600_000,
+  );
   const maxLineChars = intArg("maxLineChars", request.maxLineChars, DEFAULT_MAX_LINE_CHARS, 20);
   const from = await reader.positionAtChar(cursor);
 
