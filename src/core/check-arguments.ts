@@ -22,9 +22,23 @@ export function describeValue(value: unknown): string {
   }
   if (value === null) return "null";
   if (value instanceof Uint8Array) return `${value.byteLength} bytes`;
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  // Keys only: the values may be huge or cyclic.
+  if (Array.isArray(value) && value.length > 20) return `an array of ${value.length}`;
+  // Small objects in full; long strings inside are cut before quoting (they may be huge).
   const keys = Object.keys(value as object);
+  if (keys.length <= 20) {
+    try {
+      const text = JSON.stringify(value, (_key, item: unknown) =>
+        typeof item === "bigint"
+          ? `${item}n`
+          : typeof item === "string" && item.length > 40
+            ? `${item.slice(0, 40)}…`
+            : item,
+      );
+      if (text !== undefined) return clip(text);
+    } catch {
+      // A cycle: fall back to the keys.
+    }
+  }
   return keys.length === 0
     ? "an empty object"
     : `an object with ${clip(keys.map((key) => JSON.stringify(key.slice(0, 40))).join(", "))}`;
