@@ -1,5 +1,5 @@
-import { isSpillwayError } from "../core/errors.js";
 import type { HistoryMessage, ToolResultRef } from "../store/history.js";
+import { asyncOutputStatuses } from "../surfaces/async-statuses.js";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import type { SessionContext } from "./session-context.js";
 
@@ -24,23 +24,5 @@ export async function asyncOutputsOf(
     for (const part of message.parts)
       if (part.type === "tool-result") asyncOutputIds(part.result, ids);
   }
-  const statuses: AsyncOutputStatus[] = [];
-  for (const id of new Set(ids)) {
-    try {
-      const record = await context.outputs.get(id, { sessionId: context.sessionId });
-      statuses.push({
-        id,
-        toolName: record.toolName,
-        status: record.status,
-        tokens: record.tokenEstimate,
-        startedAt: record.createdAt,
-        reads: record.readCount,
-        error: record.error,
-      });
-    } catch (error) {
-      // A record that cannot be read is left out of the notice; its tool result says what it was.
-      if (!isSpillwayError(error, "OUTPUT_NOT_FOUND")) throw error;
-    }
-  }
-  return statuses;
+  return asyncOutputStatuses(context.outputs, { sessionId: context.sessionId }, ids);
 }

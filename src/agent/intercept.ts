@@ -1,9 +1,9 @@
-import { isTextStream, type TextStream } from "../core/text-stream.js";
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
-import type { OutputContent } from "../store/ingest.js";
-import type { OutputRecord } from "../store/output-store.js";
-import { asyncReadyText } from "../surfaces/async-texts.js";
+import type { OutputOrigin, OutputRecord } from "../store/output-store.js";
+import { type StoredResult, storeToolResult } from "../store/store-result.js";
+
+import { decideShown } from "../surfaces/show-decision.js";
 import { placeholderText } from "./render-result.js";
 import {
   asyncActive,
@@ -29,7 +29,7 @@ export async function interceptContent(
   running?: OutputRecord,
 ): Promise<{ ref: ToolResultRef; record: OutputRecord; storedBytes: number }> {
   const { record, attachments, storedBytes } = await storeContent(context, call, outcome, running);
-  const shown = await decideShown(context, record);
+  const shown = await decideShownIn(context, record);
   return {
     ref: {
       kind: "output",
@@ -52,99 +52,43 @@ export async function storeContent(
   call: ToolCallInput,
   outcome: Extract<ToolOutcome, { type: "content" }>,
   running?: OutputRecord,
-): Promise<{ record: OutputRecord; attachments: OutputRecord[]; storedBytes: number }> {
-  try {
-    return await storeParts(context, call, outcome, running);
-  } finally {
-    // A streamed text was read into the store (or the store refused it): free its file.
-    if (isTextStream(outcome.text)) await outcome.text.release();
-  }
+): Promise<StoredResult> {
+  return storeToolResult(context.outputs, originOf(context, call), outcome, running);
 }
 
-/** The content of a tool's text: a string, or the pieces of a stream. */
-function textContent(text: string | TextStream | undefined): OutputContent {
-  if (text === undefined) return "";
-  return typeof text === "string" ? text : text.chunks();
-}
-
-async function storeParts(
-  context: SessionContext,
-  call: ToolCallInput,
-  outcome: Extract<ToolOutcome, { type: "content" }>,
-  running: OutputRecord | undefined,
-): Promise<{ record: OutputRecord; attachments: OutputRecord[]; storedBytes: number }> {
-  const origin = {
+/** The origin the store records for a call of this session. */
+export function originOf(context: SessionContext, call: ToolCallInput): OutputOrigin {
+  return {
     sessionId: context.sessionId,
     toolName: call.toolName,
     toolArgs: call.argsText,
     toolCallId: call.toolCallId,
   };
-  const parts = [...(outcome.binary ?? [])];
-  // The handle was given out when the call started: it holds the text, or else the first
-  // binary part; the other parts are attachments.
-  const first = running && outcome.text === undefined ? parts.shift() : undefined;
-  const attachments: OutputRecord[] = [];
-  for (const part of parts) {
-    attachments.push(
-      await context.outputs.put(origin, part.data, { binary: true, mediaType: part.mediaType }),
-    );
-  }
-  let record: OutputRecord;
-  if (running) {
-    record = first
-      ? await context.outputs.complete(running.id, first.data, {
-          binary: true,
-          mediaType: first.mediaType,
-        })
-      : await context.outputs.complete(running.id, textContent(outcome.text));
-  } else {
-    const hasText = outcome.text !== undefined || attachments.length === 0;
-    record = hasText
-      ? await context.outputs.put(origin, textContent(outcome.text))
-      : attachments.shift()!;
-  }
-  const storedBytes =
-    (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);
-  return { record, attachments, storedBytes };
 }
 
 /** Decides, once, how a stored output is shown, and charges the budget for it. */
-async function decideShown(context: SessionContext, record: OutputRecord): Promise<ShownAs> {
+async function decideShownIn(context: SessionContext, record: OutputRecord): Promise<ShownAs> {
   const { settings, state } = context;
-  const byteSize = record.byteSize ?? 0;
-  if (!settings.toolOutput.enabled) {
-    // Legacy: the model sees at most the byte cap; the store still keeps the whole output.
-    state.pendingTokens += Math.min(
-      record.tokenEstimate ?? 0,
-      Math.ceil(settings.toolResponseMaxBytes / 3),
-    );
-    return byteSize <= settings.toolResponseMaxBytes ? "inline" : "truncated";
-  }
-  const tokens = record.tokenEstimate ?? 0;
-  // Seed 003's size trigger: with async tools on, an output over the token threshold is
-  // announced as ready with its size (D3-13) instead of shown
-  // (D3-17: the tool won the race, then its size decides), even when it would fit inline.
-  const async = asyncSettingsOf(settings);
-  if (asyncActive(context) && tokens > async.tokenThreshold) {
-    const ready = asyncReadyText(record.id, record.toolName, tokens);
-    state.pendingTokens += await countTokens(ready, tokenizerOf(settings));
-    state.hasStoredOutputs = true;
-    return "ready";
-  }
-  const underCap =
-    context.surface.shownAs === "continuation"
-      ? (record.charCount ?? 0) <= settings.toolOutput.continuationChars
-      : byteSize <= settings.toolResponseMaxBytes;
-  if (record.kind !== "binary" && underCap && tokens <= remainingTokens(context)) {
-    state.pendingTokens += tokens;
-    return "inline";
-  }
-  // Oversized (byte cap exceeded OR projected tokens would overflow, D0-11): the budget
-  // is charged for the placeholder only.
-  const placeholder = await placeholderText(context, record);
-  const placeholderTokens = await countTokens(placeholder, tokenizerOf(settings));
-  if (placeholderTokens > remainingTokens(context)) state.budgetExhausted = true;
-  state.pendingTokens += placeholderTokens;
-  state.hasStoredOutputs = true;
-  return context.surface.shownAs;
+  const tokenizer = tokenizerOf(settings);
+  const decision = await decideShown(
+    record,
+    {
+      enabled: settings.toolOutput.enabled,
+      toolResponseMaxBytes: settings.toolResponseMaxBytes,
+      shownAs: context.surface.shownAs,
+      continuationChars: settings.toolOutput.continuationChars,
+      ...(asyncActive(context)
+        ? { readyOverTokens: asyncSettingsOf(settings).tokenThreshold }
+        : {}),
+    },
+    {
+      remainingTokens: remainingTokens(context),
+      countTokens: (text) => countTokens(text, tokenizer),
+      placeholder: () => placeholderText(context, record),
+    },
+  );
+  state.pendingTokens += decision.tokens;
+  if (decision.exhausted) state.budgetExhausted = true;
+  if (decision.retrievable) state.hasStoredOutputs = true;
+  return decision.shown;
 }

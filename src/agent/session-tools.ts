@@ -1,10 +1,6 @@
 import { basename } from "node:path";
-import {
-  isTextStream,
-  joinText,
-  stringifyWithStreams,
-  type TextStream,
-} from "../core/text-stream.js";
+import type { McpServerSpec } from "../config/index.js";
+import { mcpContentParts } from "../providers/mcp/decode-result.js";
 import type { McpHub } from "../providers/mcp/hub.js";
 import type { McpCallResult } from "../providers/mcp/types.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
@@ -21,80 +17,32 @@ import { executeCall } from "./tool-runner.js";
 import type { ToolHandler, ToolOutcome } from "./tool-types.js";
 import { waitForToolOutputTool } from "./wait-tool.js";
 
-/** Releases the text streams under a value (structured content nobody will read). */
-function releaseStreams(value: unknown): void {
-  if (isTextStream(value)) void value.release();
-  else if (Array.isArray(value)) value.forEach(releaseStreams);
-  else if (typeof value === "object" && value !== null)
-    Object.values(value).forEach(releaseStreams);
-}
-
-function hasStream(value: unknown): boolean {
-  if (isTextStream(value)) return true;
-  if (Array.isArray(value)) return value.some(hasStream);
-  return typeof value === "object" && value !== null && Object.values(value).some(hasStream);
-}
-
-/** Texts and streams as one text: a string when every part is one, else a stream. */
-function joined(parts: (string | TextStream)[]): string | TextStream {
-  if (parts.every((part) => typeof part === "string")) return parts.join("\n");
-  const streams = parts.filter((part): part is TextStream => typeof part !== "string");
-  return {
-    byteLength: parts.reduce(
-      (sum, part) => sum + (typeof part === "string" ? Buffer.byteLength(part) : part.byteLength),
-      parts.length - 1,
-    ),
-    chunks: () => joinText(parts, "\n"),
-    release: async () => {
-      await Promise.all(streams.map((stream) => stream.release()));
-    },
-  };
-}
-
-/** A generator as a one-shot text stream; `release` frees what it reads from. */
-function streamOf(chunks: () => AsyncIterable<string>, release: () => void): TextStream {
-  return { byteLength: 0, chunks, release: async () => release() };
-}
-
 /** An MCP result as raw content for the interception point. */
 export function mcpContent(result: McpCallResult): ToolOutcome {
-  const texts: (string | TextStream)[] = [];
-  const binary: { data: Uint8Array; mediaType: string }[] = [];
-  for (const part of result.content) {
-    if (part.type === "text" || part.type === "text-stream") texts.push(part.text);
-    else if (part.type === "binary") binary.push({ data: part.data, mediaType: part.mediaType });
-    else if (part.type === "resource") {
-      if (part.text !== undefined) texts.push(part.text);
-      if (part.textStream !== undefined) texts.push(part.textStream);
-      if (part.data !== undefined)
-        binary.push({ data: part.data, mediaType: part.mediaType ?? "application/octet-stream" });
-    } else texts.push(`[resource link: ${part.uri}${part.name ? ` (${part.name})` : ""}]`);
-  }
-  // Some servers answer only with structuredContent; others send the same text twice (content
-  // and structuredContent): content wins, so nothing is stored twice.
-  const structured = result.structured;
-  if (texts.length === 0 && binary.length === 0 && structured !== undefined) {
-    texts.push(
-      hasStream(structured)
-        ? streamOf(
-            () => stringifyWithStreams(structured, 2),
-            () => releaseStreams(structured),
-          )
-        : JSON.stringify(structured, null, 2),
-    );
-  } else {
-    releaseStreams(structured);
-  }
+  const parts = mcpContentParts(result);
   return {
     type: "content",
     isError: result.isError,
-    ...(texts.length > 0 || binary.length === 0 ? { text: joined(texts) } : {}),
-    ...(binary.length > 0 ? { binary } : {}),
+    ...(parts.text !== undefined ? { text: parts.text } : {}),
+    ...(parts.binary ? { binary: parts.binary } : {}),
   };
 }
 
-export function mcpToolHandlers(hub: McpHub, timeoutMs: number): ToolHandler[] {
-  return hub.tools().map((info) => ({
+/**
+ * The MCP tools offered to the model: every tool of every connected server, or, for a server
+ * whose spec lists `tools`, only those (fewer tool definitions: a small model reads them all
+ * every turn).
+ */
+export function mcpToolHandlers(
+  hub: McpHub,
+  timeoutMs: number,
+  servers: Readonly<Record<string, McpServerSpec>> = {},
+): ToolHandler[] {
+  const offered = hub.tools().filter((info) => {
+    const allow = servers[info.server]?.tools;
+    return allow === undefined || allow.includes(info.toolName);
+  });
+  return offered.map((info) => ({
     kind: "mcp" as const,
     definition: { name: info.name, description: info.description, inputSchema: info.inputSchema },
     run: async (call, signal) =>

@@ -6,7 +6,8 @@
  * $SPILLWAY_HOME, else ~/.spillway) and `--json` (one JSON document on stdout, for scripts).
  *
  * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store),
- * `serve` (the HTTP API, SSE and the web inspector), `mcp` (the lossless MCP gateway).
+ * `serve` (the HTTP API, SSE and the web inspector), `mcp` (the lossless MCP gateway),
+ * `models` (local GGUF models: list, pull).
  *
  * Exit codes: 0 ok; 1 a spillway error (not found, invalid range, corrupt, …), a failed agent
  * run, or another runtime failure; 2 a usage error (unknown command or option, missing
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   run: async () => (await import("./run-command.js")).addRunCommand,
   sessions: async () => (await import("./sessions-command.js")).addSessionsCommand,
   outputs: async () => (await import("./outputs-command.js")).addOutputsCommand,
+  models: async () => (await import("./models-command.js")).addModelsCommand,
   store: async () => (await import("./store-command.js")).addStoreCommand,
   serve: async () => (await import("./serve-command.js")).addServeCommand,
   // The composition root: the gateway's command is registered here (see .dependency-cruiser.cjs).

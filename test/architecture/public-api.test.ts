@@ -190,6 +190,42 @@ const ENTRY_POINTS = {
       "substituteHandleReferences",
     ],
   },
+  "spillway/ai": {
+    file: "src/ai/index.ts",
+    names: [
+      "CallInfo",
+      "ExtractionUsage",
+      "GetToolOutputArgs",
+      "GetToolOutputResult",
+      "HandleMessageFormatter",
+      "HandleMessageInfo",
+      "ModelView",
+      "SpillwayAsyncOptions",
+      "SpillwayBackgroundOutput",
+      "SpillwayExtractionOptions",
+      "SpillwayOptions",
+      "SpillwayPrepareStepOptions",
+      "SpillwayRetrievalTools",
+      "SpillwaySession",
+      "SpillwayTool",
+      "SpillwayToolSet",
+      "TokenBudget",
+      "TokenBudgetInfo",
+      "WAIT_FOR_TOOL_OUTPUT",
+      "closeSpillwayStores",
+      "isBackgroundOutput",
+      "localModel",
+      "readStoredOutput",
+      "spillwayPrepareStep",
+      "spillwaySessionOf",
+      "spillwayTools",
+      "waitForOutputs",
+    ],
+  },
+  "spillway/langchain": {
+    file: "src/ai/langchain.ts",
+    names: ["SpillwayLangChainOptions", "SpillwayLangChainTools", "spillwayLangChainTools"],
+  },
 } as const;
 
 describe("the public API", () => {
@@ -233,5 +269,5 @@ describe("the public API", () => {
 
 /** Subpaths added by adapters (e.g. ./ai) are pinned where they are built; listed here too. */
 function extraSubpaths(): string[] {
-  return ["./server"]; // pinned in src/server/index.test.ts
+  return ["./ai", "./langchain", "./server"]; // ./server is pinned in src/server/index.test.ts
 }

@@ -5,6 +5,12 @@
 
 import { readFileSync } from "node:fs";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isTextStream,
+  joinText,
+  stringifyWithStreams,
+  type TextStream,
+} from "../../core/text-stream.js";
 import { isSpillToken, type SpilledText, takeSpilled } from "./spilled-text.js";
 import type { McpCallResult, McpContent } from "./types.js";
 
@@ -93,4 +99,86 @@ function decodeContent(block: SdkContent): McpContent {
 function fromBase64(data: string): Uint8Array {
   const buffer = Buffer.from(data, "base64");
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/** An MCP result split the way spillway stores it: one text, and each binary part on its own. */
+export interface McpContentParts {
+  /**
+   * Text parts joined by newlines; absent when the result is only binary. A stream when a part
+   * was too large to hold (a `text-stream` part, see `spillTextOverBytes`): read it once.
+   */
+  readonly text?: string | TextStream;
+  readonly binary?: readonly { readonly data: Uint8Array; readonly mediaType: string }[];
+}
+
+/**
+ * Splits a decoded MCP result into the text to store as its output and the binary parts to
+ * store as attachments. Resource links become a line of text. A result with only
+ * `structuredContent` is stored as that JSON; when both are sent, content wins, so nothing is
+ * stored twice.
+ *
+ * @example
+ * mcpContentParts({ isError: false, content: [{ type: "text", text: "ok" }] }); // { text: "ok" }
+ */
+export function mcpContentParts(result: McpCallResult): McpContentParts {
+  const texts: (string | TextStream)[] = [];
+  const binary: { data: Uint8Array; mediaType: string }[] = [];
+  for (const part of result.content) {
+    if (part.type === "text" || part.type === "text-stream") texts.push(part.text);
+    else if (part.type === "binary") binary.push({ data: part.data, mediaType: part.mediaType });
+    else if (part.type === "resource") {
+      if (part.text !== undefined) texts.push(part.text);
+      if (part.textStream !== undefined) texts.push(part.textStream);
+      if (part.data !== undefined)
+        binary.push({ data: part.data, mediaType: part.mediaType ?? "application/octet-stream" });
+    } else texts.push(`[resource link: ${part.uri}${part.name ? ` (${part.name})` : ""}]`);
+  }
+  const structured = result.structured;
+  if (texts.length === 0 && binary.length === 0 && structured !== undefined) {
+    texts.push(
+      hasStream(structured)
+        ? {
+            byteLength: 0,
+            chunks: () => stringifyWithStreams(structured, 2),
+            release: async () => releaseStreams(structured),
+          }
+        : JSON.stringify(structured, null, 2),
+    );
+  } else {
+    releaseStreams(structured); // unused here (often the same text as the content)
+  }
+  return {
+    ...(texts.length > 0 || binary.length === 0 ? { text: joined(texts) } : {}),
+    ...(binary.length > 0 ? { binary } : {}),
+  };
+}
+
+/** Releases the text streams under a value (structured content nobody will read). */
+function releaseStreams(value: unknown): void {
+  if (isTextStream(value)) void value.release();
+  else if (Array.isArray(value)) value.forEach(releaseStreams);
+  else if (typeof value === "object" && value !== null)
+    Object.values(value).forEach(releaseStreams);
+}
+
+function hasStream(value: unknown): boolean {
+  if (isTextStream(value)) return true;
+  if (Array.isArray(value)) return value.some(hasStream);
+  return typeof value === "object" && value !== null && Object.values(value).some(hasStream);
+}
+
+/** Texts and streams as one text: a string when every part is one, else a stream. */
+function joined(parts: (string | TextStream)[]): string | TextStream {
+  if (parts.every((part) => typeof part === "string")) return parts.join("\n");
+  const streams = parts.filter((part): part is TextStream => typeof part !== "string");
+  return {
+    byteLength: parts.reduce(
+      (sum, part) => sum + (typeof part === "string" ? Buffer.byteLength(part) : part.byteLength),
+      parts.length - 1,
+    ),
+    chunks: () => joinText(parts, "\n"),
+    release: async () => {
+      await Promise.all(streams.map((stream) => stream.release()));
+    },
+  };
 }
