@@ -1,5 +1,6 @@
 import { abortReasonText, type Settlement } from "../async/background.js";
 import { failureText, settleContent } from "../async/settle-content.js";
+import { isTextStream } from "../core/text-stream.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { type CallResult, settleOutcome, thrownResult } from "./call-result.js";
 import { originOf } from "./intercept.js";
@@ -211,7 +212,10 @@ async function storeSettlement(
   // A tool that answered its cancellation with an error (a sub-agent reports "ended aborted")
   // was aborted, not failed.
   const isFailure = outcome.type === "error" || (outcome.type === "content" && outcome.isError);
-  if (abortedBy !== null && isFailure) return fail("aborted", abortedBy);
+  if (abortedBy !== null && isFailure) {
+    if (outcome.type === "content" && isTextStream(outcome.text)) await outcome.text.release();
+    return fail("aborted", abortedBy);
+  }
   switch (outcome.type) {
     case "content":
       return settleContent(context.outputs, originOf(context, input), record, outcome);

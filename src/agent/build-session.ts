@@ -20,6 +20,9 @@ import { assembleTools, mcpToolHandlers, subagentHandlers } from "./session-tool
 import type { StartedSession } from "./start-session.js";
 import { TraceWriter } from "./trace.js";
 
+/** Strings of MCP results over this size are never held in memory (see providers/mcp). */
+const SPILL_TEXT_OVER_BYTES = 1024 * 1024;
+
 /** A session wired and ready for its loop, with what must be released when it ends. */
 export interface BuiltSession {
   readonly context: SessionContext;
@@ -70,6 +73,8 @@ export async function buildSession(
     if (Object.keys(plan.mcpServers).length > 0) {
       hub = await connectMcpServers(plan.mcpServers, {
         callTimeoutMs: plan.settings.toolTimeoutSecs * 1000,
+        // Large results stream into files as they are parsed, then into the store.
+        spillTextOverBytes: SPILL_TEXT_OVER_BYTES,
       });
       for (const failure of hub.failures())
         emit({ type: "warning", sessionId, message: failure.error.message });

@@ -31,7 +31,19 @@ export async function settleOutcome(
 ): Promise<CallResult> {
   switch (outcome.type) {
     case "content": {
-      const { ref, record, storedBytes } = await interceptContent(context, call, outcome);
+      let intercepted: Awaited<ReturnType<typeof interceptContent>>;
+      try {
+        intercepted = await interceptContent(context, call, outcome);
+      } catch (error) {
+        // The store refused the result (over maxOutputBytes or the session's quota): the
+        // model is told, and the session goes on.
+        if (!isSpillwayError(error, "OUTPUT_TOO_LARGE", "SESSION_QUOTA_EXCEEDED")) throw error;
+        return errorResult(
+          error.code,
+          `The result of tool ${call.toolName} could not be stored: ${error.message}`,
+        );
+      }
+      const { ref, record, storedBytes } = intercepted;
       return {
         ref,
         status: outcome.isError ? "error" : "ok",

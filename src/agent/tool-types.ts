@@ -1,4 +1,5 @@
 import type { ErrorCode } from "../core/errors.js";
+import type { TextStream } from "../core/text-stream.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import type { ToolResultRef } from "../store/history.js";
 
@@ -19,7 +20,8 @@ export type ToolOutcome =
   | {
       readonly type: "content";
       /** The result's text (its error text when `isError`). */
-      readonly text?: string;
+      /** A text too large to hold arrives as a stream, read once when it is stored. */
+      readonly text?: string | TextStream;
       /** Binary content (MCP images and blobs), each stored as its own output. */
       readonly binary?: readonly { readonly data: Uint8Array; readonly mediaType: string }[];
       readonly isError: boolean;

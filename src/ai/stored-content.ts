@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { TextStream } from "../core/text-stream.js";
 import { decodeCallToolResult, mcpContentParts } from "../providers/mcp/decode-result.js";
 
 /**
@@ -8,8 +9,8 @@ import { decodeCallToolResult, mcpContentParts } from "../providers/mcp/decode-r
  * parts stored as outputs of their own (attachments).
  */
 export interface StoredContent {
-  /** Absent when the result is only binary. */
-  readonly text?: string;
+  /** Absent when the result is only binary (a stream only for a spilled MCP text). */
+  readonly text?: string | TextStream;
   readonly binary?: readonly { readonly data: Uint8Array; readonly mediaType: string }[];
   /** The tool said its result is an error (an MCP result with `isError: true`). */
   readonly isError: boolean;

@@ -33,7 +33,12 @@ export async function settleContent(
   content: ToolResultContent & { readonly isError: boolean },
 ): Promise<Settlement> {
   const errorText = content.text ?? "";
-  if (content.isError && errorText.length <= MAX_ERROR_CHARS && !content.binary?.length) {
+  if (
+    content.isError &&
+    typeof errorText === "string" &&
+    errorText.length <= MAX_ERROR_CHARS &&
+    !content.binary?.length
+  ) {
     const error = errorText || "the tool reported an error without text";
     await outputs.fail(record.id, error);
     return { status: "failed", error };

@@ -28,6 +28,7 @@ import {
   provenanceLine,
   shellQuote,
 } from "./format.js";
+import { cleanTempsOnSignals } from "./signal-cleanup.js";
 
 export const DEMO_SESSION = "demo";
 const ORDERS = 2_000;
@@ -273,6 +274,7 @@ export async function runDemo(context: CliContext, sizeMb: number): Promise<numb
     `store: ${context.home}`,
     "",
   ]);
+  const uninstall = cleanTempsOnSignals();
   await withStore(context, async (store) => {
     const steps = new DemoSteps(store, report, sizeMb);
     await steps.storeLog();
@@ -286,7 +288,7 @@ export async function runDemo(context: CliContext, sizeMb: number): Promise<numb
     );
     report.summary.next = commands;
     await report.text(["next, try:", ...commands.map((command) => `  ${command}`)]);
-  });
+  }).finally(uninstall);
   if (context.json) await context.out.json(report.summary);
   return EXIT_OK;
 }

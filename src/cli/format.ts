@@ -54,6 +54,27 @@ export function shortSha(sha256: string): string {
   return `${sha256.slice(0, 12)}…`;
 }
 
+/**
+ * Makes text safe to print on a terminal: control characters (C0 but tab, DEL, C1) and
+ * bidirectional overrides are shown escaped (`\x1b`, `\u202e`), so stored content or a
+ * tool's name can never move the cursor, recolor the screen or reorder what is shown.
+ *
+ * @example
+ * printable("ok\u001b[2J") // "ok\\x1b[2J"
+ */
+export function printable(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what it escapes
+    /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (ch) => {
+      const code = ch.charCodeAt(0);
+      return code < 0x100
+        ? `\\x${code.toString(16).padStart(2, "0")}`
+        : `\\u${code.toString(16).padStart(4, "0")}`;
+    },
+  );
+}
+
 /** How a token figure was made, in words (e.g. from `sampled:o200k_base:64x2048`). */
 export function describeTokenMethod(method: string | null): string {
   if (!method) return "unknown method";
@@ -78,7 +99,7 @@ export interface Column<Row> {
 
 /** A plain text table: a header row, then one row per item, columns padded to fit. */
 export function table<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string[] {
-  const cells = rows.map((row) => columns.map((column) => column.value(row)));
+  const cells = rows.map((row) => columns.map((column) => printable(column.value(row))));
   const widths = columns.map((column, i) =>
     Math.max(column.header.length, ...cells.map((row) => row[i]!.length)),
   );
@@ -95,7 +116,7 @@ export function table<Row>(rows: readonly Row[], columns: readonly Column<Row>[]
 /** Aligned "label  value" lines. */
 export function fields(pairs: readonly (readonly [string, string])[], indent = ""): string[] {
   const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
+  return pairs.map(([label, value]) => `${indent}${label.padEnd(width)}  ${printable(value)}`);
 }
 
 const dash = "-";
@@ -165,7 +186,8 @@ export function recordTable(records: readonly OutputRecord[]): string[] {
 export function provenanceLine(p: Provenance): string {
   return (
     `# ${p.outputId} chars ${p.charStart}-${p.charEnd} bytes ${p.byteStart}-${p.byteEnd} ` +
-    `lines ${p.lineStart}-${p.lineEnd} of ${p.totalLines} sha256 ${shortSha(p.sha256)}`
+    `lines ${p.charStart === p.charEnd ? "none" : `${p.lineStart}-${p.lineEnd}`} of ${p.totalLines} ` +
+    `sha256 ${shortSha(p.sha256)}`
   );
 }
 

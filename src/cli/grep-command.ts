@@ -62,7 +62,13 @@ function footer(result: GrepResult, id: string, options: GrepOptions, home: stri
       ? ` of ${formatCount(result.totalMatches)} from this cursor`
       : "";
   const head = `# ${formatCount(count)} matching line${count === 1 ? "" : "s"}${total} in ${result.outputId}`;
-  if (!result.moreMatches || result.nextCursor === null) return [`${head}; no more matches`];
+  const windowed = result.windowed
+    ? [
+        "# lines over 4 Mi characters were searched in windows: a regex match longer than 64 Ki characters there can be missed",
+      ]
+    : [];
+  if (!result.moreMatches || result.nextCursor === null)
+    return [`${head}; no more matches`, ...windowed];
   const flags = [
     ...(home !== undefined ? ["--home", shellQuote(home)] : []),
     ...(options.regex ? ["--regex"] : []),
@@ -75,6 +81,7 @@ function footer(result: GrepResult, id: string, options: GrepOptions, home: stri
   return [
     `${head}; more matches exist; next cursor ${result.nextCursor}`,
     `# continue: spillway outputs grep ${id} ${shellQuote(result.pattern)} ${flags.join(" ")}`,
+    ...windowed,
   ];
 }
 

@@ -13,6 +13,8 @@ export interface JsonOptions {
   readonly outline?: boolean;
   readonly offset?: number;
   readonly max?: number;
+  readonly timeoutMs?: number;
+  readonly maxMemoryMb?: number;
 }
 
 /** `$['items'][0]['id'] = "a1"` lines. */
@@ -27,10 +29,11 @@ function footer(
   home?: string,
 ): string[] {
   const shown = result.matches.length;
+  const total = `${result.totalExact ? "" : "at least "}${formatCount(result.totalMatches)}`;
   const range =
     shown === 0
-      ? `no matches shown of ${formatCount(result.totalMatches)}`
-      : `matches ${result.offset + 1}-${result.offset + shown} of ${formatCount(result.totalMatches)}`;
+      ? `no matches shown of ${total}`
+      : `matches ${result.offset + 1}-${result.offset + shown} of ${total}`;
   if (result.nextOffset === null) return [`# ${range} in ${result.outputId}`];
   const flags = [
     ...(home !== undefined ? ["--home", shellQuote(home)] : []),
@@ -62,6 +65,8 @@ export async function jsonCommand(
       ...(query !== undefined ? { query } : { outline: true }),
       ...(options.offset !== undefined ? { offset: options.offset } : {}),
       ...(options.max !== undefined ? { maxResults: options.max } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxMemoryMb !== undefined ? { maxMemoryMb: options.maxMemoryMb } : {}),
     }),
   );
   if (context.json) {

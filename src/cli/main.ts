@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   sessions: async () => (await import("./sessions-command.js")).addSessionsCommand,
   outputs: async () => (await import("./outputs-command.js")).addOutputsCommand,
   models: async () => (await import("./models-command.js")).addModelsCommand,
+  store: async () => (await import("./store-command.js")).addStoreCommand,
   serve: async () => (await import("./serve-command.js")).addServeCommand,
   // The composition root: the gateway's command is registered here (see .dependency-cruiser.cjs).
   mcp: async () => (await import("../gateway/command.js")).addMcpCommand,

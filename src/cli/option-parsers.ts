@@ -99,3 +99,18 @@ export function modelRefs(value: string, previous: readonly string[] | undefined
   }
   return [...(previous ?? []), ...refs];
 }
+
+const DURATION = /^(\d+)(ms|s|m|h|d|w)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** A duration such as `30d`, `12h`, `90m`, `45s` or `500ms`, in milliseconds. */
+export function duration(value: string): number {
+  const match = DURATION.exec(value.trim());
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : Number.NaN;
+  if (!Number.isSafeInteger(ms)) {
+    throw new InvalidArgumentError(
+      "Valid: a whole number with a unit: ms, s, m, h, d or w (e.g. 30d).",
+    );
+  }
+  return ms;
+}

@@ -64,6 +64,11 @@ export function addOutputsCommand(program: Command): void {
       "refuse content larger than n bytes, storing nothing (default 1 GiB)",
       integer(1),
     )
+    .option(
+      `--max-session-bytes ${N}`,
+      "refuse content that would take the session's outputs past n bytes in total",
+      integer(1),
+    )
     .action((file: string | undefined, options, command: Command) =>
       run(putOutput(contextOf(command), file, options)),
     );
@@ -96,7 +101,11 @@ export function addOutputsCommand(program: Command): void {
     .option(`-C, --context ${N}`, "lines of context around each match (0-20)", integer(0, 20))
     .option(`--max ${N}`, "matching lines to show (1-1000, default 50)", integer(1, 1000))
     .option(`--cursor ${N}`, "continue from a previous search's next cursor", integer(0))
-    .option(`--timeout-ms ${N}`, "regex deadline in ms (default 5000)", integer(1, 600_000))
+    .option(
+      `--timeout-ms ${N}`,
+      "deadline of the whole regex search in ms (default 5000 + 25 per MB)",
+      integer(1, 600_000),
+    )
     .action((id: string, pattern: string, options, command: Command) =>
       run(grepCommand(contextOf(command), id, pattern, options)),
     );
@@ -126,6 +135,12 @@ export function addOutputsCommand(program: Command): void {
     .option("--outline", "print the document's shape (the default without a query)")
     .option(`--offset ${N}`, "skip this many matches (a previous next offset)", integer(0))
     .option(`--max ${N}`, "matches to show (1-10000, default 50)", integer(1, 10_000))
+    .option(`--timeout-ms ${N}`, "deadline, parsing included (default 30000)", integer(1, 600_000))
+    .option(
+      `--max-memory-mb ${N}`,
+      "heap limit of the parse and query, in MiB (default 2048)",
+      integer(16, 65_536),
+    )
     .action((id: string, query: string | undefined, options, command: Command) =>
       run(jsonCommand(contextOf(command), id, query, options)),
     );

@@ -2,12 +2,14 @@
  * `outputs put [file]`: stores a file or stdin as a tool output, streamed in blocks (a
  * 500 MB file is never held in memory), and prints the new id.
  */
+import { fstatSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import type { OutputRecord } from "../store/output-store.js";
 import { type CliContext, withStore } from "./context.js";
 import { CliFailure, EXIT_OK, UsageError } from "./errors.js";
 import { formatBytes, formatCount } from "./format.js";
+import { cleanTempsOnSignals } from "./signal-cleanup.js";
 
 export const DEFAULT_PUT_SESSION = "cli";
 export const DEFAULT_PUT_TOOL = "cli__put";
@@ -20,29 +22,58 @@ export interface PutOptions {
   readonly binary?: boolean;
   readonly mediaType?: string;
   readonly maxOutputBytes?: number;
+  readonly maxSessionBytes?: number;
 }
 
 const READ_BLOCK_BYTES = 1024 * 1024;
 
+function unreadable(what: string, reason: string, path = what): CliFailure {
+  return new CliFailure("INPUT_UNREADABLE", `Cannot read ${what}: ${reason}.`, { path });
+}
+
+/**
+ * Stdin as a stream, after checking it can be read: a closed stdin (Node reopens fd 0 on
+ * /dev/null) or a directory is refused, never stored as an empty output.
+ */
+function stdinStream(): Readable {
+  if (process.stdin.isTTY) {
+    throw new UsageError(
+      "no file given and stdin is a terminal: pass a file, or pipe the content in (e.g. `cmd | spillway outputs put`)",
+    );
+  }
+  let info: ReturnType<typeof fstatSync>;
+  try {
+    info = fstatSync(0);
+  } catch (error) {
+    throw unreadable("stdin", `it is closed (${(error as Error).message})`);
+  }
+  if (info.isDirectory()) throw unreadable("stdin", "it is a directory");
+  if (info.isCharacterDevice() && info.rdev === statSync("/dev/null").rdev) {
+    throw unreadable("stdin", "it is closed or /dev/null, so there is nothing to store");
+  }
+  // Node's own stdin stream (a pipe may be non-blocking: a plain fd read gets EAGAIN).
+  return process.stdin;
+}
+
+/** The stream's chunks; a read error becomes INPUT_UNREADABLE (never a short output). */
+async function* chunksOf(stream: Readable, name: string): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of stream) yield chunk as Uint8Array;
+  } catch (error) {
+    throw unreadable(name, (error as Error).message);
+  }
+}
+
 /** The content stream: the file's bytes, or stdin's. */
 async function contentOf(file: string | undefined): Promise<Readable> {
-  if (file === undefined || file === "-") {
-    if (process.stdin.isTTY) {
-      throw new UsageError(
-        "no file given and stdin is a terminal: pass a file, or pipe the content in (e.g. `cmd | spillway outputs put`)",
-      );
-    }
-    return process.stdin;
-  }
+  if (file === undefined || file === "-") return stdinStream();
   let handle: FileHandle | undefined;
   try {
     handle = await open(file, "r");
     if (!(await handle.stat()).isFile()) throw new Error("not a regular file");
   } catch (error) {
     await handle?.close();
-    throw new CliFailure("INPUT_UNREADABLE", `Cannot read ${file}: ${(error as Error).message}.`, {
-      path: file,
-    });
+    throw unreadable(file, (error as Error).message);
   }
   // The stream closes the handle when it ends or fails.
   return handle.createReadStream({ highWaterMark: READ_BLOCK_BYTES });
@@ -65,15 +96,21 @@ export async function putOutput(
     ...(options.mediaType !== undefined ? { mediaType: options.mediaType } : {}),
   };
   let record: OutputRecord;
+  const uninstall = cleanTempsOnSignals();
   try {
-    const storeOptions =
-      options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {};
+    const storeOptions = {
+      ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
+      ...(options.maxSessionBytes !== undefined
+        ? { maxSessionBytes: options.maxSessionBytes }
+        : {}),
+    };
     record = await withStore(
       context,
-      (store) => store.put(origin, content, putOptions),
+      (store) => store.put(origin, chunksOf(content, file ?? "stdin"), putOptions),
       storeOptions,
     );
   } finally {
+    uninstall();
     // Releases the file if the store stopped reading early (e.g. OUTPUT_TOO_LARGE).
     if (content !== process.stdin) content.destroy();
   }

@@ -131,7 +131,10 @@ export async function runCommand(
   // Usage errors come before anything is opened; a resume needs the session first.
   const early = flags.resume === undefined ? runTarget(first, second, flags, null) : undefined;
   const earlyPrompt = early ? await readPrompt(early.prompt, false) : undefined;
-  const stores = await openSqliteStores({ home: context.home });
+  const stores = await openSqliteStores({
+    home: context.home,
+    ...(flags.maxSessionBytes !== undefined ? { maxSessionBytes: flags.maxSessionBytes } : {}),
+  });
   const progress = new RunProgress(progressMode(context, flags), context.out);
   try {
     const session =
@@ -289,6 +292,11 @@ export function addRunCommand(program: Command): void {
     .option(
       "--quiet",
       "no progress and no summary: only the report (and one line on stderr if the run fails)",
+    )
+    .option(
+      `--max-session-bytes ${N}`,
+      "most bytes the session's stored outputs may take; a result past it is an error to the model",
+      integer(1),
     )
     .addHelpText(
       "after",

@@ -31,6 +31,8 @@ export interface RunFlags {
   /** False with --no-preflight. */
   readonly preflight?: boolean;
   readonly quiet?: boolean;
+  /** Quota of the session's stored outputs, in bytes (a store option, not a setting). */
+  readonly maxSessionBytes?: number;
 }
 
 /**

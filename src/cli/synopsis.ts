@@ -11,7 +11,7 @@ import {
 } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore } from "../store/output-store.js";
 import { OWNER_SCOPE } from "./context.js";
-import { formatBytes, formatCount } from "./format.js";
+import { formatBytes, formatCount, printable } from "./format.js";
 
 const EDGE_LINES = 5;
 
@@ -34,21 +34,24 @@ export function renderSynopsis(synopsis: Synopsis): string[] {
     case "binary":
       return [
         `binary, ${formatCount(synopsis.byteSize)} bytes (${formatBytes(synopsis.byteSize)})` +
-          `${synopsis.mediaType ? `, ${synopsis.mediaType}` : ""}`,
+          `${synopsis.mediaType ? `, ${printable(synopsis.mediaType)}` : ""}`,
       ];
     case "outline":
-      return ["JSON outline:", ...synopsis.outline.split("\n").map((line) => `  ${line}`)];
+      return [
+        "JSON outline:",
+        ...synopsis.outline.split("\n").map((line) => `  ${printable(line)}`),
+      ];
     case "excerpt":
       return [
         "first characters:",
-        `  ${clipText(JSON.stringify(synopsis.head), 400)}`,
+        `  ${printable(clipText(JSON.stringify(synopsis.head), 400))}`,
         "last characters:",
-        `  ${clipText(JSON.stringify(synopsis.tail), 400)}`,
+        `  ${printable(clipText(JSON.stringify(synopsis.tail), 400))}`,
       ];
     case "lines": {
       const width = String(synopsis.totalLines).length;
       const render = ({ line, text }: SynopsisLine) =>
-        `  ${String(line).padStart(width)}  ${clipText(text, 200)}`;
+        `  ${String(line).padStart(width)}  ${printable(clipText(text, 200))}`;
       const shown = synopsis.head.length + synopsis.tail.length;
       const title =
         synopsis.tail.length === 0

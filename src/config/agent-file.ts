@@ -8,6 +8,7 @@ import { splitFrontmatter } from "./frontmatter.js";
 import { type FrontmatterValues, frontmatterSchema } from "./frontmatter-schema.js";
 import { resolveServerPaths } from "./mcp-server-schema.js";
 import { type ConfigProblem, type Locate, problemsFromIssues, throwProblems } from "./problems.js";
+import { checkSourceSize } from "./source-size.js";
 import { parseYamlSource } from "./yaml-source.js";
 
 /**
@@ -102,6 +103,12 @@ export async function parseAgentFile(text: string, path: string): Promise<AgentD
   let data: unknown = {};
   let locate: Locate = () => undefined;
   if (parts.frontmatter !== undefined) {
+    checkSourceSize(parts.frontmatter, {
+      file,
+      code: "AGENT_FILE_INVALID",
+      subject: SUBJECT,
+      part: "frontmatter",
+    });
     const parsed = parseYamlSource(parts.frontmatter, {
       file,
       code: "AGENT_FILE_INVALID",

@@ -11,6 +11,7 @@ import { parseJsonSource } from "./json-source.js";
 import { resolveServerPaths } from "./mcp-server-schema.js";
 import { problemsFromIssues, throwProblems } from "./problems.js";
 import { literalSecretProblems } from "./secrets.js";
+import { checkSourceSize } from "./source-size.js";
 import { parseYamlSource } from "./yaml-source.js";
 
 /** The config file names, in the order they are looked for. */
@@ -116,6 +117,7 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   if (text.startsWith("\uFEFF")) text = text.slice(1);
   const format = extname(file).toLowerCase() === ".json" ? "json" : "yaml";
   const source = { file, code: "CONFIG_INVALID" as const, subject: SUBJECT };
+  checkSourceSize(text, source);
   const parsed = format === "json" ? parseJsonSource(text, source) : parseYamlSource(text, source);
   const data = parsed.data ?? {};
   const secrets = literalSecretProblems(data, parsed.locate);

@@ -1,17 +1,31 @@
 import { InvalidArgumentError } from "../core/errors.js";
-import { advance, type TextPosition } from "../store/line-index.js";
+import type { TextPosition } from "../store/line-index.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import type { TextReader } from "../store/text-reader.js";
 import { ByteScanner, MAX_LITERAL_BYTES, nextNewline } from "./byte-search.js";
 import { intArg, stringArg, textReaderOf } from "./common.js";
 import { type Provenance, provenanceOf } from "./provenance.js";
-import { checkPattern, type RegexRunner, scanLines, sharedRegexRunner } from "./regex-runner.js";
+import { type ByteMatch, RegexMatcher } from "./regex-matcher.js";
+import {
+  checkPattern,
+  type RegexRunner,
+  scanLines,
+  scanWindow,
+  sharedRegexRunner,
+} from "./regex-runner.js";
+import { checkRequest, grepRequestSchema } from "./request-schemas.js";
 
 export const DEFAULT_MAX_MATCHES = 50;
 export const DEFAULT_PATTERN_TIMEOUT_MS = 5_000;
+/** The default deadline grows with the output: a regex over 200 MB takes seconds by itself. */
+const PATTERN_MS_PER_MB = 25;
+
+/** The default regex deadline of one grep over `bytes`: 5 s plus 25 ms per MB. */
+export function defaultPatternTimeoutMs(bytes: number): number {
+  return DEFAULT_PATTERN_TIMEOUT_MS + Math.ceil(bytes / 1_000_000) * PATTERN_MS_PER_MB;
+}
 /** Lines longer than this are shown as an excerpt around the match. */
 export const DEFAULT_MAX_LINE_CHARS = 500;
-const CHUNK_BYTES = 4 * 1024 * 1024;
 
 export interface GrepRequest {
   readonly pattern: string;
@@ -24,7 +38,7 @@ export interface GrepRequest {
   readonly maxMatches?: number;
   /** Character offset to search from: a previous result's `nextCursor`. */
   readonly cursor?: number;
-  /** Deadline for a regular expression, in ms (default 5000). */
+  /** Deadline of the whole search for a regular expression, in ms (default 5 s + 25 ms per MB). */
   readonly timeoutMs?: number;
   /** Longest line shown whole; longer lines become an excerpt around the match. */
   readonly maxLineChars?: number;
@@ -69,11 +83,12 @@ export interface GrepResult {
   readonly moreMatches: boolean;
   /** Pass as `cursor` to continue after the last returned match; null when none remain. */
   readonly nextCursor: number | null;
-}
-
-interface ByteMatch {
-  readonly byteStart: number;
-  readonly byteEnd: number;
+  /**
+   * True when a line longer than 4 Mi characters was searched by a regular expression in
+   * overlapping windows (bounded memory): a match must then fit in 64 Ki characters to be
+   * found for sure. Literal and -i searches are exact either way.
+   */
+  readonly windowed: boolean;
 }
 
 /** Yields the first match of each line, in order. */
@@ -105,74 +120,6 @@ class LiteralMatcher implements LineMatcher {
   }
 }
 
-/** Regex search over decoded text, a chunk of whole lines at a time. */
-class RegexMatcher implements LineMatcher {
-  private readonly blocks: AsyncGenerator<{ text: string; start: TextPosition }>;
-  private carry = "";
-  private carryStart: TextPosition;
-  private pending: ByteMatch[] = [];
-  private done = false;
-
-  constructor(
-    reader: TextReader,
-    from: TextPosition,
-    private readonly wanted: number,
-    private readonly scan: (text: string, max: number) => Promise<number[]>,
-  ) {
-    this.blocks = reader.blocks(from, CHUNK_BYTES);
-    this.carryStart = from;
-  }
-
-  /** The next run of whole lines (the last may lack a newline only at the end of the output). */
-  private async nextChunk(): Promise<{ text: string; start: TextPosition } | null> {
-    for (;;) {
-      const block = await this.blocks.next();
-      if (block.done) {
-        if (this.carry.length === 0) return null;
-        const chunk = { text: this.carry, start: this.carryStart };
-        this.carry = "";
-        return chunk;
-      }
-      const text = this.carry + block.value.text;
-      const lastNewline = text.lastIndexOf("\n");
-      if (lastNewline === -1) {
-        this.carry = text;
-        continue;
-      }
-      const chunk = { text: text.slice(0, lastNewline + 1), start: this.carryStart };
-      this.carry = text.slice(lastNewline + 1);
-      this.carryStart = advance(chunk.start, chunk.text);
-      return chunk;
-    }
-  }
-
-  async next(): Promise<ByteMatch | null> {
-    while (this.pending.length === 0 && !this.done) {
-      const chunk = await this.nextChunk();
-      if (!chunk) {
-        this.done = true;
-        break;
-      }
-      const found = await this.scan(chunk.text, this.wanted);
-      let charAt = 0;
-      let byteAt = chunk.start.byte;
-      for (let i = 0; i < found.length; i += 2) {
-        const index = found[i]!;
-        const length = found[i + 1]!;
-        byteAt += Buffer.byteLength(chunk.text.slice(charAt, index));
-        charAt = index;
-        const byteEnd = byteAt + Buffer.byteLength(chunk.text.slice(index, index + length));
-        this.pending.push({ byteStart: byteAt, byteEnd });
-      }
-    }
-    return this.pending.shift() ?? null;
-  }
-
-  async countRemaining(): Promise<null> {
-    return null;
-  }
-}
-
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
@@ -189,9 +136,10 @@ function escapeRegExp(text: string): string {
  */
 export async function grepOutput(
   output: OpenedOutput,
-  request: GrepRequest,
+  unchecked: GrepRequest,
   runner: RegexRunner = sharedRegexRunner,
 ): Promise<GrepResult> {
+  const request = checkRequest(grepRequestSchema, unchecked);
   const { record } = output;
   const reader = textReaderOf(output, "grep");
   const pattern = stringArg(
@@ -204,11 +152,17 @@ export async function grepOutput(
   const context = intArg("context", request.context, 0, 0, 20);
   const maxMatches = intArg("maxMatches", request.maxMatches, DEFAULT_MAX_MATCHES, 1, 1000);
   const cursor = intArg("cursor", request.cursor, 0, 0, record.charCount ?? 0, record.id);
-  const timeoutMs = intArg("timeoutMs", request.timeoutMs, DEFAULT_PATTERN_TIMEOUT_MS, 1, 600_000);
+  const timeoutMs = intArg(
+    "timeoutMs",
+    request.timeoutMs,
+    defaultPatternTimeoutMs(record.byteSize ?? 0),
+    1,
+    600_000,
+  );
   const maxLineChars = intArg("maxLineChars", request.maxLineChars, DEFAULT_MAX_LINE_CHARS, 20);
   const from = await reader.positionAtChar(cursor);
 
-  let matcher: LineMatcher;
+  let matcher: LineMatcher | RegexMatcher;
   if (!regex && !ignoreCase) {
     const needle = Buffer.from(pattern, "utf8");
     if (needle.byteLength > MAX_LITERAL_BYTES) {
@@ -223,11 +177,25 @@ export async function grepOutput(
     const source = regex ? pattern : escapeRegExp(pattern);
     const flags = ignoreCase ? "i" : "";
     checkPattern(source, flags);
+    // One deadline for the whole call, however many chunks and windows it takes.
+    const deadline = Date.now() + timeoutMs;
+    const left = () => deadline - Date.now();
     // A literal (escaped) pattern is linear-time and safe on this thread; a model's regex is not.
-    const scan = regex
-      ? (text: string, max: number) => runner.scan(text, source, flags, max, timeoutMs)
-      : async (text: string, max: number) => scanLines(text, source, flags, max);
-    matcher = new RegexMatcher(reader, from, maxMatches + 1, scan);
+    matcher = regex
+      ? new RegexMatcher(
+          reader,
+          from,
+          maxMatches + 1,
+          (text, max) => runner.scan(text, source, flags, max, left()),
+          (text, at) => runner.scan(text, source, flags, 1, left(), { from: at }),
+        )
+      : new RegexMatcher(
+          reader,
+          from,
+          maxMatches + 1,
+          async (text, max) => scanLines(text, source, flags, max),
+          async (text, at) => scanWindow(text, source, flags, at),
+        );
   }
 
   const matches: GrepMatch[] = [];
@@ -258,6 +226,7 @@ export async function grepOutput(
     ignoreCase,
     matches,
     totalMatches,
+    windowed: regex && matcher instanceof RegexMatcher && matcher.windowed,
     moreMatches,
     nextCursor,
   };

@@ -1,8 +1,14 @@
-import { JSONPath } from "jsonpath-plus";
 import { OutputTooLargeError, SpillwayError } from "../core/errors.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import { intArg, textReaderOf } from "./common.js";
-import { outlineJson } from "./json-outline.js";
+import { evaluateJson, type JsonTask, type JsonTaskResult } from "./json-evaluate.js";
+import {
+  DEFAULT_JSON_MEMORY_MB,
+  DEFAULT_JSON_TIMEOUT_MS,
+  runJsonTask,
+  tooCostly,
+} from "./json-runner.js";
+import { checkRequest, jsonRequestSchema } from "./request-schemas.js";
 
 /** Largest output json mode parses (parsing needs several times the text in memory). */
 export const DEFAULT_MAX_JSON_BYTES = 512 * 1024 * 1024;
@@ -21,6 +27,10 @@ export interface JsonRequest {
   /** Serialized characters of values returned, at most. */
   readonly maxChars?: number;
   readonly maxJsonBytes?: number;
+  /** Deadline of the whole read, parsing included, in ms (default 30000). */
+  readonly timeoutMs?: number;
+  /** Heap limit of the worker that parses and queries, in MiB (default 2048). */
+  readonly maxMemoryMb?: number;
 }
 
 export interface JsonMatch {
@@ -41,7 +51,10 @@ export type JsonResult =
       readonly sha256: string;
       readonly query: string;
       readonly matches: JsonMatch[];
+      /** Matches from the start; a lower bound when `totalExact` is false. */
       readonly totalMatches: number;
+      /** False when counting stopped early (a query stops at maxResults + 10,000 matches). */
+      readonly totalExact: boolean;
       readonly offset: number;
       /** Pass as `offset` for the next matches; null when none remain. */
       readonly nextOffset: number | null;
@@ -54,12 +67,6 @@ export type JsonResult =
       /** A compact, indented description of the document's shape. */
       readonly outline: string;
     };
-
-interface ParsedDocument {
-  readonly root: unknown;
-  /** For ndjson: the 1-based line of each record. */
-  readonly recordLines?: number[];
-}
 
 function invalidJson(output: OpenedOutput, reason: string, line?: number): SpillwayError {
   const { record } = output;
@@ -78,47 +85,60 @@ function invalidJson(output: OpenedOutput, reason: string, line?: number): Spill
   );
 }
 
-async function parseDocument(output: OpenedOutput, maxJsonBytes: number): Promise<ParsedDocument> {
+/** Documents up to this size are outlined on the calling thread (no worker start-up). */
+const IN_THREAD_OUTLINE_BYTES = 1024 * 1024;
+
+interface JsonLimitsRequested {
+  readonly maxJsonBytes: number;
+  readonly timeoutMs: number;
+  readonly maxMemoryMb: number;
+}
+
+/** Reads the document and runs one task on it: in a worker with limits, or here when tiny. */
+async function runTask(
+  output: OpenedOutput,
+  task: JsonTask,
+  limits: JsonLimitsRequested,
+): Promise<Exclude<JsonTaskResult, { type: "invalid-json" }>> {
   const { record } = output;
-  if ((record.byteSize ?? 0) > maxJsonBytes) {
+  const byteSize = record.byteSize ?? 0;
+  if (byteSize > limits.maxJsonBytes) {
     throw new OutputTooLargeError(
-      `Output "${record.id}" is ${record.byteSize} bytes, over the ${maxJsonBytes}-byte limit of json mode. Use grep or slice.`,
+      `Output "${record.id}" is ${byteSize} bytes, over the ${limits.maxJsonBytes}-byte limit of json mode. Use grep or slice.`,
       {
         outputId: record.id,
-        byteSize: record.byteSize ?? 0,
-        limit: maxJsonBytes,
+        byteSize,
+        limit: limits.maxJsonBytes,
         limitUnit: "bytes",
         modes: ["grep", "slice", "page"],
       },
     );
   }
-  const text = (await textReaderOf(output, "json").readChars(0, record.charCount ?? 0)).text;
-  if (record.kind === "ndjson") {
-    const root: unknown[] = [];
-    const recordLines: number[] = [];
-    const lines = text.split("\n");
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!.trim();
-      if (line.length === 0) continue;
-      try {
-        root.push(JSON.parse(line));
-      } catch (error) {
-        throw invalidJson(output, (error as Error).message, i + 1);
-      }
-      recordLines.push(i + 1);
-    }
-    return { root, recordLines };
-  }
-  try {
-    return { root: JSON.parse(text) };
-  } catch (error) {
-    throw invalidJson(output, (error as Error).message);
-  }
+  textReaderOf(output, "json"); // UNSUPPORTED_KIND for binary outputs
+  const kind = record.kind === "ndjson" ? "ndjson" : "json";
+  const bytes = await output.source.read(0, byteSize);
+  const result =
+    task.type === "outline" && byteSize <= IN_THREAD_OUTLINE_BYTES
+      ? evaluateJson(Buffer.from(bytes).toString("utf8"), kind, task)
+      : await runJsonTask(bytes, kind, task, {
+          timeoutMs: limits.timeoutMs,
+          maxMemoryMb: limits.maxMemoryMb,
+          outputId: record.id,
+          ...(task.type === "query" ? { query: task.query } : {}),
+        });
+  if (result.type === "invalid-json") throw invalidJson(output, result.reason, result.line);
+  return result;
 }
 
 /**
  * Queries a JSON or NDJSON output with JSONPath, or outlines its shape. NDJSON is queried as
  * an array of its records (`$[0]` is the first record), and each match says its line.
+ *
+ * Parsing and evaluation run in a worker thread with a heap limit (`maxMemoryMb`, default
+ * 2048) and a deadline (`timeoutMs`, default 30 s); past them the answer is QUERY_TOO_COSTLY
+ * or QUERY_TIMEOUT, saying what to do instead. A query stops once it has `maxResults` matches
+ * plus a bounded count of the rest, so a broad query on a large document costs what it
+ * returns, not what it could return; `totalMatches` is then a lower bound (`totalExact` false).
  *
  * @example
  * await queryJson(opened, { outline: true }); // shape of a 50 MB document in a few hundred tokens
@@ -126,18 +146,24 @@ async function parseDocument(output: OpenedOutput, maxJsonBytes: number): Promis
  */
 export async function queryJson(
   output: OpenedOutput,
-  request: JsonRequest = {},
+  unchecked: JsonRequest = {},
 ): Promise<JsonResult> {
+  const request = checkRequest(jsonRequestSchema, unchecked);
   const { record } = output;
-  const maxJsonBytes = intArg("maxJsonBytes", request.maxJsonBytes, DEFAULT_MAX_JSON_BYTES, 1);
+  const limits: JsonLimitsRequested = {
+    maxJsonBytes: intArg("maxJsonBytes", request.maxJsonBytes, DEFAULT_MAX_JSON_BYTES, 1),
+    timeoutMs: intArg("timeoutMs", request.timeoutMs, DEFAULT_JSON_TIMEOUT_MS, 1, 600_000),
+    maxMemoryMb: intArg("maxMemoryMb", request.maxMemoryMb, DEFAULT_JSON_MEMORY_MB, 16, 65_536),
+  };
   if (request.outline === true || request.query === undefined) {
-    const document = await parseDocument(output, maxJsonBytes);
+    const result = await runTask(output, { type: "outline" }, limits);
+    if (result.type !== "outline") throw unexpected(output, limits, result);
     return {
       mode: "json",
       kind: "outline",
       outputId: record.id,
       sha256: record.sha256,
-      outline: outlineJson(document.root),
+      outline: result.outline,
     };
   }
   const query = request.query;
@@ -146,55 +172,49 @@ export async function queryJson(
   const maxChars = intArg("maxChars", request.maxChars, DEFAULT_MAX_JSON_RESULT_CHARS, 1);
   const syntaxProblem = jsonPathSyntaxProblem(query);
   if (syntaxProblem) throw invalidQuery(query, syntaxProblem);
-  const document = await parseDocument(output, maxJsonBytes);
-  let found: { path: string; pointer: string; value: unknown }[];
-  try {
-    found = JSONPath({
-      path: query,
-      json: document.root as object,
-      resultType: "all",
-      eval: "safe",
-      wrap: true,
-    });
-  } catch (error) {
-    throw invalidQuery(query, (error as Error).message);
+  const result = await runTask(
+    output,
+    { type: "query", query, offset, maxResults, maxChars },
+    limits,
+  );
+  if (result.type === "invalid-query") throw invalidQuery(query, result.reason);
+  if (result.type === "value-too-large") {
+    throw new SpillwayError(
+      "RANGE_TOO_LARGE",
+      `The value at ${result.path} is ${result.chars} characters of JSON, over the limit of ${maxChars}. ` +
+        "Query a deeper path, or outline it first.",
+      { outputId: record.id, path: result.path, chars: result.chars, limit: maxChars },
+      { fault: "model" },
+    );
   }
-  const matches: JsonMatch[] = [];
-  let chars = 0;
-  let index = offset;
-  for (; index < found.length && matches.length < maxResults; index++) {
-    const hit = found[index]!;
-    const size = JSON.stringify(hit.value)?.length ?? 9;
-    if (matches.length > 0 && chars + size > maxChars) break;
-    if (size > maxChars) {
-      throw new SpillwayError(
-        "RANGE_TOO_LARGE",
-        `The value at ${hit.path} is ${size} characters of JSON, over the limit of ${maxChars}. ` +
-          "Query a deeper path, or outline it first.",
-        { outputId: record.id, path: hit.path, chars: size, limit: maxChars },
-        { fault: "model" },
-      );
-    }
-    chars += size;
-    const line = document.recordLines ? recordLine(hit.pointer, document.recordLines) : undefined;
-    matches.push({
-      path: hit.path,
-      pointer: hit.pointer,
-      value: hit.value,
-      ...(line ? { line } : {}),
-    });
-  }
+  if (result.type !== "query") throw unexpected(output, limits, result);
+  const returned = offset + result.matches.length;
   return {
     mode: "json",
     kind: "query",
     outputId: record.id,
     sha256: record.sha256,
     query,
-    matches,
-    totalMatches: found.length,
+    matches: result.matches,
+    totalMatches: result.counted,
+    totalExact: result.complete,
     offset,
-    nextOffset: index < found.length ? index : null,
+    nextOffset: result.nextOffset ?? (result.counted > returned ? returned : null),
   };
+}
+
+/** QUERY_TOO_COSTLY for a result the engine could not finish (too deep, too long a string). */
+function unexpected(
+  output: OpenedOutput,
+  limits: JsonLimitsRequested,
+  result: JsonTaskResult,
+): SpillwayError {
+  const reason =
+    result.type === "too-costly" ? `the engine ran out of room (${result.reason})` : result.type;
+  return tooCostly(
+    { ...limits, outputId: output.record.id },
+    `${reason}; JSON nested very deeply, or a value too large for one string, cannot be queried here`,
+  );
 }
 
 function invalidQuery(query: string, reason: string): SpillwayError {
@@ -233,9 +253,4 @@ export function jsonPathSyntaxProblem(query: string): string | undefined {
   if (open.length > 0) return `unclosed "${open[open.length - 1]}"`;
   if (query.trimEnd().endsWith(".")) return "the query ends with a dot: name a member after it";
   return undefined;
-}
-
-function recordLine(pointer: string, recordLines: number[]): number | undefined {
-  const first = /^\/(\d+)/.exec(pointer);
-  return first ? recordLines[Number(first[1])] : undefined;
 }

@@ -10,6 +10,7 @@ import {
   type Provenance,
   provenanceOf,
 } from "./provenance.js";
+import { checkRequest, pageRequestSchema } from "./request-schemas.js";
 
 export const DEFAULT_PAGE_CHARS = 16_000;
 /** A page ends at a line end when one falls within this last fraction of the page. */
@@ -71,8 +72,9 @@ function preferLineEnd(text: string, atOutputEnd: boolean): string {
  */
 export async function readPage(
   output: OpenedOutput,
-  request: PageRequest = {},
+  unchecked: PageRequest = {},
 ): Promise<PageResult> {
+  const request = checkRequest(pageRequestSchema, unchecked);
   const { record } = output;
   if (record.kind === "binary") return binaryPage(output, request);
   const total = record.charCount ?? 0;

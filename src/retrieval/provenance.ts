@@ -14,7 +14,10 @@ export interface Provenance {
   readonly charEnd: number;
   readonly byteStart: number;
   readonly byteEnd: number;
-  /** 1-based line of the first character. */
+  /**
+   * 1-based line of the first character. For an empty range, the line it sits on, never past
+   * the last line (0 only for an output with no lines).
+   */
   readonly lineStart: number;
   /** 1-based line of the last character (= lineStart for an empty range). */
   readonly lineEnd: number;
@@ -43,6 +46,10 @@ export function provenanceOf(
   range: Pick<TextRange, "start" | "end">,
 ): Provenance {
   const { record } = output;
+  const totalLines = record.lineCount ?? 0;
+  // An empty range after a final "\n" (or in an empty output) starts no line of its own.
+  const empty = range.end.char === range.start.char;
+  const lineStart = empty ? Math.min(range.start.line + 1, totalLines) : range.start.line + 1;
   return {
     outputId: record.id,
     sha256: record.sha256,
@@ -50,11 +57,11 @@ export function provenanceOf(
     charEnd: range.end.char,
     byteStart: range.start.byte,
     byteEnd: range.end.byte,
-    lineStart: range.start.line + 1,
-    lineEnd: lastLine(range.start, range.end),
+    lineStart,
+    lineEnd: empty ? lineStart : lastLine(range.start, range.end),
     totalChars: record.charCount ?? 0,
     totalBytes: record.byteSize ?? 0,
-    totalLines: record.lineCount ?? 0,
+    totalLines,
   };
 }
 

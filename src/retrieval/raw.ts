@@ -7,6 +7,7 @@ import {
   type Provenance,
   provenanceOf,
 } from "./provenance.js";
+import { checkRequest, rawRequestSchema } from "./request-schemas.js";
 
 export interface RawRequest {
   /** Largest content returned, in characters (base64 characters for binary). */
@@ -34,7 +35,11 @@ export type RawResult =
  * @example
  * const { text, provenance } = await readRaw(opened, { maxChars: 100_000 });
  */
-export async function readRaw(output: OpenedOutput, request: RawRequest = {}): Promise<RawResult> {
+export async function readRaw(
+  output: OpenedOutput,
+  unchecked: RawRequest = {},
+): Promise<RawResult> {
+  const request = checkRequest(rawRequestSchema, unchecked);
   const maxChars = intArg("maxChars", request.maxChars, DEFAULT_MAX_READ_CHARS, 0);
   const { record } = output;
   if (record.kind === "binary") {

@@ -4,6 +4,7 @@ import { type GrepRequest, type GrepResult, grepOutput } from "./grep.js";
 import { type JsonRequest, type JsonResult, queryJson } from "./json.js";
 import { type PageRequest, type PageResult, readPage } from "./page.js";
 import { type RawRequest, type RawResult, readRaw } from "./raw.js";
+import { checkRequest, retrievalRequestSchema } from "./request-schemas.js";
 import { readSlice, type SliceRequest, type SliceResult } from "./slice.js";
 
 /** One retrieval, by mode. Each mode's fields are documented on its request type. */
@@ -31,8 +32,9 @@ export const RETRIEVAL_MODES: readonly RetrievalMode[] = ["raw", "slice", "grep"
 /** Runs one retrieval on an output that is already open. */
 export function retrieve(
   output: OpenedOutput,
-  request: RetrievalRequest,
+  unchecked: RetrievalRequest,
 ): Promise<RetrievalResult> {
+  const request = checkRequest(retrievalRequestSchema, unchecked);
   switch (request.mode) {
     case "raw":
       return readRaw(output, request);
@@ -68,6 +70,7 @@ export async function readOutput<R extends RetrievalRequest>(
   scope: ReadScope,
   request: R,
 ): Promise<RetrievalResult<R["mode"]>> {
+  checkRequest(retrievalRequestSchema, request);
   const output = await store.open(id, scope);
   try {
     const result = await retrieve(output, request);

@@ -34,6 +34,19 @@ export function scanLines(text: string, pattern: string, flags: string, max: num
   return found;
 }
 
+/**
+ * The first match starting at or after `from` in `text`, a window of one long line (it holds
+ * no "\n"): [index, length], or [] when there is none. Characters before `from` are context
+ * (for lookbehinds); `^` matches only at index 0, `$` only at the window's end (the caller
+ * knows whether that is the line's end). Self-contained, like {@link scanLines}.
+ */
+export function scanWindow(text: string, pattern: string, flags: string, from: number): number[] {
+  const regex = new RegExp(pattern, `${flags.replace("g", "")}g`);
+  regex.lastIndex = from;
+  const match = regex.exec(text);
+  return match === null ? [] : [match.index, match[0].length];
+}
+
 /** Compiles a pattern to check its syntax; INVALID_PATTERN with the engine's reason. */
 export function checkPattern(pattern: string, flags: string): void {
   try {
@@ -52,14 +65,30 @@ export function checkPattern(pattern: string, flags: string): void {
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const scanLines = ${scanLines.toString()};
+const scanWindow = ${scanWindow.toString()};
 parentPort.on("message", (request) => {
   try {
-    parentPort.postMessage({ ok: true, found: scanLines(request.text, request.pattern, request.flags, request.max) });
+    const found = request.from === undefined
+      ? scanLines(request.text, request.pattern, request.flags, request.max)
+      : scanWindow(request.text, request.pattern, request.flags, request.from);
+    parentPort.postMessage({ ok: true, found });
   } catch (error) {
     parentPort.postMessage({ ok: false, error: String(error && error.message || error) });
   }
 });
 `;
+
+/** PATTERN_TIMEOUT: the search ran out of its deadline (a silent "no match" is never given). */
+export function patternTimeout(pattern: string, remainingMs: number): SpillwayError {
+  return new SpillwayError(
+    "PATTERN_TIMEOUT",
+    `Pattern ${JSON.stringify(pattern)} ran out of its deadline${remainingMs > 0 ? ` (${remainingMs} ms left for this part)` : ""} and was stopped ` +
+      "before the search finished (likely catastrophic backtracking, or a very large output). " +
+      "Simplify it, anchor it, search for a literal, or raise timeoutMs.",
+    { pattern, ...(remainingMs > 0 ? { timeoutMs: remainingMs } : {}) },
+    { fault: "model" },
+  );
+}
 
 type WorkerReply = { ok: true; found: number[] } | { ok: false; error: string };
 
@@ -72,14 +101,21 @@ export class RegexRunner {
   private worker: Worker | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
+  /**
+   * {@link scanLines} on `text` (at most `max` matches), or with `window` {@link scanWindow}
+   * from `window.from`; PATTERN_TIMEOUT after `timeoutMs`.
+   */
   scan(
     text: string,
     pattern: string,
     flags: string,
     max: number,
     timeoutMs: number,
+    window?: { readonly from: number },
   ): Promise<number[]> {
-    const run = this.queue.then(() => this.runOne(text, pattern, flags, max, timeoutMs));
+    const run = this.queue.then(() =>
+      this.runOne(text, pattern, flags, max, timeoutMs, window?.from),
+    );
     // The caller gets `run` and its error; the queue only needs to know it settled.
     this.queue = run.then(
       () => undefined,
@@ -94,7 +130,9 @@ export class RegexRunner {
     flags: string,
     max: number,
     timeoutMs: number,
+    from: number | undefined,
   ): Promise<number[]> {
+    if (timeoutMs <= 0) return Promise.reject(patternTimeout(pattern, 0));
     if (!this.worker) {
       this.worker = new Worker(WORKER_SOURCE, { eval: true });
       this.worker.unref();
@@ -105,15 +143,7 @@ export class RegexRunner {
         cleanup();
         this.worker = undefined;
         void worker.terminate();
-        reject(
-          new SpillwayError(
-            "PATTERN_TIMEOUT",
-            `Pattern ${JSON.stringify(pattern)} took longer than ${timeoutMs} ms and was stopped ` +
-              "(likely catastrophic backtracking). Simplify it, anchor it, or search for a literal.",
-            { pattern, timeoutMs },
-            { fault: "model" },
-          ),
-        );
+        reject(patternTimeout(pattern, timeoutMs));
       }, timeoutMs);
       const failed = (reason: string, fault: "model" | "internal", cause?: unknown) =>
         new SpillwayError(
@@ -139,7 +169,7 @@ export class RegexRunner {
       };
       worker.on("message", onMessage);
       worker.on("error", onError);
-      worker.postMessage({ text, pattern, flags, max });
+      worker.postMessage({ text, pattern, flags, max, from });
     });
   }
 

@@ -8,6 +8,7 @@ import {
   type Provenance,
   provenanceOf,
 } from "./provenance.js";
+import { checkRequest, sliceRequestSchema } from "./request-schemas.js";
 
 /** Characters returned by a character slice that gives `start` but no `length`. */
 export const DEFAULT_SLICE_LENGTH = 4_000;
@@ -116,7 +117,11 @@ function addressing(request: SliceRequest): "chars" | "lines" | "anchor" {
  * await readSlice(opened, { lineStart: 120, lineEnd: 140 });
  * await readSlice(opened, { anchor: "OutOfMemoryError", window: 500, matchIndex: 1 });
  */
-export async function readSlice(output: OpenedOutput, request: SliceRequest): Promise<SliceResult> {
+export async function readSlice(
+  output: OpenedOutput,
+  unchecked: SliceRequest,
+): Promise<SliceResult> {
+  const request = checkRequest(sliceRequestSchema, unchecked);
   const id = output.record.id;
   const maxChars = intArg("maxChars", request.maxChars, DEFAULT_MAX_READ_CHARS, 1);
   const style = addressing(request);

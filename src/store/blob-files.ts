@@ -1,28 +1,44 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import {
-  access,
-  chmod,
-  type FileHandle,
-  mkdir,
-  open,
-  readdir,
-  rename,
-  rm,
-  stat,
-} from "node:fs/promises";
-import { join } from "node:path";
+import { type FileHandle, lstat, mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { SpillwayError } from "../core/errors.js";
+import { isStaleTemp, tempName, trackTemp, untrackTemp } from "./temp-files.js";
 
 /** Directories are private to the user; so are files. */
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
-/** A temp file older than this cannot belong to a live write. */
-const ABANDONED_TEMP_AGE_MS = 24 * 3600 * 1000;
+/** At open, a dead writer's temp file is removed once it has been idle this long. */
+const STALE_TEMP_IDLE_MS = 10 * 60 * 1000;
 
-/** Creates a directory (and parents) private to the user. */
+/** STORE_UNAVAILABLE: something other than what spillway expects sits at `path`. */
+export function notExpected(path: string, found: string, expected: string): SpillwayError {
+  return new SpillwayError(
+    "STORE_UNAVAILABLE",
+    `${path} is ${found}; spillway expects ${expected} there and does not follow or change it. ` +
+      "Remove it, or point --home (SPILLWAY_HOME) at the real directory.",
+    { path, found, expected },
+    { fault: "user" },
+  );
+}
+
+/**
+ * Makes sure a real directory exists at `path`. A missing one is created private (0700, and
+ * so are missing parents); an existing one is used as it is: its mode is never changed, since
+ * spillway did not create it. A symbolic link or a file there is refused.
+ */
 export async function makePrivateDir(path: string): Promise<void> {
-  await mkdir(path, { recursive: true, mode: DIR_MODE });
-  await chmod(path, DIR_MODE);
+  const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (info?.isSymbolicLink()) throw notExpected(path, "a symbolic link", "a directory");
+  if (info && !info.isDirectory()) throw notExpected(path, "not a directory", "a directory");
+  if (info) return;
+  // Missing parents are created private too; existing ones (symlinks included) are the user's.
+  await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
+  await mkdir(path, { mode: DIR_MODE }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
 }
 
 async function fsyncDir(path: string): Promise<void> {
@@ -31,15 +47,6 @@ async function fsyncDir(path: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.F_OK);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -64,16 +71,19 @@ export class BlobDirectory {
   }
 
   /**
-   * Deletes temp files a crashed writer left behind. Only old ones: a younger file may belong
-   * to another process writing right now.
+   * Deletes temp files crashed writers left behind: those of a process that is gone (after 10
+   * minutes idle, in case its pid is from another host or container), and any older than a day.
+   * `spillway store gc` removes a dead writer's files at once (store-maintenance.ts).
    */
   private async removeAbandonedTemps(): Promise<void> {
-    const cutoff = Date.now() - ABANDONED_TEMP_AGE_MS;
+    const now = Date.now();
     for (const name of await readdir(this.tmpDir)) {
       if (!name.endsWith(".part")) continue;
       const path = join(this.tmpDir, name);
       const info = await stat(path).catch(() => undefined);
-      if (info && info.mtimeMs < cutoff) await rm(path, { force: true });
+      if (info && isStaleTemp(path, info.mtimeMs, now, STALE_TEMP_IDLE_MS)) {
+        await rm(path, { force: true });
+      }
     }
   }
 
@@ -83,30 +93,31 @@ export class BlobDirectory {
 
   /** A new temp file for a payload being written. */
   async createTemp(): Promise<{ path: string; handle: FileHandle }> {
-    const path = join(this.tmpDir, `${randomBytes(12).toString("hex")}.part`);
+    const path = join(this.tmpDir, tempName(randomBytes(12).toString("hex")));
     const handle = await open(path, "wx", FILE_MODE);
+    trackTemp(path);
     return { path, handle };
   }
 
   /**
-   * Moves a complete, fsynced temp file to its content address. If that blob already exists
-   * (same content stored before), the temp file is dropped: blobs are deduplicated.
+   * Moves a complete, fsynced temp file to its content address. A file already there (the
+   * same content stored before, or something damaged or planted) is replaced atomically, never
+   * trusted unchecked: the new bytes were hashed on the way in, so after the rename the
+   * address holds exactly that content. Records stay deduplicated; the bytes are rewritten.
    */
   async commit(tempPath: string, sha256: string): Promise<string> {
     const finalPath = this.pathFor(sha256);
     const shard = join(this.blobsDir, sha256.slice(0, 2));
-    if (await exists(finalPath)) {
-      await rm(tempPath, { force: true });
-      return finalPath;
-    }
     await makePrivateDir(shard);
     await rename(tempPath, finalPath);
+    untrackTemp(tempPath);
     await fsyncDir(shard);
     return finalPath;
   }
 
   async discard(tempPath: string): Promise<void> {
     await rm(tempPath, { force: true });
+    untrackTemp(tempPath);
   }
 }
 

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { StoreCorruptError } from "../core/errors.js";
 
@@ -47,10 +49,14 @@ export class FileBlobSource implements BlobSource {
   static async open(path: string, expectedSize: number, sha256: string): Promise<FileBlobSource> {
     let handle: FileHandle;
     try {
-      handle = await open(path, "r");
+      // A symbolic link is never followed: a blob file is a regular file spillway wrote.
+      handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
+      const link = (error as NodeJS.ErrnoException).code === "ELOOP";
       throw new StoreCorruptError(
-        `Blob file for sha256 ${sha256} is missing or unreadable at ${path}.`,
+        link
+          ? `Blob file for sha256 ${sha256} at ${path} is a symbolic link; spillway reads only the regular files it wrote. Store the content again to repair it.`
+          : `Blob file for sha256 ${sha256} is missing or unreadable at ${path}.`,
         { path, sha256 },
         error,
       );
@@ -104,4 +110,12 @@ export class FileBlobSource implements BlobSource {
   async close(): Promise<void> {
     await this.handle.close();
   }
+}
+
+/** The SHA-256 (hex) of a payload's bytes, read 4 MiB at a time. */
+export async function sha256Of(source: BlobSource): Promise<string> {
+  const hash = createHash("sha256");
+  const step = 4 * 1024 * 1024;
+  for (let at = 0; at < source.size; at += step) hash.update(await source.read(at, step));
+  return hash.digest("hex");
 }

@@ -39,3 +39,11 @@ export {
   openSqliteOutputStore,
   type SqliteOutputStoreOptions,
 } from "./sqlite-output-store.js";
+export {
+  collectGarbage,
+  type GcOptions,
+  type GcReport,
+  type StoreStats,
+  storeStats,
+} from "./store-maintenance.js";
+export { removeLiveTempsSync } from "./temp-files.js";

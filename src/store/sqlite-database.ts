@@ -1,10 +1,10 @@
-import { chmod, open as openFile } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat, open as openFile, statfs } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import type { Clock } from "../core/clock.js";
 import { SpillwayError } from "../core/errors.js";
 import { resolveHome } from "../core/home.js";
-import { BlobDirectory, FILE_MODE, makePrivateDir } from "./blob-files.js";
+import { BlobDirectory, FILE_MODE, makePrivateDir, notExpected } from "./blob-files.js";
 import { migrate } from "./sqlite-schema.js";
 
 /**
@@ -31,9 +31,7 @@ export async function openSqliteDatabase(
   try {
     await makePrivateDir(home);
     await blobs.prepare();
-    // Create the file private before SQLite opens it; SQLite gives -wal/-shm the same mode.
-    await (await openFile(dbPath, "a", FILE_MODE)).close();
-    await chmod(dbPath, FILE_MODE);
+    await prepareDatabaseFile(dbPath);
     const db = new Database(dbPath, { timeout: 30_000 });
     db.pragma("journal_mode = WAL");
     db.pragma(synchronous === "normal" ? "synchronous = NORMAL" : "synchronous = FULL");
@@ -41,12 +39,83 @@ export async function openSqliteDatabase(
     migrate(db, clock());
     return { home, db, blobs };
   } catch (error) {
+    if (SpillwayError.isInstance(error)) throw error;
+    const full = await lowOnSpace(home);
     throw new SpillwayError(
       "STORE_UNAVAILABLE",
-      `Cannot open the store at ${home}: ${(error as Error).message}. ` +
-        "Set SPILLWAY_HOME (or --home) to a directory you can write.",
-      { home, path: dbPath },
+      `Cannot open the store at ${home}: ${(error as Error).message}. ${remedyFor(error, home, full)}`,
+      { home, path: dbPath, ...errnoOf(error) },
       { fault: "store", cause: error },
     );
   }
+}
+
+/**
+ * Creates the database file private (0600; SQLite gives -wal/-shm the same mode) when it is
+ * missing. An existing file keeps its mode. A symbolic link at the file, or at its -wal/-shm
+ * companions, is refused: SQLite would follow it and write wherever it points.
+ */
+async function prepareDatabaseFile(dbPath: string): Promise<void> {
+  for (const path of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) {
+    const info = await lstat(path).catch(() => undefined);
+    if (info?.isSymbolicLink()) throw notExpected(path, "a symbolic link", "a regular file");
+    if (info && !info.isFile()) throw notExpected(path, "not a regular file", "a regular file");
+  }
+  try {
+    await (await openFile(dbPath, "wx", FILE_MODE)).close();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
+/** The system or SQLite error code behind a failure, when there is one. */
+function errnoOf(error: unknown): { errno?: string } {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? { errno: code } : {};
+}
+
+/** True when the file system holding `path` (or its nearest existing parent) is nearly full. */
+async function lowOnSpace(path: string): Promise<boolean> {
+  for (let at = path; ; at = dirname(at)) {
+    const info = await statfs(at).catch(() => undefined);
+    if (info) return info.bavail * info.bsize < 1024 * 1024;
+    if (dirname(at) === at) return false;
+  }
+}
+
+/**
+ * What to do about a store that cannot be opened, by what went wrong. SQLite reports a full
+ * disk in several ways ("disk I/O error" among them), so `diskFull` (measured) wins.
+ */
+export function remedyFor(error: unknown, home: string, diskFull = false): string {
+  if (diskFull) {
+    return `The disk holding ${home} is full: free some space (spillway store gc removes unreferenced payloads), or use another --home.`;
+  }
+  switch (errnoOf(error).errno) {
+    case "ENOSPC":
+    case "EDQUOT":
+    case "SQLITE_FULL":
+      return `The disk holding ${home} is full: free some space (spillway store gc removes unreferenced payloads), or use another --home.`;
+    case "EROFS":
+      return `${home} is on a read-only file system: set SPILLWAY_HOME (or --home) to a writable directory.`;
+    case "EACCES":
+    case "EPERM":
+    case "SQLITE_READONLY":
+    case "SQLITE_CANTOPEN":
+      return "Set SPILLWAY_HOME (or --home) to a directory you can write.";
+    default:
+      return "Check that the directory exists, is yours and has free space, or set SPILLWAY_HOME (or --home) to another one.";
+  }
+}
+
+/** STORE_UNAVAILABLE for a write that ran out of disk (nothing was stored); else undefined. */
+export function diskFullError(error: unknown, home: string): SpillwayError | undefined {
+  const { errno } = errnoOf(error);
+  if (errno !== "ENOSPC" && errno !== "EDQUOT") return undefined;
+  return new SpillwayError(
+    "STORE_UNAVAILABLE",
+    `The disk holding the store at ${home} is full; nothing was stored. ${remedyFor(error, home, true)}`,
+    { home, errno },
+    { fault: "store", cause: error },
+  );
 }

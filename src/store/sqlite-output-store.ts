@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { type Clock, systemClock } from "../core/clock.js";
 import {
   InvalidArgumentError,
+  isSpillwayError,
   OutputFailedError,
   OutputNotFoundError,
   OutputNotReadyError,
@@ -11,7 +11,7 @@ import {
 import { type IdGenerator, OUTPUT_ID_PREFIX, randomId } from "../core/ids.js";
 import type { TokenizerName } from "../core/tokens.js";
 import { type BlobDirectory, BlobSink } from "./blob-files.js";
-import { type BlobSource, FileBlobSource, MemoryBlobSource } from "./blob-source.js";
+import { type BlobSource, FileBlobSource, MemoryBlobSource, sha256Of } from "./blob-source.js";
 import { type IngestResult, ingest, type OutputContent } from "./ingest.js";
 import { LineIndex } from "./line-index.js";
 import type {
@@ -24,8 +24,10 @@ import type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
-import { openSqliteDatabase, type SqliteSynchronous } from "./sqlite-database.js";
+import { checkQuota, payloadLimit, sessionQuotaError, sqliteQuota } from "./session-quota.js";
+import { diskFullError, openSqliteDatabase, type SqliteSynchronous } from "./sqlite-database.js";
 import { type BlobRow, type OutputRow, toRecord } from "./sqlite-output-rows.js";
+import * as check from "./store-arguments.js";
 
 /** 1 GiB: the default largest output a store accepts. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
@@ -37,6 +39,8 @@ export interface SqliteOutputStoreOptions {
   readonly home?: string;
   /** Largest accepted output in bytes (default 1 GiB). */
   readonly maxOutputBytes?: number;
+  /** Most bytes one session's outputs may take (default no limit); past it SESSION_QUOTA_EXCEEDED. */
+  readonly maxSessionBytes?: number;
   readonly inlineMaxBytes?: number;
   /** Tokenizer for token estimates (default o200k_base). */
   readonly tokenizer?: TokenizerName;
@@ -49,18 +53,6 @@ export interface SqliteOutputStoreOptions {
   readonly synchronous?: SqliteSynchronous;
   /** @internal Test hook: runs after a blob file is durable and before its record is written. */
   readonly afterBlobDurable?: (sha256: string) => void | Promise<void>;
-}
-
-function checkOrigin(origin: OutputOrigin): void {
-  if (!origin.sessionId) throw new InvalidArgumentError("sessionId", "is empty", "a session id");
-  if (!origin.toolName) throw new InvalidArgumentError("toolName", "is empty", "the tool's name");
-  if (typeof origin.toolArgs !== "string") {
-    throw new InvalidArgumentError(
-      "toolArgs",
-      `is a ${typeof origin.toolArgs}`,
-      "the tool's arguments as verbatim JSON text",
-    );
-  }
 }
 
 /**
@@ -114,12 +106,15 @@ export class SqliteOutputStore implements OutputStore {
     content: OutputContent,
     options: PutOutputOptions = {},
   ): Promise<OutputRecord> {
-    checkOrigin(origin);
+    origin = check.checkOrigin(origin);
+    options = check.checkPutOptions(options);
+    content = check.checkContent(content);
     const id = this.ids(OUTPUT_ID_PREFIX);
     const createdAt = origin.createdAt ?? this.clock();
-    const stored = await this.storePayload(content, options);
+    const stored = await this.storePayload(content, options, origin.sessionId);
     this.db
       .transaction(() => {
+        checkQuota(origin.sessionId, stored.byteSize, this.quota(origin.sessionId));
         this.insertBlob(stored);
         this.insertRunning(id, origin, createdAt);
         this.markReady(id, stored, options);
@@ -129,7 +124,7 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async begin(origin: OutputOrigin): Promise<OutputRecord> {
-    checkOrigin(origin);
+    origin = check.checkOrigin(origin);
     const id = this.ids(OUTPUT_ID_PREFIX);
     this.insertRunning(id, origin, origin.createdAt ?? this.clock());
     return this.getRow(id);
@@ -140,11 +135,15 @@ export class SqliteOutputStore implements OutputStore {
     content: OutputContent,
     options: PutOutputOptions = {},
   ): Promise<OutputRecord> {
-    this.requireRunning(id);
-    const stored = await this.storePayload(content, options);
+    id = check.checkOutputId(id);
+    options = check.checkPutOptions(options);
+    content = check.checkContent(content);
+    const sessionId = this.requireRunning(id);
+    const stored = await this.storePayload(content, options, sessionId);
     this.db
       .transaction(() => {
         this.requireRunning(id);
+        checkQuota(sessionId, stored.byteSize, this.quota(sessionId));
         this.insertBlob(stored);
         this.markReady(id, stored, options);
       })
@@ -153,6 +152,10 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async fail(id: string, error: string): Promise<OutputRecord> {
+    id = check.checkOutputId(id);
+    if (typeof error !== "string") {
+      throw new InvalidArgumentError("error", `got ${typeof error}`, "the tool's error text");
+    }
     this.db
       .transaction(() => {
         this.requireRunning(id);
@@ -165,17 +168,20 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async get(id: string, scope: ReadScope): Promise<OutputRecord> {
+    id = check.checkOutputId(id);
+    const checked = check.checkReadScope(scope);
     const row = this.db.prepare("SELECT * FROM outputs WHERE id = ?").get(id) as
       | OutputRow
       | undefined;
-    const scoped = "sessionId" in scope;
-    if (!row || (scoped && row.session_id !== scope.sessionId)) {
+    const scoped = "sessionId" in checked;
+    if (!row || (scoped && row.session_id !== checked.sessionId)) {
       throw new OutputNotFoundError(id, scoped);
     }
     return toRecord(row);
   }
 
   async list(filter: ListOutputsFilter = {}): Promise<OutputRecord[]> {
+    filter = check.checkListFilter(filter);
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.sessionId !== undefined) {
@@ -228,12 +234,7 @@ export class SqliteOutputStore implements OutputStore {
   async verify(id: string, scope: ReadScope): Promise<VerifyResult> {
     const opened = await this.open(id, scope);
     try {
-      const hash = createHash("sha256");
-      const step = 4 * 1024 * 1024;
-      for (let at = 0; at < opened.source.size; at += step) {
-        hash.update(await opened.source.read(at, step));
-      }
-      const actualSha256 = hash.digest("hex");
+      const actualSha256 = await sha256Of(opened.source);
       return {
         id,
         ok: actualSha256 === opened.record.sha256,
@@ -254,18 +255,24 @@ export class SqliteOutputStore implements OutputStore {
   private async storePayload(
     content: OutputContent,
     options: PutOutputOptions,
+    sessionId: string,
   ): Promise<IngestResult> {
     const sink = new BlobSink(this.blobs, this.inlineMaxBytes);
+    const quota = this.quota(sessionId);
+    const maxBytes = payloadLimit(this.maxOutputBytes, quota);
     let result: IngestResult;
     try {
       result = await ingest(content, sink, {
-        maxBytes: this.maxOutputBytes,
+        maxBytes,
         ...(options.binary ? { binary: true } : {}),
         ...(this.options.tokenizer ? { tokenizer: this.options.tokenizer } : {}),
       });
     } catch (error) {
       await sink.abort();
-      throw error;
+      if (quota && maxBytes < this.maxOutputBytes && isSpillwayError(error, "OUTPUT_TOO_LARGE")) {
+        throw sessionQuotaError(sessionId, quota.usedBytes, maxBytes, quota.maxSessionBytes, true);
+      }
+      throw diskFullError(error, this.location) ?? error;
     }
     if ("tempPath" in result.payload) {
       await this.blobs.commit(result.payload.tempPath, result.sha256);
@@ -330,10 +337,15 @@ export class SqliteOutputStore implements OutputStore {
       );
   }
 
-  private requireRunning(id: string): void {
-    const row = this.db.prepare("SELECT status, tool_name FROM outputs WHERE id = ?").get(id) as
-      | { status: string; tool_name: string }
-      | undefined;
+  private quota(sessionId: string) {
+    return sqliteQuota(this.db, sessionId, this.options.maxSessionBytes);
+  }
+
+  /** Checks that `id` is running; returns its session. */
+  private requireRunning(id: string): string {
+    const row = this.db
+      .prepare("SELECT status, tool_name, session_id FROM outputs WHERE id = ?")
+      .get(id) as { status: string; tool_name: string; session_id: string } | undefined;
     if (!row) throw new OutputNotFoundError(id);
     if (row.status !== "running") {
       throw new InvalidArgumentError(
@@ -342,6 +354,7 @@ export class SqliteOutputStore implements OutputStore {
         "the id of a running output (from begin())",
       );
     }
+    return row.session_id;
   }
 
   private getRow(id: string): OutputRecord {

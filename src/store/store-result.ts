@@ -1,9 +1,11 @@
+import { isTextStream, type TextStream } from "../core/text-stream.js";
+import type { OutputContent } from "./ingest.js";
 import type { OutputOrigin, OutputRecord, OutputStore } from "./output-store.js";
 
 /** A tool's raw result: its text and its binary parts (images, blobs). */
 export interface ToolResultContent {
-  /** Absent when the result is only binary. */
-  readonly text?: string;
+  /** Absent when the result is only binary; a stream when too large to hold (read once). */
+  readonly text?: string | TextStream;
   readonly binary?: readonly { readonly data: Uint8Array; readonly mediaType: string }[];
 }
 
@@ -32,6 +34,26 @@ export async function storeToolResult(
   content: ToolResultContent,
   running?: OutputRecord,
 ): Promise<StoredResult> {
+  try {
+    return await storeParts(outputs, origin, content, running);
+  } finally {
+    // A streamed text was read into the store (or the store refused it): free what held it.
+    if (isTextStream(content.text)) await content.text.release();
+  }
+}
+
+/** The content of a tool's text: a string, or the pieces of a stream. */
+function textContent(text: string | TextStream | undefined): OutputContent {
+  if (text === undefined) return "";
+  return typeof text === "string" ? text : text.chunks();
+}
+
+async function storeParts(
+  outputs: OutputStore,
+  origin: OutputOrigin,
+  content: ToolResultContent,
+  running: OutputRecord | undefined,
+): Promise<StoredResult> {
   const parts = [...(content.binary ?? [])];
   // The handle was given out when the call started: it holds the text, or else the first
   // binary part; the other parts are attachments.
@@ -49,10 +71,10 @@ export async function storeToolResult(
           binary: true,
           mediaType: first.mediaType,
         })
-      : await outputs.complete(running.id, content.text ?? "");
+      : await outputs.complete(running.id, textContent(content.text));
   } else {
     const hasText = content.text !== undefined || attachments.length === 0;
-    record = hasText ? await outputs.put(origin, content.text ?? "") : attachments.shift()!;
+    record = hasText ? await outputs.put(origin, textContent(content.text)) : attachments.shift()!;
   }
   const storedBytes =
     (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);

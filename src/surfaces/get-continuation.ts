@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeValue } from "../core/check-arguments.js";
 import { isSpillwayError } from "../core/errors.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import { toolInputSchema } from "../core/tool-input-schema.js";
@@ -85,7 +86,7 @@ export function createGetContinuationSurface(options: { chars: number }): Surfac
       if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) {
         return {
           text: errorJson(
-            `offset must be a non-negative integer character offset, got ${JSON.stringify(offset)}`,
+            `offset must be a non-negative integer character offset, got ${describeValue(offset)}`,
           ),
           isError: true,
         };

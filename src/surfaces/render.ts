@@ -21,7 +21,8 @@ export function rangeHeader(mode: string, p: Provenance | BinaryProvenance): str
   }
   return (
     `[${p.outputId} ${mode}: chars ${n(p.charStart)}-${n(p.charEnd)} of ${n(p.totalChars)} · ` +
-    `lines ${n(p.lineStart)}-${n(p.lineEnd)} of ${n(p.totalLines)} · sha256 ${shortHash(p.sha256)}]`
+    `lines ${p.charStart === p.charEnd ? "none" : `${n(p.lineStart)}-${n(p.lineEnd)}`} of ${n(p.totalLines)} · ` +
+    `sha256 ${shortHash(p.sha256)}]`
   );
 }
 
@@ -99,14 +100,17 @@ export function renderGrep(
   } else if (result.nextCursor !== null) {
     footer = `\n[more matching lines: ${continueCall(result.nextCursor)}]`;
   }
-  return `${header}${blocks.length > 0 ? `\n${blocks.join(hasContext ? "\n--\n" : "\n")}` : ""}${footer}`;
+  const windowed = result.windowed
+    ? "\n[lines over 4 Mi characters were searched in windows: a regex match longer than 64 Ki characters there can be missed; grep a literal to be exact]"
+    : "";
+  return `${header}${blocks.length > 0 ? `\n${blocks.join(hasContext ? "\n--\n" : "\n")}` : ""}${footer}${windowed}`;
 }
 
 export function renderJson(result: JsonResult, continueCall: (offset: number) => string): string {
   if (result.kind === "outline")
     return `[${result.outputId} json outline · sha256 ${shortHash(result.sha256)}]\n${result.outline}`;
   const header =
-    `[${result.outputId} json ${result.query}: ${n(result.totalMatches)} matches` +
+    `[${result.outputId} json ${result.query}: ${result.totalExact ? "" : "at least "}${n(result.totalMatches)} matches` +
     (result.matches.length > 0
       ? `; showing ${n(result.offset + 1)}-${n(result.offset + result.matches.length)}]`
       : "]");

@@ -3,7 +3,15 @@
  * Text is passed through by reference (no copy), so a 300 MB result stays one string.
  */
 
+import { readFileSync } from "node:fs";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isTextStream,
+  joinText,
+  stringifyWithStreams,
+  type TextStream,
+} from "../../core/text-stream.js";
+import { isSpillToken, type SpilledText, takeSpilled } from "./spilled-text.js";
 import type { McpCallResult, McpContent } from "./types.js";
 
 type SdkContent = CallToolResult["content"][number];
@@ -13,20 +21,53 @@ export function decodeCallToolResult(result: CallToolResult): McpCallResult {
   return {
     isError: result.isError === true,
     content: result.content.map(decodeContent),
-    ...(result.structuredContent === undefined ? {} : { structured: result.structuredContent }),
+    ...(result.structuredContent === undefined
+      ? {}
+      : { structured: withStreams(result.structuredContent) }),
     raw: result,
   };
 }
 
+/** A spilled string's text stream (the transport parsed it into a file), or undefined. */
+function spilled(value: string): SpilledText | undefined {
+  return isSpillToken(value) ? takeSpilled(value) : undefined;
+}
+
+/** A spilled base64 payload, read back (binary content is decoded whole). */
+function base64Of(value: string): string {
+  const file = spilled(value);
+  if (!file) return value;
+  const text = readFileSync(file.path, "latin1");
+  void file.release();
+  return text;
+}
+
+/** Replaces spill tokens in structured content by their text streams (in place, no copy). */
+function withStreams(value: unknown): unknown {
+  if (typeof value === "string") return spilled(value) ?? value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = withStreams(value[i]);
+  } else if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (typeof item === "object" || isSpillToken(item)) record[key] = withStreams(item);
+    }
+  }
+  return value;
+}
+
 function decodeContent(block: SdkContent): McpContent {
   switch (block.type) {
-    case "text":
-      return { type: "text", text: block.text };
+    case "text": {
+      const stream = spilled(block.text);
+      return stream ? { type: "text-stream", text: stream } : { type: "text", text: block.text };
+    }
     case "image":
     case "audio":
       return {
         type: "binary",
-        data: fromBase64(block.data),
+        data: fromBase64(base64Of(block.data)),
         mediaType: block.mimeType,
         kind: block.type,
       };
@@ -34,13 +75,16 @@ function decodeContent(block: SdkContent): McpContent {
       const { resource } = block;
       const mediaType = resource.mimeType === undefined ? {} : { mediaType: resource.mimeType };
       if ("text" in resource && typeof resource.text === "string") {
-        return { type: "resource", uri: resource.uri, text: resource.text, ...mediaType };
+        const stream = spilled(resource.text);
+        return stream
+          ? { type: "resource", uri: resource.uri, textStream: stream, ...mediaType }
+          : { type: "resource", uri: resource.uri, text: resource.text, ...mediaType };
       }
       if ("blob" in resource && typeof resource.blob === "string") {
         return {
           type: "resource",
           uri: resource.uri,
-          data: fromBase64(resource.blob),
+          data: fromBase64(base64Of(resource.blob)),
           ...mediaType,
         };
       }
@@ -59,8 +103,11 @@ function fromBase64(data: string): Uint8Array {
 
 /** An MCP result split the way spillway stores it: one text, and each binary part on its own. */
 export interface McpContentParts {
-  /** Text parts joined by newlines; absent when the result is only binary. */
-  readonly text?: string;
+  /**
+   * Text parts joined by newlines; absent when the result is only binary. A stream when a part
+   * was too large to hold (a `text-stream` part, see `spillTextOverBytes`): read it once.
+   */
+  readonly text?: string | TextStream;
   readonly binary?: readonly { readonly data: Uint8Array; readonly mediaType: string }[];
 }
 
@@ -74,22 +121,64 @@ export interface McpContentParts {
  * mcpContentParts({ isError: false, content: [{ type: "text", text: "ok" }] }); // { text: "ok" }
  */
 export function mcpContentParts(result: McpCallResult): McpContentParts {
-  const texts: string[] = [];
+  const texts: (string | TextStream)[] = [];
   const binary: { data: Uint8Array; mediaType: string }[] = [];
   for (const part of result.content) {
-    if (part.type === "text") texts.push(part.text);
+    if (part.type === "text" || part.type === "text-stream") texts.push(part.text);
     else if (part.type === "binary") binary.push({ data: part.data, mediaType: part.mediaType });
     else if (part.type === "resource") {
       if (part.text !== undefined) texts.push(part.text);
+      if (part.textStream !== undefined) texts.push(part.textStream);
       if (part.data !== undefined)
         binary.push({ data: part.data, mediaType: part.mediaType ?? "application/octet-stream" });
     } else texts.push(`[resource link: ${part.uri}${part.name ? ` (${part.name})` : ""}]`);
   }
-  if (texts.length === 0 && binary.length === 0 && result.structured !== undefined) {
-    texts.push(JSON.stringify(result.structured, null, 2));
+  const structured = result.structured;
+  if (texts.length === 0 && binary.length === 0 && structured !== undefined) {
+    texts.push(
+      hasStream(structured)
+        ? {
+            byteLength: 0,
+            chunks: () => stringifyWithStreams(structured, 2),
+            release: async () => releaseStreams(structured),
+          }
+        : JSON.stringify(structured, null, 2),
+    );
+  } else {
+    releaseStreams(structured); // unused here (often the same text as the content)
   }
   return {
-    ...(texts.length > 0 || binary.length === 0 ? { text: texts.join("\n") } : {}),
+    ...(texts.length > 0 || binary.length === 0 ? { text: joined(texts) } : {}),
     ...(binary.length > 0 ? { binary } : {}),
+  };
+}
+
+/** Releases the text streams under a value (structured content nobody will read). */
+function releaseStreams(value: unknown): void {
+  if (isTextStream(value)) void value.release();
+  else if (Array.isArray(value)) value.forEach(releaseStreams);
+  else if (typeof value === "object" && value !== null)
+    Object.values(value).forEach(releaseStreams);
+}
+
+function hasStream(value: unknown): boolean {
+  if (isTextStream(value)) return true;
+  if (Array.isArray(value)) return value.some(hasStream);
+  return typeof value === "object" && value !== null && Object.values(value).some(hasStream);
+}
+
+/** Texts and streams as one text: a string when every part is one, else a stream. */
+function joined(parts: (string | TextStream)[]): string | TextStream {
+  if (parts.every((part) => typeof part === "string")) return parts.join("\n");
+  const streams = parts.filter((part): part is TextStream => typeof part !== "string");
+  return {
+    byteLength: parts.reduce(
+      (sum, part) => sum + (typeof part === "string" ? Buffer.byteLength(part) : part.byteLength),
+      parts.length - 1,
+    ),
+    chunks: () => joinText(parts, "\n"),
+    release: async () => {
+      await Promise.all(streams.map((stream) => stream.release()));
+    },
   };
 }

@@ -25,8 +25,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function text(result: { content: { type: string; text?: string }[] }): string {
-  return result.content.map((c) => c.text ?? "").join("");
+function text(result: { content: { type: string; text?: unknown }[] }): string {
+  return result.content.map((c) => (typeof c.text === "string" ? c.text : "")).join("");
 }
 
 describe("Streamable HTTP servers", () => {

@@ -18,8 +18,8 @@ async function rejection(promise: Promise<unknown>): Promise<SpillwayError> {
   throw new Error("expected the promise to reject");
 }
 
-function text(result: { content: { type: string; text?: string }[] }): string {
-  return result.content.map((c) => c.text ?? "").join("");
+function text(result: { content: { type: string; text?: unknown }[] }): string {
+  return result.content.map((c) => (typeof c.text === "string" ? c.text : "")).join("");
 }
 
 describe("connectMcpServers over stdio", () => {

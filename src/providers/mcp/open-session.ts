@@ -151,6 +151,10 @@ function createTransport(
       stderrTailBytes: options.stderrTailBytes,
       closeGraceMs: options.closeGraceMs,
       ...(onStderr ? { onStderr: (text: string) => onStderr(name, text) } : {}),
+      ...(options.spillTextOverBytes !== undefined
+        ? { spillStringsOver: options.spillTextOverBytes }
+        : {}),
+      ...(options.spillDir !== undefined ? { spillDir: options.spillDir } : {}),
     });
     return session.stdio;
   }

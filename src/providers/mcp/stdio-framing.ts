@@ -19,6 +19,15 @@ export type LineSink = {
   line(bytes: Buffer): void;
   /** The current line passed `maxBytes` (called once per line); its bytes are being dropped. */
   oversize(bytesSoFar: number): void;
+  /**
+   * When set, a line longer than `over` bytes is not joined: its bytes so far, then each new
+   * piece, go to `bytes`, and `end` marks the line's end (the "\r" before "\n" included).
+   */
+  stream?: {
+    readonly over: number;
+    bytes(piece: Buffer): void;
+    end(): void;
+  };
 };
 
 /** Splits a byte stream into lines, holding each chunk once and copying each line once. */
@@ -27,6 +36,7 @@ export class LineSplitter {
   #chunks: Buffer[] = [];
   #size = 0;
   #dropping = false;
+  #streaming = false;
 
   constructor(maxBytes: number) {
     this.maxBytes = maxBytes;
@@ -55,6 +65,7 @@ export class LineSplitter {
     this.#chunks = [];
     this.#size = 0;
     this.#dropping = false;
+    this.#streaming = false;
   }
 
   #append(chunk: Buffer, start: number, end: number, sink: LineSink): void {
@@ -67,15 +78,30 @@ export class LineSplitter {
       sink.oversize(size);
       return;
     }
-    this.#chunks.push(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end));
+    const piece = start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end);
     this.#size = size;
+    if (this.#streaming) {
+      sink.stream!.bytes(piece);
+      return;
+    }
+    this.#chunks.push(piece);
+    if (sink.stream && size > sink.stream.over) {
+      this.#streaming = true;
+      for (const held of this.#chunks) sink.stream.bytes(held);
+      this.#chunks = [];
+    }
   }
 
   #finishLine(sink: LineSink): void {
     const chunks = this.#chunks;
     const size = this.#size;
     const dropped = this.#dropping;
+    const streamed = this.#streaming;
     this.clear();
+    if (streamed && !dropped) {
+      sink.stream!.end();
+      return;
+    }
     if (dropped || size === 0) return;
     let line = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     chunks.length = 0; // let the chunks be collected while the line is decoded
@@ -95,6 +121,20 @@ export class MessageDecodeError extends Error {
     this.byteLength = byteLength;
     this.tooLongForString = tooLongForString;
   }
+}
+
+/** Checks a parsed value is a JSON-RPC message, as {@link decodeMessage} does. */
+export function checkMessage(value: unknown, byteLength: number): JSONRPCMessage {
+  const parsed = JSONRPCMessageSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new MessageDecodeError(
+      `a line of ${byteLength} bytes on stdout is JSON but not a JSON-RPC message`,
+      byteLength,
+      false,
+      parsed.error,
+    );
+  }
+  return parsed.data;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { drained } from "./drained.js";
 import { StderrTail } from "./stderr-tail.js";
 import { decodeMessage, type LineSink, LineSplitter, MessageDecodeError } from "./stdio-framing.js";
+import { streamSink } from "./stdio-stream-sink.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type McpStdioServerSpec } from "./types.js";
 
 /** Options of {@link McpStdioClientTransport}. */
@@ -28,6 +29,14 @@ export type McpStdioTransportOptions = McpStdioServerSpec & {
   onStderr?: (text: string) => void;
   /** Time the child gets to exit after stdin ends, before SIGTERM. Default 2,000 ms. */
   closeGraceMs?: number;
+  /**
+   * Strings longer than this many bytes in a message longer than 8 MiB (STREAM_LINE_BYTES)
+   * are parsed into files as they arrive, never held in memory; they reach the caller as
+   * placeholder tokens (see spilled-text.ts). Off by default.
+   */
+  spillStringsOver?: number;
+  /** Where spilled strings are written (default a private directory under the temp dir). */
+  spillDir?: string;
 };
 
 /** How a child process ended. */
@@ -74,6 +83,7 @@ export class McpStdioClientTransport implements Transport {
   #exit: ProcessExit | undefined;
   #fatal: StdioMessageError | undefined;
   #closeNotified = false;
+  #abortStream: (() => void) | undefined;
   readonly #queue: JSONRPCMessage[] = [];
   #pumping = false;
   #stopping: Promise<void> | undefined;
@@ -180,6 +190,7 @@ export class McpStdioClientTransport implements Transport {
   #wire(child: ChildProcess): void {
     const sink: LineSink = {
       line: (bytes) => this.#deliver(bytes),
+      ...(this.#options.spillStringsOver !== undefined ? { stream: this.#streamSink() } : {}),
       oversize: (bytes) =>
         this.#fail(
           new StdioMessageError(
@@ -216,6 +227,28 @@ export class McpStdioClientTransport implements Transport {
     child.on("close", () => this.#notifyClosed());
   }
 
+  /** Parses a long line as it streams in, its long strings into files. */
+  #streamSink(): NonNullable<LineSink["stream"]> {
+    const { stream, abort } = streamSink({
+      spillOver: this.#options.spillStringsOver ?? 0,
+      spillDir: this.#options.spillDir,
+      message: (message) => this.#dispatch(message),
+      invalid: (reason, cause) =>
+        this.onerror?.(new Error(`MCP server "${this.#name}": ${reason}`, { cause })),
+      lost: (error, bytes) =>
+        this.#fail(
+          new StdioMessageError(
+            `MCP server "${this.#name}" sent a message that could not be kept (${error.message}); the server was stopped`,
+            bytes,
+            this.#splitter.maxBytes,
+            error,
+          ),
+        ),
+    });
+    this.#abortStream = abort;
+    return stream;
+  }
+
   #deliver(bytes: Buffer): void {
     let message: JSONRPCMessage;
     try {
@@ -236,6 +269,11 @@ export class McpStdioClientTransport implements Transport {
       this.onerror?.(new Error(`MCP server "${this.#name}": ${reason}`, { cause: error }));
       return;
     }
+    this.#dispatch(message);
+  }
+
+  /** Queues a message for the SDK, in order (see #pump). */
+  #dispatch(message: JSONRPCMessage): void {
     this.#queue.push(message);
     if (!this.#pumping) this.#pump();
   }
@@ -270,6 +308,7 @@ export class McpStdioClientTransport implements Transport {
 
   /** A message was lost: pending requests can never be answered, so stop the child at once. */
   #fail(error: StdioMessageError): void {
+    this.#abortStream?.();
     if (this.#fatal) return;
     this.#fatal = error;
     this.onerror?.(error);
@@ -280,6 +319,7 @@ export class McpStdioClientTransport implements Transport {
   #notifyClosed(): void {
     if (this.#closeNotified) return;
     this.#closeNotified = true;
+    this.#abortStream?.();
     // Messages that arrived before the close are delivered before it.
     for (const message of this.#queue.splice(0)) this.#hand(message);
     this.#splitter.clear();

@@ -4,6 +4,7 @@
  */
 
 import type { SpillwayError } from "../../core/errors.js";
+import type { TextStream } from "../../core/text-stream.js";
 
 /** A local MCP server run as a child process speaking JSON-RPC over stdin/stdout. */
 export type McpStdioServerSpec = {
@@ -43,6 +44,11 @@ export type McpToolInfo = {
 /** One content block of a tool result, with base64 payloads decoded to bytes. */
 export type McpContent =
   | { type: "text"; text: string }
+  /**
+   * A text too large to hold in memory, kept in a file while it was parsed (only with the
+   * hub's `spillTextOverBytes`): read it with `text.chunks()`, then `text.release()` it.
+   */
+  | { type: "text-stream"; text: TextStream }
   | {
       type: "binary";
       data: Uint8Array;
@@ -50,18 +56,31 @@ export type McpContent =
       /** `image` and `audio` come from MCP content of those types; `blob` is any other bytes. */
       kind: "image" | "audio" | "blob";
     }
-  | { type: "resource"; uri: string; text?: string; data?: Uint8Array; mediaType?: string }
+  | {
+      type: "resource";
+      uri: string;
+      text?: string;
+      /** The resource's text when it was too large to hold (see `text-stream`). */
+      textStream?: TextStream;
+      data?: Uint8Array;
+      mediaType?: string;
+    }
   | { type: "resource_link"; uri: string; name?: string };
 
 /** A tool's result. `isError` is the tool's own verdict; transport failures throw instead. */
 export type McpCallResult = {
   isError: boolean;
   content: McpContent[];
-  /** The result's `structuredContent`, when the server sent one (the same object, not a copy). */
+  /**
+   * The result's `structuredContent`, when the server sent one (the same object, not a copy).
+   * With `spillTextOverBytes`, its very long strings are {@link TextStream}s.
+   */
   structured?: unknown;
   /**
    * The result exactly as the server sent it (the same object, not a copy): content blocks
-   * with their annotations and base64 payloads, `structuredContent`, `_meta`.
+   * with their annotations and base64 payloads, `structuredContent`, `_meta`. With
+   * `spillTextOverBytes`, strings that were spilled to files are placeholders (or streams) here:
+   * read them from `content` and `structured`.
    */
   raw: Readonly<Record<string, unknown>>;
 };
@@ -151,6 +170,14 @@ export type McpHubOptions = {
   /** On close, how long a stdio server gets to exit after stdin ends, before SIGTERM. Default 2,000 ms. */
   closeGraceMs?: number;
   /**
+   * Stream large stdio results to files instead of memory: in a message over 8 MiB, strings
+   * over this many bytes arrive as `text-stream` content (a 500 MB result then costs a few MB
+   * of RAM). Off by default, so every text is a string.
+   */
+  spillTextOverBytes?: number;
+  /** Where spilled texts are written (default: a private directory under the temp dir). */
+  spillDir?: string;
+  /**
    * Client capabilities declared to every server in the handshake (`sampling`, `elicitation`,
    * `roots`, …). Default none. Declare only what `onServerRequest` can answer.
    */
@@ -167,7 +194,12 @@ export type McpHubOptions = {
   onServerNotification?: (server: string, notification: McpMessage) => void;
 };
 
-type OptionalHooks = "onStderr" | "onServerRequest" | "onServerNotification";
+type OptionalHooks =
+  | "onStderr"
+  | "onServerRequest"
+  | "onServerNotification"
+  | "spillTextOverBytes"
+  | "spillDir";
 
 /** {@link McpHubOptions} with every default applied. */
 export type ResolvedMcpHubOptions = Required<Omit<McpHubOptions, OptionalHooks>> &
@@ -188,6 +220,10 @@ export function resolveHubOptions(options: McpHubOptions = {}): ResolvedMcpHubOp
     closeGraceMs: options.closeGraceMs ?? 2_000,
     clientCapabilities: options.clientCapabilities ?? {},
     ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+    ...(options.spillTextOverBytes !== undefined
+      ? { spillTextOverBytes: options.spillTextOverBytes }
+      : {}),
+    ...(options.spillDir !== undefined ? { spillDir: options.spillDir } : {}),
     ...(options.onServerRequest ? { onServerRequest: options.onServerRequest } : {}),
     ...(options.onServerNotification ? { onServerNotification: options.onServerNotification } : {}),
   };

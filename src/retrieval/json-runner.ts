@@ -1,0 +1,128 @@
+/**
+ * Runs a json-mode task in a worker thread with a heap limit and a deadline: the memory bound
+ * and time bound that a regular expression gets (regex-runner.ts), for JSON parsing and
+ * JSONPath evaluation, whose cost a query can blow up (`$..*` on a 40 MB array) or stall (a
+ * catastrophic regex inside a filter).
+ */
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { SpillwayError } from "../core/errors.js";
+import type { JsonTask, JsonTaskResult } from "./json-evaluate.js";
+
+/** Default deadline of one json-mode read (parsing included). */
+export const DEFAULT_JSON_TIMEOUT_MS = 30_000;
+/** Default heap limit of the worker that parses and queries, in MiB. */
+export const DEFAULT_JSON_MEMORY_MB = 2048;
+
+export interface JsonLimits {
+  readonly timeoutMs: number;
+  readonly maxMemoryMb: number;
+  /** For error messages. */
+  readonly outputId: string;
+  readonly query?: string;
+}
+
+const TS_SOURCE = import.meta.url.endsWith(".ts");
+
+/** The worker: the compiled module, or (running from TypeScript sources, in tests) via tsx. */
+function startWorker(limits: JsonLimits): Worker {
+  const resourceLimits = {
+    maxOldGenerationSizeMb: limits.maxMemoryMb,
+    maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(limits.maxMemoryMb / 16))),
+    stackSizeMb: 4,
+  };
+  if (!TS_SOURCE) {
+    return new Worker(new URL("./json-worker.js", import.meta.url), { resourceLimits });
+  }
+  const require = createRequire(import.meta.url);
+  const file = fileURLToPath(new URL("./json-worker.ts", import.meta.url));
+  const source = `require(${JSON.stringify(require.resolve("tsx/cjs"))}); require(${JSON.stringify(file)});`;
+  return new Worker(source, { eval: true, resourceLimits });
+}
+
+function narrower(): string {
+  return (
+    "Query a narrower path (e.g. $.items[0:100].id instead of $..id), outline the document first, " +
+    "or search it as text with grep."
+  );
+}
+
+function timeout(limits: JsonLimits): SpillwayError {
+  return new SpillwayError(
+    "QUERY_TIMEOUT",
+    `JSON ${limits.query === undefined ? "outline" : `query ${JSON.stringify(limits.query)}`} of output "${limits.outputId}" took longer than ${limits.timeoutMs} ms and was stopped. ${narrower()}`,
+    {
+      outputId: limits.outputId,
+      ...(limits.query !== undefined ? { query: limits.query } : {}),
+      timeoutMs: limits.timeoutMs,
+      modes: ["grep", "slice", "page"],
+    },
+    { fault: "model" },
+  );
+}
+
+/** QUERY_TOO_COSTLY: the query needed more memory (or stack) than json mode may use. */
+export function tooCostly(limits: JsonLimits, reason: string): SpillwayError {
+  return new SpillwayError(
+    "QUERY_TOO_COSTLY",
+    `JSON ${limits.query === undefined ? "outline" : `query ${JSON.stringify(limits.query)}`} of output "${limits.outputId}" was stopped: ${reason}. ${narrower()}`,
+    {
+      outputId: limits.outputId,
+      ...(limits.query !== undefined ? { query: limits.query } : {}),
+      reason,
+      maxMemoryMb: limits.maxMemoryMb,
+      modes: ["grep", "slice", "page"],
+    },
+    { fault: "model" },
+  );
+}
+
+/** A standalone copy of the bytes, or the bytes themselves when they own their buffer. */
+function transferable(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength) return bytes;
+  return new Uint8Array(bytes);
+}
+
+/**
+ * Parses `bytes` and runs `task` in a fresh worker; the bytes are moved (not copied) there.
+ * Rejects with QUERY_TIMEOUT at the deadline and QUERY_TOO_COSTLY when the worker's heap
+ * limit is reached; the worker is always gone when this settles.
+ */
+export function runJsonTask(
+  bytes: Uint8Array,
+  kind: "json" | "ndjson",
+  task: JsonTask,
+  limits: JsonLimits,
+): Promise<JsonTaskResult> {
+  const worker = startWorker(limits);
+  return new Promise<JsonTaskResult>((resolve, reject) => {
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      outcome();
+    };
+    const timer = setTimeout(() => finish(() => reject(timeout(limits))), limits.timeoutMs);
+    worker.once("message", (result: JsonTaskResult) => finish(() => resolve(result)));
+    worker.once("error", (error: Error & { code?: string }) =>
+      finish(() =>
+        reject(
+          error.code === "ERR_WORKER_OUT_OF_MEMORY"
+            ? tooCostly(
+                limits,
+                `it needed more than the ${limits.maxMemoryMb} MiB json mode may use (maxMemoryMb)`,
+              )
+            : error,
+        ),
+      ),
+    );
+    worker.once("exit", (code) =>
+      finish(() => reject(tooCostly(limits, `the worker stopped (exit code ${code})`))),
+    );
+    const payload = transferable(bytes);
+    worker.postMessage({ bytes: payload, kind, task }, [payload.buffer as ArrayBuffer]);
+  });
+}
