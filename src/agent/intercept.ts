@@ -2,6 +2,7 @@ import { asyncReadyText } from "../async/texts.js";
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
+import { checkStoredWhole, reportViolation, strictInvariants } from "./invariants.js";
 import { placeholderText } from "./render-result.js";
 import {
   asyncActive,
@@ -81,6 +82,17 @@ export async function storeContent(
   }
   const storedBytes =
     (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);
+  // canonical_tool_result_is_lossless: everything the tool produced is in the store.
+  const receivedBytes =
+    (outcome.text === undefined ? 0 : Buffer.byteLength(outcome.text, "utf8")) +
+    (outcome.binary ?? []).reduce((sum, part) => sum + part.data.byteLength, 0);
+  const violation = checkStoredWhole([record, ...attachments], receivedBytes);
+  if (violation)
+    reportViolation(
+      violation,
+      (v) => context.emit({ type: "invariant", sessionId: context.sessionId, ...v }),
+      strictInvariants(),
+    );
   return { record, attachments, storedBytes };
 }
 

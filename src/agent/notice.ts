@@ -24,12 +24,14 @@ export function renderNotice(
   plan: TurnPlan,
   contextPercent: number,
   asyncOutputs: readonly AsyncOutputStatus[] = [],
+  notes: readonly string[] = [],
 ): string {
   const lines = [
     "# System Notice",
     "",
     `This is turn ${plan.turn} of ${plan.maxTurns}.`,
     `Your context window is ${contextPercent}% full.`,
+    ...notes,
     "",
     ...asyncStatusSection(asyncOutputs, context.clock()),
   ];

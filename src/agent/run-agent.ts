@@ -12,6 +12,7 @@ import { createSurface } from "../surfaces/index.js";
 import type { Extractor, Surface } from "../surfaces/surface.js";
 import { Accounting, type UsageReport } from "./accounting.js";
 import type { AgentEvent, AgentEventListener } from "./events.js";
+import { GuardedHistoryStore } from "./invariants.js";
 import { type PlanOptions, planRun, type RunPlan, resumePlan, storedPlan } from "./run-settings.js";
 import {
   asyncActive,
@@ -309,7 +310,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
           ? { ...plan.settings, maxToolCallsPerTurn: options.maxToolCallsPerTurn }
           : plan.settings,
         outputs: stores.outputs,
-        history: stores.history,
+        history: new GuardedHistoryStore(stores.history, (violation) =>
+          emit({ type: "invariant", sessionId, ...violation }),
+        ),
         surface,
         ...(extractor ? { extractor } : {}),
         tools: assembleTools(
@@ -327,7 +330,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         signal: controller.signal,
         background,
         clock: options.clock ?? systemClock,
-        callModel: (request) => model(plan.settings.models, request),
+        callModel: (request, targets) => model(targets ?? plan.settings.models, request),
         emit,
         state,
       };

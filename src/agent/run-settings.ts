@@ -13,7 +13,7 @@ import { SpillwayError } from "../core/errors.js";
 import { DEFAULT_EXTRACTION, type ExtractionSettings } from "../extraction/settings.js";
 import { DEFAULT_RETRY } from "../providers/model-caller.js";
 import { type ModelTarget, OLLAMA_DEFAULT_BASE_URL } from "../providers/models.js";
-import type { SessionSettings } from "./session-context.js";
+import type { CompactionSettings, SessionSettings } from "./session-context.js";
 
 /**
  * Everything a session needs to run (and to resume): the agent, its resolved settings, its
@@ -105,6 +105,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
       tokenThreshold: resolved.asyncTokenThreshold,
       maxRunning: resolved.asyncMaxRunning,
     },
+    compaction: compactionSettings(resolved),
   };
   const subagents = (agent.frontmatter.agents ?? []).map((path) => ({ path, description: "" }));
   for (const sub of subagents) {
@@ -134,6 +135,17 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     configPath: config?.path ?? null,
     sources: { ...resolved.sources },
     extraction: extractionSettings(resolved),
+  };
+}
+
+/** Compaction settings: the summarizer's models are the extraction models when asked for. */
+function compactionSettings(resolved: ResolvedSettings): CompactionSettings {
+  const { model, ...rest } = resolved.compaction;
+  const extraction = resolved.extraction.models;
+  return {
+    ...rest,
+    model,
+    models: model === "extraction" && extraction ? modelTargets(resolved, extraction) : null,
   };
 }
 
