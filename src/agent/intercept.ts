@@ -128,10 +128,10 @@ async function decideShown(context: SessionContext, record: OutputRecord): Promi
     return "inline";
   }
   // Oversized (byte cap exceeded OR projected tokens would overflow, decision 11): the budget
-  // is charged for the placeholder only.
+  // is charged for the placeholder only. When even that does not fit, the next projection
+  // makes room (compaction, then handle-form shortening) or ends the session.
   const placeholder = await placeholderText(context, record);
   const placeholderTokens = await countTokens(placeholder, tokenizerOf(settings));
-  if (placeholderTokens > remainingTokens(context)) state.budgetExhausted = true;
   state.pendingTokens += placeholderTokens;
   state.hasStoredOutputs = true;
   return context.surface.shownAs;

@@ -100,10 +100,20 @@ async function project(
   // The hard limit: shorten results to their handle form, oldest first.
   if (total() > limits.hard) shortened += await shortenTail(context, tail, limits.hard - fixed);
   const compacted = step.results.some((r) => r.kind === "compacted");
-  const turnPlan =
+  let turnPlan =
     compacted && !plan.final && !plan.canRetrieve && context.state.hasStoredOutputs
       ? planTurn(context)
       : plan;
+  if (total() > limits.hard && !plan.final) {
+    // Nothing more can make room: this turn is the last (the model reports with what it has).
+    context.state.budgetExhausted = true;
+    turnPlan = planTurn(context);
+    context.emit({
+      type: "warning",
+      sessionId: context.sessionId,
+      message: `The context stays over its hard limit (${total()} of ${limits.hard} tokens) with every result in handle form${limits.compactionEnabled ? " after compaction" : ""}; this turn is the last.`,
+    });
+  }
   const percent = Math.min(100, Math.round((total() / limits.inputWindow) * 100));
   const messages = tailMessages(tail);
   messages.push({
