@@ -179,7 +179,7 @@ export class GuardedHistoryStore implements HistoryStore {
     );
   }
 
-  createSession(session: NewSession): Promise<SessionRecord> {
+  async createSession(session: NewSession): Promise<SessionRecord> {
     this.writing("createSession");
     return this.inner.createSession(session);
   }
@@ -193,7 +193,7 @@ export class GuardedHistoryStore implements HistoryStore {
   }): Promise<SessionRecord[]> {
     return this.inner.listSessions(filter);
   }
-  updateSession(
+  async updateSession(
     id: string,
     patch: Partial<
       Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting">
@@ -202,7 +202,7 @@ export class GuardedHistoryStore implements HistoryStore {
     this.writing("updateSession");
     return this.inner.updateSession(id, patch);
   }
-  appendMessage(
+  async appendMessage(
     sessionId: string,
     turn: number,
     role: MessageRole,
@@ -218,13 +218,13 @@ export class GuardedHistoryStore implements HistoryStore {
   ): Promise<HistoryMessage[]> {
     return this.inner.messages(sessionId, options);
   }
-  startToolCall(
+  async startToolCall(
     call: Omit<ToolCallRecord, "status" | "outputId" | "error" | "finishedAt">,
   ): Promise<void> {
     this.writing("startToolCall");
     return this.inner.startToolCall(call);
   }
-  finishToolCall(
+  async finishToolCall(
     sessionId: string,
     toolCallId: string,
     outcome: { status: Exclude<ToolCallStatus, "running">; outputId?: string; error?: string },

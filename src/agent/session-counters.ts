@@ -14,7 +14,7 @@ export interface HistoryCounters {
   toolCalls: number;
   /** Canonical messages whose tool results carry a projection's shortening banner (target 0). */
   truncatedCanonicalWrites: number;
-  /** Tool calls with no result in the history, calls in flight not counted (target 0). */
+  /** Tool calls with no result in the history; a running session's last calls are in flight (target 0). */
   missingToolResults: number;
   /** Calls of a tool with the same arguments as an earlier call of the session. */
   refetches: number;
@@ -74,12 +74,12 @@ export async function sessionCounters(
         made.push({ toolCallId: part.toolCallId, seq: message.seq });
     }
   }
-  const running = new Set(calls.filter((c) => c.status === "running").map((c) => c.toolCallId));
+  // While a session runs, the calls of its last assistant message may still be running.
   const live = session.status === "running";
   counters.toolCalls = made.length;
   for (const call of made) {
     if (answered.has(call.toolCallId)) continue;
-    if (live && (running.has(call.toolCallId) || call.seq === lastAssistant)) continue;
+    if (live && call.seq === lastAssistant) continue;
     counters.missingToolResults++;
   }
   const seen = new Set<string>();
