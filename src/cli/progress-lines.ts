@@ -1,11 +1,20 @@
 /** Line texts of `spillway run` progress that need no progress state. */
 import type { AgentEvent } from "../agent/events.js";
-import { clip, formatBytes, formatDuration } from "./format.js";
+import { clip, formatBytes, formatCompact, formatDuration } from "./format.js";
 
 export type RunEvent = AgentEvent & { readonly depth: number };
-type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
+export type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** Where an extraction's events meet: its session and the tool call that asked (or its output). */
+export function extractionKey(event: {
+  readonly sessionId: string;
+  readonly toolCallId?: string;
+  readonly outputId: string;
+}): string {
+  return `${event.sessionId}/${event.toolCallId ?? `(${event.outputId})`}`;
+}
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "tool slow (background) → out_x 12 KB ready · 7.20 s", or how it failed. */
 export function backgroundDoneLine(event: EventOf<"tool.done">): string {
@@ -31,4 +40,16 @@ export function extractionOutcome(event: EventOf<"extraction.end">): string {
         ? `found · ${plural(event.snippets, "verified quote")}${dropped}`
         : "nothing relevant";
   return `${event.strategy}: ${result} · ${event.cached ? "cached" : took}`;
+}
+
+/** "compacted turns 1-37 into summary 2: 28.1k → 13.9k tokens · 412 calls indexed · 3.10 s", or the fallback. */
+export function compactionLine(event: EventOf<"compaction">): string {
+  const tokens = `${formatCompact(event.tokensBefore)} → ${formatCompact(event.tokensAfter)} tokens`;
+  if (event.status === "failed")
+    return `compaction FAILED (${event.code ?? "error"}: ${clip(event.error ?? "", 200)}); fell back to handle form for ${plural(event.shortened ?? 0, "result")}: ${tokens}`;
+  const turns =
+    event.fromTurn === event.throughTurn
+      ? `turn ${event.throughTurn}`
+      : `turns ${event.fromTurn}-${event.throughTurn}`;
+  return `compacted ${turns} into summary ${event.summary ?? "?"}${event.model ? ` by ${event.model}` : ""}: ${tokens} · ${plural(event.coveredCalls ?? 0, "call")} indexed · ${formatDuration(event.durationMs)}`;
 }

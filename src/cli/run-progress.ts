@@ -11,7 +11,15 @@
  */
 import { clip, formatBytes, formatCompact, formatDuration } from "./format.js";
 import type { Output } from "./output.js";
-import { backgroundDoneLine, extractionOutcome, type RunEvent } from "./progress-lines.js";
+import {
+  backgroundDoneLine,
+  compactionLine,
+  type EventOf,
+  extractionKey,
+  extractionOutcome,
+  plural,
+  type RunEvent,
+} from "./progress-lines.js";
 
 export type ProgressMode = "tty" | "lines" | "json" | "quiet";
 
@@ -35,19 +43,7 @@ interface ExtractionInfo {
   reduceAnswers: number;
 }
 
-type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
-
-/** Where an extraction's events meet: its session and the tool call that asked (or its output). */
-function extractionKey(event: {
-  readonly sessionId: string;
-  readonly toolCallId?: string;
-  readonly outputId: string;
-}): string {
-  return `${event.sessionId}/${event.toolCallId ?? `(${event.outputId})`}`;
-}
-
 const CLEAR_LINE = "\r\x1b[2K";
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Renders run events as the chosen mode asks. */
 export class RunProgress {
@@ -222,6 +218,7 @@ export class RunProgress {
       case "tool.done":
         return event.status !== "ready";
       case "warning":
+      case "compaction":
       case "model.retry":
       case "status":
         return true;
@@ -302,6 +299,8 @@ export class RunProgress {
         return `${p}status: ${event.text}`;
       case "warning":
         return `${p}warning: ${event.message}`;
+      case "compaction":
+        return `${p}${this.currentTurnTag(event)}${compactionLine(event)}`;
       case "session.end":
         if (event.depth === 0) return undefined;
         return `${p}sub-agent ${this.sessions.get(event.sessionId)?.agent ?? ""} ${event.status}${
