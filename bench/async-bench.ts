@@ -13,7 +13,7 @@
  * Scenario 1, K slow jobs (K = 1, 4, 8): turn i (1..K) calls `test__slow {seconds: D, text:
  * "job i"}` together with a fast `test__echo`. The echo gives the turn real output, so the model
  * goes on at once (when every call of a turn went async the loop waits for one to settle before
- * calling the model again, decision 22). After K turns, if some slow result is an async id, the
+ * calling the model again, D3-22). After K turns, if some slow result is an async id, the
  * model calls `wait_for_tool_output` while the notice shows "### Running", then
  * `get_tool_output` raw for every async id (one reply), then `agent__final_report` with every
  * job's text; the report must hold all K texts or the benchmark fails.
@@ -254,7 +254,7 @@ function notes(figures: readonly Figures[], o: Options): string {
   lines.push(
     "subagent pair: each parent turn calls only agent__helper with async: true, so every call " +
       "of the turn went async and the loop waits for one to settle before the next model call " +
-      "(decision 22): helper left settles before the parent starts helper right. The + echo " +
+      "(D3-22): helper left settles before the parent starts helper right. The + echo " +
       "variant gives each turn real output, so the parent goes on at once.",
   );
   return lines.map((l) => `- ${l}`).join("\n");

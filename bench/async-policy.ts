@@ -40,7 +40,7 @@ const slowCall = (seconds: number, text: string): ScriptedToolCall => ({
 const echoCall = (text: string): ScriptedToolCall => ({ name: ECHO, arguments: { text } });
 const calls = (...toolCalls: ScriptedToolCall[]): ScriptedReply => ({ toolCalls });
 
-/** A result that only says "running in the background": decision 13's async id text. */
+/** A result that only says "running in the background": D3-13's async id text. */
 const isAsyncId = (result: ToolResultMessage) => result.text.startsWith("Tool Output ID: out_");
 
 /** The System Notice of a request (the last user message of each model request). */

@@ -5,14 +5,15 @@
  * model-server child process.
  */
 
+import { seedOf } from "../src/core/rng.js";
+import { generateOutputText } from "../src/core/synthetic/generate.js";
 import {
   extractionAnswer,
   extractionCall,
   noRelevantData,
   type Responder,
 } from "../src/testing/index.js";
-import { generatorFor, NEEDLE } from "./fixture-content.js";
-import { Rng, seedOf } from "./rng.js";
+import { NEEDLE, NEEDLE_LOG_LINE } from "./fixture-content.js";
 
 export { NEEDLE };
 
@@ -43,25 +44,16 @@ export interface BenchLog {
  * size): 0.45 is the middle of the 5th of 10 chunks, far from the overlaps with its neighbours.
  */
 export function buildLog(bytes: number, needleAt = 0.45): BenchLog {
-  const gen = generatorFor("log", new Rng(seedOf(`extract-bench/${bytes}`)));
-  const parts: string[] = [];
-  let size = 0;
-  let lines = 0;
-  let needleLine = "";
-  let needleLineNumber = 0;
-  for (let i = 0; size < bytes; i++) {
-    const placeNeedle = needleLine === "" && i > 0 && size >= bytes * needleAt;
-    const record = placeNeedle ? gen.needle(i) : gen.record(i);
-    if (placeNeedle) {
-      needleLine = record.replace(/\n$/, "");
-      needleLineNumber = lines + 1;
-    }
-    parts.push(record);
-    size += Buffer.byteLength(record);
-    lines += record.split("\n").length - 1;
-  }
-  if (needleLine === "") throw new Error(`a log of ${bytes} bytes is too small for the needle`);
-  return { text: parts.join(""), needleLine, needleLineNumber };
+  const output = generateOutputText({
+    bytes,
+    kind: "log",
+    needle: NEEDLE_LOG_LINE,
+    needleAt,
+    seed: seedOf(`extract-bench/${bytes}`),
+  });
+  if (output.needleLine === undefined)
+    throw new Error(`a log of ${bytes} bytes is too small for the needle`);
+  return { text: output.text, needleLine: NEEDLE_LOG_LINE, needleLineNumber: output.needleLine };
 }
 
 /** A unique log line near the middle of a chunk (not in the overlap with its neighbours). */
@@ -69,7 +61,7 @@ function middleRequestLine(text: string): string | undefined {
   const lines = text.split("\n");
   const middle = Math.floor(lines.length / 2);
   for (let i = middle; i < lines.length; i++) {
-    if (lines[i]!.includes(" req=")) return lines[i];
+    if (lines[i]!.includes(" request_id=")) return lines[i];
   }
   return undefined;
 }

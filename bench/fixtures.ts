@@ -5,14 +5,21 @@
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FIXTURE_EXTENSIONS, type FixtureKind, generatorFor, NEEDLE } from "./fixture-content.js";
-import { Rng, seedOf } from "./rng.js";
+import { seedOf } from "../src/core/rng.js";
+import { generateOutputBlocks } from "../src/core/synthetic/generate.js";
+import {
+  FIXTURE_EXTENSIONS,
+  type FixtureKind,
+  GENERATOR_KIND,
+  NEEDLE,
+  needleText,
+} from "./fixture-content.js";
 
 export { FIXTURE_KINDS, type FixtureKind, NEEDLE } from "./fixture-content.js";
 
 export const MB = 1024 * 1024;
 /** Bump when the generators change so stale fixtures are not reused. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 const WRITE_BATCH_BYTES = 8 * MB;
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -43,41 +50,34 @@ async function sizeOf(path: string): Promise<number | null> {
 /** Writes a fixture of exactly `target` bytes to `path` (via a temp file and rename). */
 async function generate(kind: FixtureKind, mb: number, path: string): Promise<void> {
   const target = mb * MB;
-  const rng = new Rng(seedOf(`${kind}/${mb}`));
-  const gen = generatorFor(kind, rng);
-  const footerBytes = Buffer.byteLength(gen.footer);
+  const layout = { byteLength: 0, needleByteOffset: undefined, needleLine: undefined };
+  const blocks = generateOutputBlocks(
+    {
+      bytes: target,
+      kind: GENERATOR_KIND[kind],
+      needle: needleText(kind),
+      needleAt: 0.5,
+      seed: seedOf(`${kind}/${mb}`),
+    },
+    layout,
+  );
   const temp = `${path}.${process.pid}.part`;
   const handle = await open(temp, "w");
   try {
-    let parts: string[] = [gen.header];
-    let batchBytes = Buffer.byteLength(gen.header);
-    let bytes = batchBytes;
-    let needlePlaced = false;
-    const flush = async () => {
-      await handle.writeFile(parts.join(""));
-      parts = [];
-      batchBytes = 0;
-    };
-    for (let i = 0; ; i++) {
-      const wantNeedle: boolean = !needlePlaced && i > 0 && bytes >= target / 2;
-      const record = wantNeedle ? gen.needle(i) : gen.record(i);
-      const recordBytes = Buffer.byteLength(record);
-      const left = target - bytes - footerBytes;
-      if (left - recordBytes < gen.minPad) {
-        if (!needlePlaced) throw new Error(`${kind}: ${mb} MB is too small to plant the needle`);
-        const pad = gen.pad(i, left);
-        parts.push(pad, gen.footer);
-        bytes += left + footerBytes;
-        break;
+    let batch: string[] = [];
+    let batchBytes = 0;
+    for (const block of blocks) {
+      batch.push(block);
+      batchBytes += block.length;
+      if (batchBytes >= WRITE_BATCH_BYTES) {
+        await handle.writeFile(batch.join(""));
+        batch = [];
+        batchBytes = 0;
       }
-      parts.push(record);
-      bytes += recordBytes;
-      batchBytes += recordBytes;
-      needlePlaced ||= wantNeedle;
-      if (batchBytes >= WRITE_BATCH_BYTES) await flush();
     }
-    await flush();
-    if (bytes !== target) throw new Error(`${kind}: generated ${bytes} bytes, wanted ${target}`);
+    await handle.writeFile(batch.join(""));
+    if (layout.byteLength !== target)
+      throw new Error(`${kind}: generated ${layout.byteLength} bytes, wanted ${target}`);
   } finally {
     await handle.close();
   }

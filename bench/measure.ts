@@ -5,19 +5,18 @@ import { mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { Rng, seedOf } from "../src/core/rng.js";
 import {
   countTokens,
   grepOutput,
-  type OutputRecord,
-  openSqliteOutputStore,
   readOutput,
   readPage,
   readSlice,
-  type SqliteOutputStore,
-} from "../src/index.js";
+} from "../src/retrieval/index.js";
+import { type OutputRecord, openSqliteOutputStore } from "../src/store/index.js";
+import type { SqliteOutputStore } from "../src/store/sqlite-output-store.js";
 import { type Fixture, locateNeedle, NEEDLE, PROJECT_ROOT } from "./fixtures.js";
 import { median, percentile } from "./report.js";
-import { Rng, seedOf } from "./rng.js";
 
 export const SESSION = "ses_bench";
 export const SCOPE = { sessionId: SESSION } as const;

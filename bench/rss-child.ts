@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { openSqliteOutputStore } from "../src/index.js";
+import { openSqliteOutputStore } from "../src/store/index.js";
 import { readFixtureText } from "./fixtures.js";
 
 const [fixturePath, root] = process.argv.slice(2);

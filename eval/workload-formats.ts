@@ -3,7 +3,7 @@
  * looks, how the records join, and the question that names a needle. workload.ts lays them out
  * to a size and places the needles.
  */
-import type { Rng } from "../bench/rng.js";
+import type { Rng } from "../src/core/rng.js";
 import type { Kind, Position } from "./workload.js";
 
 export const BASE32 = "abcdefghjkmnpqrstvwxyz0123456789";

@@ -9,7 +9,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { Rng } from "../bench/rng.js";
+import { Rng } from "../src/core/rng.js";
 import {
   BASE32,
   chars,

@@ -1,5 +1,5 @@
-import type { AsyncOutputStatus } from "../async/texts.js";
 import { isSpillwayError } from "../core/errors.js";
+import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import type { SessionContext } from "./session-context.js";
 
 /**

@@ -81,7 +81,7 @@ export function thrownResult(error: unknown, toolName: string, aborted: boolean)
   );
 }
 
-/** True when a result only says "running in the background" (no new information, decision 22). */
+/** True when a result only says "running in the background" (no new information, D3-22). */
 export function isAsyncRef(ref: ToolResultRef): boolean {
   if (ref.kind === "async") return true;
   return (

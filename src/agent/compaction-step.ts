@@ -1,5 +1,5 @@
 import { type CompactionResult, compactOnce } from "./compaction.js";
-import type { ContextLimits } from "./context-limits.js";
+import type { ContextLimits } from "./context-usage.js";
 import { historyTokens, type ProjectionTail, shortenTail } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
 

@@ -11,7 +11,7 @@ import {
   type TranscriptEntry,
 } from "./compaction-prompt.js";
 import { chooseSpan, type SpanEntry } from "./compaction-span.js";
-import type { ContextLimits } from "./context-limits.js";
+import type { ContextLimits } from "./context-usage.js";
 import {
   count,
   latestSummary,

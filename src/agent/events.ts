@@ -1,7 +1,7 @@
 import type { ExtractionEvent } from "../extraction/run-context.js";
 import type { ShownAs } from "../store/history.js";
 import type { UsageReport } from "./accounting.js";
-import type { ContextUsage } from "./context-limits.js";
+import type { ContextUsage } from "./context-usage.js";
 import type { InvariantName } from "./invariants.js";
 
 /**

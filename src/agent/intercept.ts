@@ -1,7 +1,7 @@
-import { asyncReadyText } from "../async/texts.js";
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
+import { asyncReadyText } from "../surfaces/async-texts.js";
 import { checkStoredWhole, reportViolation, strictInvariants } from "./invariants.js";
 import { placeholderText } from "./render-result.js";
 import {
@@ -14,12 +14,12 @@ import {
 import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
 
 /**
- * The single interception point (seed 000, decision 18). Every raw tool result (MCP,
+ * The single interception point (D0-18). Every raw tool result (MCP,
  * sub-agent, internal) is stored whole in the canonical store FIRST, before any size logic;
  * only then does projection decide what the model sees: the whole output inline when it is
  * under `toolResponseMaxBytes` and fits the remaining context budget, otherwise the surface's
  * placeholder (a handle message, or a seed-002 continuation). The budget is charged for what
- * will be shown, not for the stored output (decision 19).
+ * will be shown, not for the stored output (D0-19).
  */
 export async function interceptContent(
   context: SessionContext,
@@ -110,8 +110,8 @@ async function decideShown(context: SessionContext, record: OutputRecord): Promi
   }
   const tokens = record.tokenEstimate ?? 0;
   // Seed 003's size trigger: with async tools on, an output over the token threshold is
-  // announced as ready with its size (decision 13) instead of shown
-  // (decision 17: the tool won the race, then its size decides), even when it would fit inline.
+  // announced as ready with its size (D3-13) instead of shown
+  // (D3-17: the tool won the race, then its size decides), even when it would fit inline.
   const async = asyncSettingsOf(settings);
   if (asyncActive(context) && tokens > async.tokenThreshold) {
     const ready = asyncReadyText(record.id, record.toolName, tokens);
@@ -127,7 +127,7 @@ async function decideShown(context: SessionContext, record: OutputRecord): Promi
     state.pendingTokens += tokens;
     return "inline";
   }
-  // Oversized (byte cap exceeded OR projected tokens would overflow, decision 11): the budget
+  // Oversized (byte cap exceeded OR projected tokens would overflow, D0-11): the budget
   // is charged for the placeholder only. When even that does not fit, the next projection
   // makes room (compaction, then handle-form shortening) or ends the session.
   const placeholder = await placeholderText(context, record);

@@ -90,9 +90,10 @@ describe("canonical_tool_result_is_lossless", () => {
     expect(
       projectionBannerIn("[truncated — showing 4000/9000 chars. Call get_continuation with …]"),
     ).toBeDefined();
+    // A truncate read's answer (asked for, canonical) carries the head-and-tail marker.
     expect(
       projectionBannerIn("[… truncated: 1,200 of 9,000 characters omitted here (chars 3-9)"),
-    ).toBeDefined();
+    ).toBeUndefined();
     expect(projectionBannerIn('{"truncatedContentId":"x"}')).toBe("truncatedContentId");
     expect(projectionBannerIn("the log was truncated at 09:00; 12 lines omitted")).toBeUndefined();
   });

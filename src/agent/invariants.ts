@@ -57,11 +57,12 @@ export function activeProjection(): string | undefined {
 
 /**
  * The banners a projection or transport limiter adds when it shortens something for sending.
- * They belong in what is sent, never in the canonical history.
+ * They belong in what is sent, never in the canonical history. (The head-and-tail marker
+ * "[… truncated: N of M characters omitted here" is not one: besides legacy mode's projection,
+ * it is the answer of a truncate read the model asked for, which is canonical.)
  */
 const PROJECTION_BANNERS: readonly RegExp[] = [
   /removed from this context to make room/,
-  /\[… truncated: [\d,]+ of [\d,]+ characters omitted here/,
   /\[truncated — showing \d+\/\d+ chars\. Call get_continuation/,
   /truncatedContentId/,
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AsyncOutputStatus } from "../async/texts.js";
+import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import { createSurface } from "../surfaces/index.js";
 import { renderNotice, type TurnPlan } from "./notice.js";
 import type { SessionContext } from "./session-context.js";

@@ -1,5 +1,5 @@
-import { type AsyncOutputStatus, asyncStatusSection } from "../async/texts.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import { type AsyncOutputStatus, asyncStatusSection } from "../surfaces/async-texts.js";
 import type { SessionContext } from "./session-context.js";
 
 /** What the next model call may do: decided by the turn policy, shown by the notice. */

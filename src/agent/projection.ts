@@ -1,7 +1,8 @@
 import type { ModelMessage } from "ai";
 import { asyncOutputsOf } from "./async-status.js";
 import { compactIfDue } from "./compaction-step.js";
-import { type ContextUsage, contextLimitsOf, contextUsage } from "./context-limits.js";
+import { contextLimitsOf } from "./context-limits.js";
+import { type ContextUsage, contextUsage } from "./context-usage.js";
 import { asProjection } from "./invariants.js";
 import { renderNotice, type TurnPlan } from "./notice.js";
 import {

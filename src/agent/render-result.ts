@@ -1,7 +1,8 @@
-import { asyncReadyText, asyncRunningText } from "../async/texts.js";
+import { headAndTail } from "../retrieval/head-and-tail.js";
 import { readOutput } from "../retrieval/read-output.js";
 import type { ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
+import { asyncReadyText, asyncRunningText } from "../surfaces/async-texts.js";
 import { continuationMarker } from "../surfaces/get-continuation.js";
 import type { SessionContext } from "./session-context.js";
 
@@ -49,27 +50,16 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
   });
 }
 
-/** Legacy truncation (toolOutput.enabled: false): head and tail within the byte cap, marked. */
+/** Legacy truncation (toolOutput.enabled: false, D0-25): head and tail within the byte cap, marked. */
 async function legacyTruncated(context: RenderContext, record: OutputRecord): Promise<string> {
-  const total = record.charCount ?? 0;
-  const half = Math.max(1, Math.floor(context.settings.toolResponseMaxBytes / 2 / 3));
-  const scope = { sessionId: context.sessionId };
-  const head = await readOutput(context.outputs, record.id, scope, {
-    mode: "slice",
-    start: 0,
-    length: half,
-  });
-  const tail = await readOutput(context.outputs, record.id, scope, {
-    mode: "slice",
-    start: Math.max(0, total - half),
-    length: half,
-  });
-  const from = head.found && "charEnd" in head.provenance ? head.provenance.charEnd : 0;
-  const to = tail.found && "charStart" in tail.provenance ? tail.provenance.charStart : total;
-  return (
-    `${head.found ? head.text : ""}\n[… truncated: ${number(to - from)} of ${number(total)} characters omitted here (chars ${from}-${to}); ` +
-    `the whole output is stored as ${record.id} …]\n${tail.found ? tail.text : ""}`
-  );
+  // Bytes to characters at 3 bytes each: the cap holds, whatever the script.
+  const chars = Math.max(2, Math.floor(context.settings.toolResponseMaxBytes / 3));
+  const opened = await context.outputs.open(record.id, { sessionId: context.sessionId });
+  try {
+    return await headAndTail(opened, chars);
+  } finally {
+    await opened.close();
+  }
 }
 
 async function inlineText(context: RenderContext, record: OutputRecord): Promise<string> {

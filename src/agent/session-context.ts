@@ -1,11 +1,12 @@
 import type { BackgroundTools } from "../async/background.js";
 import type { Clock } from "../core/clock.js";
 import type { TokenizerName } from "../core/tokens.js";
+import type { Extractor } from "../extraction/extractor.js";
 import type { ModelReply, ModelRequest, RetryPolicy } from "../providers/model-caller.js";
 import type { ModelTarget } from "../providers/models.js";
 import type { HistoryStore } from "../store/history.js";
 import type { OutputStore } from "../store/output-store.js";
-import type { Extractor, Surface, SurfaceName } from "../surfaces/surface.js";
+import type { Surface, SurfaceName } from "../surfaces/surface.js";
 import type { Accounting } from "./accounting.js";
 import type { AgentEvent } from "./events.js";
 import type { ToolHandler } from "./tool-types.js";

@@ -1,6 +1,6 @@
 import type { HistoryStore, SessionRecord, SummaryRecord } from "../store/history.js";
 import type { UsageReport } from "./accounting.js";
-import type { ContextUsage } from "./context-limits.js";
+import type { ContextUsage } from "./context-usage.js";
 import { FINAL_REPORT, TASK_STATUS } from "./internal-tools.js";
 import { bannerInParts } from "./invariants.js";
 import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";

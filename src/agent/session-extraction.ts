@@ -7,8 +7,9 @@ import type { SpillwayStores } from "../store/sqlite-history-store.js";
 import { createReadGrepSurface } from "../surfaces/read-grep-surface.js";
 import type { Accounting } from "./accounting.js";
 import type { AgentEvent } from "./events.js";
-import type { AgentRunResult, RunAgentOptions } from "./run-agent.js";
+import { inheritedOptions } from "./inherited-options.js";
 import type { RunPlan } from "./run-settings.js";
+import type { RunAgent, RunAgentOptions } from "./run-types.js";
 import type { SessionState } from "./session-context.js";
 
 export interface SessionExtractionOptions {
@@ -23,7 +24,7 @@ export interface SessionExtractionOptions {
   /** The run's own options (env, cwd, events, model override) passed on to the read-grep agent. */
   readonly options: RunAgentOptions;
   /** runAgent itself: the read-grep agent runs in the same runtime, as a linked session. */
-  readonly runAgent: (options: RunAgentOptions) => Promise<AgentRunResult>;
+  readonly runAgent: RunAgent;
 }
 
 /** The session's models with the one that served the last turn first (extraction's default). */
@@ -69,11 +70,7 @@ export function sessionExtractor(args: SessionExtractionOptions): ExtractionEngi
         toolCallId: request.toolCallId ?? "(extraction)",
         depth: args.depth + 1,
       },
-      ...(options.env ? { env: options.env } : {}),
-      ...(options.cwd ? { cwd: options.cwd } : {}),
-      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-      ...(options.callModel ? { callModel: options.callModel } : {}),
-      ...(options.clock ? { clock: options.clock } : {}),
+      ...inheritedOptions(options),
     });
     args.accounting.addChild(child.usage);
     return {

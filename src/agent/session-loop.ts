@@ -4,7 +4,7 @@ import { buildProjection, type Projection } from "./projection.js";
 import { newProjectionTail } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
 import { runToolCalls } from "./tool-runner.js";
-import { decideReply, planTurn, turnCounts } from "./turn-policy.js";
+import { decideReply, finalTurnError, planTurn, turnCounts } from "./turn-policy.js";
 
 /** How a session's loop ended. */
 export type LoopEnd =
@@ -54,7 +54,7 @@ async function callModel(context: SessionContext, projection: Projection): Promi
 }
 
 /**
- * Decision 22: async ids are not new information. When every call of a turn went async and no
+ * D3-22: async ids are not new information. When every call of a turn went async and no
  * background tool settled meanwhile, wait until one does (bounded by the tool timeout; an
  * abort or a graceful stop ends the wait) before calling the model again.
  */
@@ -104,12 +104,7 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
       if (finalReport !== null) return { status: "completed", report: finalReport };
       if (allAsync) await awaitNewInformation(context, settledBefore);
     }
-    if (plan.final) {
-      return {
-        status: "failed",
-        error: `The agent used its ${plan.maxTurns} turns without delivering a final report.`,
-        report: lastText,
-      };
-    }
+    if (projection.plan.final)
+      return { status: "failed", error: finalTurnError(context, plan), report: lastText };
   }
 }

@@ -91,8 +91,8 @@ describe("tool_output surface (seed 000)", () => {
         `ABSTRACT FROM TOOL OUTPUT test__generate_output WITH HANDLE ${id}, STRATEGY:truncate:\n\n`,
       ),
     ).toBe(true);
-    expect(truncate).toContain(`the whole output is stored as handle ${id}`);
-    // The extraction model failed three times: decision 4's fallback, with the warning first.
+    expect(truncate).toContain(`the whole output is stored as ${id}`);
+    // The extraction model failed three times: D0-4's fallback, with the warning first.
     expect(
       fallback!.startsWith(
         `ABSTRACT FROM TOOL OUTPUT test__generate_output WITH HANDLE ${id}, STRATEGY:truncate:\n\nWARNING: strategy full-chunked (chosen by auto) could not run`,

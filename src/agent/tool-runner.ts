@@ -54,7 +54,7 @@ export async function executeCall(
  * Runs a turn's tool calls in parallel (at most `toolConcurrency` at once). Each call is
  * recorded as running before it starts and gets exactly one result in the canonical history
  * when it ends (an async id when it went on in the background). Returns the final report when
- * one of them delivered it, and whether every call went async (decision 22: no new information).
+ * one of them delivered it, and whether every call went async (D3-22: no new information).
  */
 export async function runToolCalls(
   context: SessionContext,

@@ -1,5 +1,5 @@
 import type { ErrorCode } from "../core/errors.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import type { ToolResultRef } from "../store/history.js";
 
 /** A tool call about to run: its id, name and arguments (parsed, and verbatim). */

@@ -1,4 +1,5 @@
-import type { ModelReply, ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import type { ModelReply } from "../providers/model-caller.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import type { TurnPlan } from "./notice.js";
 import type { SessionContext } from "./session-context.js";
@@ -32,7 +33,7 @@ export function planTurn(context: SessionContext): TurnPlan {
       canRetrieve: false,
     };
   // Retrieval tools are listed while some output is shown by handle, never in the final turn
-  // (seed 000, decisions 14 and 15).
+  // (D0-14, D0-15).
   const canRetrieve =
     context.surface.alwaysListed === true ||
     (settings.toolOutput.enabled && state.hasStoredOutputs);
@@ -42,6 +43,13 @@ export function planTurn(context: SessionContext): TurnPlan {
     tools.push(handler.definition);
   }
   return { turn, maxTurns: settings.maxTurns, final: false, tools, canRetrieve };
+}
+
+/** Why a session whose final turn went by without a report failed. */
+export function finalTurnError(context: SessionContext, plan: TurnPlan): string {
+  if (context.state.budgetExhausted && plan.turn < plan.maxTurns)
+    return "The context stayed over its hard limit with every older result in handle form, and the agent did not deliver a final report in the turn that followed.";
+  return `The agent used its ${plan.maxTurns} turns without delivering a final report.`;
 }
 
 export type ReplyDecision =

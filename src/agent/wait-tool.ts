@@ -1,4 +1,4 @@
-import { completedText, NOTHING_RUNNING_TEXT } from "../async/texts.js";
+import { completedText, NOTHING_RUNNING_TEXT } from "../surfaces/async-texts.js";
 import type { SessionContext } from "./session-context.js";
 import type { ToolHandler } from "./tool-types.js";
 

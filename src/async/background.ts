@@ -82,7 +82,7 @@ export class BackgroundTools {
     private readonly clock: () => number,
   ) {}
 
-  /** How many jobs have settled so far (the loop compares it across a turn, decision 22). */
+  /** How many jobs have settled so far (the loop compares it across a turn, D3-22). */
   get settledCount(): number {
     return this.settled;
   }

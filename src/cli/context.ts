@@ -3,13 +3,12 @@
  * the store's owner, so it reads every session's outputs.
  */
 import type { Command } from "commander";
+import { resolveHome } from "../core/home.js";
+import type { OutputStore, ReadScope } from "../store/output-store.js";
 import {
-  type OutputStore,
   openSqliteOutputStore,
-  type ReadScope,
-  resolveHome,
   type SqliteOutputStoreOptions,
-} from "../index.js";
+} from "../store/sqlite-output-store.js";
 import { Output } from "./output.js";
 
 /** The CLI reads as the store owner: every session is visible. */

@@ -3,23 +3,12 @@
  * block at a time (never whole in memory), with one incident planted in the middle; and a
  * JSON API response of a few hundred kB.
  */
+import { seededRandom } from "../core/rng.js";
 
 /** The text of the planted incident, unique in the log. */
 export const INCIDENT_MESSAGE = "connection pool exhausted (max=50)";
 const START_MS = Date.UTC(2026, 2, 14, 8, 0, 0);
 const BLOCK_BYTES = 1024 * 1024;
-
-/** A small, fast, seeded PRNG (mulberry32): the same seed gives the same log. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Where the incident landed, filled in while the log is generated. */
 export interface PlantedIncident {

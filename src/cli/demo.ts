@@ -3,15 +3,14 @@
  * agent's tool result would be, then read back by grep, slice, page and JSON outline (with
  * timings), and paged end to end to prove the pages reconstruct it byte for byte.
  */
+
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import {
-  type OutputRecord,
-  type OutputStore,
-  readOutput,
-  readPage,
-  StoreCorruptError,
-} from "../index.js";
+import { clipText } from "../core/clip-text.js";
+import { StoreCorruptError } from "../core/errors.js";
+import { readPage } from "../retrieval/page.js";
+import { readOutput } from "../retrieval/read-output.js";
+import type { OutputRecord, OutputStore } from "../store/output-store.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import {
   generateLog,
@@ -21,7 +20,6 @@ import {
 } from "./demo-data.js";
 import { EXIT_OK } from "./errors.js";
 import {
-  clip,
   describeTokenMethod,
   fields,
   formatBytes,
@@ -144,7 +142,7 @@ class DemoSteps {
     if (hit) this.incidentLine = hit.line;
     const count = value.matches.length;
     await this.report.step(`[2/6] grep "${INCIDENT_GREP}" in the stored bytes`, ms, [
-      ...value.matches.map((m) => clip(`${m.line}:${m.column}: ${m.text}`, 160)),
+      ...value.matches.map((m) => clipText(`${m.line}:${m.column}: ${m.text}`, 160)),
       `${count} matching line${count === 1 ? "" : "s"}` +
         (hit ? `, line ${formatCount(hit.line)} (planted at line ${formatCount(planted)})` : ""),
     ]);
@@ -167,7 +165,7 @@ class DemoSteps {
     const width = String(to).length;
     await this.report.step(`[3/6] slice lines ${from}-${to} around it`, ms, [
       provenanceLine(value.provenance),
-      ...texts.map((text, i) => clip(`${String(from + i).padStart(width)}  ${text}`, 160)),
+      ...texts.map((text, i) => clipText(`${String(from + i).padStart(width)}  ${text}`, 160)),
     ]);
   }
 
@@ -185,7 +183,7 @@ class DemoSteps {
     await this.report.step("[4/6] first page", ms, [
       `${formatCount(value.text.length)} chars, lines 1-${formatCount(lines.length)}; ` +
         `next cursor ${value.nextCursor ?? "none (last page)"}`,
-      ...lines.slice(0, 3).map((text, i) => clip(`${i + 1}  ${text}`, 160)),
+      ...lines.slice(0, 3).map((text, i) => clipText(`${i + 1}  ${text}`, 160)),
       `…  (${formatCount(Math.max(0, lines.length - 3))} more lines on this page)`,
     ]);
   }

@@ -12,7 +12,7 @@
  * and branches on the exit code; stderr stays empty.
  */
 import { CommanderError } from "commander";
-import { isSpillwayError } from "../index.js";
+import { isSpillwayError } from "../core/errors.js";
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;

@@ -5,7 +5,7 @@
  * passes off corrupt content silently.
  */
 import { createHash } from "node:crypto";
-import { StoreCorruptError } from "../index.js";
+import { StoreCorruptError } from "../core/errors.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import { EXIT_OK, UsageError } from "./errors.js";
 

@@ -2,7 +2,10 @@
  * Human rendering: sizes, counts, times, tables and output records. Sizes are decimal
  * (1 MB = 1,000,000 bytes), like `--size-mb`.
  */
-import type { OutputRecord, Provenance } from "../index.js";
+
+import { clipText } from "../core/clip-text.js";
+import type { Provenance } from "../retrieval/provenance.js";
+import type { OutputRecord } from "../store/output-store.js";
 
 const UNITS = ["B", "kB", "MB", "GB", "TB"] as const;
 
@@ -49,11 +52,6 @@ export function formatDuration(ms: number): string {
 /** The first 12 hex digits of a SHA-256, for headers; the full hash is in `show`/`--json`. */
 export function shortSha(sha256: string): string {
   return `${sha256.slice(0, 12)}…`;
-}
-
-/** Cuts a line for display at `max` characters. */
-export function clip(text: string, max = 200): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** How a token figure was made, in words (e.g. from `sampled:o200k_base:64x2048`). */
@@ -119,7 +117,7 @@ export function recordFields(record: OutputRecord): [string, string][] {
     ["id", record.id],
     ["session", record.sessionId],
     ["tool", record.toolName],
-    ["tool args", clip(record.toolArgs, 300)],
+    ["tool args", clipText(record.toolArgs, 300)],
     ["tool call id", record.toolCallId ?? dash],
     ["status", record.status],
     ...(record.error !== null ? [["error", record.error] as [string, string]] : []),
@@ -148,8 +146,8 @@ export function recordTable(records: readonly OutputRecord[]): string[] {
     value === null || record?.kind === "binary" ? dash : render(value);
   return table(records, [
     { header: "ID", value: (r) => r.id },
-    { header: "SESSION", value: (r) => clip(r.sessionId, 24) },
-    { header: "TOOL", value: (r) => clip(r.toolName, 32) },
+    { header: "SESSION", value: (r) => clipText(r.sessionId, 24) },
+    { header: "TOOL", value: (r) => clipText(r.toolName, 32) },
     { header: "STATUS", value: (r) => r.status },
     { header: "SIZE", value: (r) => orDash(r.byteSize, formatBytes), align: "right" },
     { header: "LINES", value: (r) => orDash(r.lineCount, formatCount, r), align: "right" },

@@ -3,7 +3,8 @@
  * between separate groups (like grep -n); a footer on stderr says how many matched and the
  * cursor that continues the search.
  */
-import { type GrepLine, type GrepResult, readOutput } from "../index.js";
+import type { GrepLine, GrepResult } from "../retrieval/grep.js";
+import { readOutput } from "../retrieval/read-output.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import { EXIT_OK } from "./errors.js";
 import { formatCount, shellQuote } from "./format.js";

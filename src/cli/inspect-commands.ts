@@ -1,5 +1,5 @@
 /** `outputs list`, `outputs show` and `outputs verify`: what is stored, and is it intact. */
-import type { OutputStatus } from "../index.js";
+import type { OutputStatus } from "../store/output-store.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import { EXIT_ERROR, EXIT_OK } from "./errors.js";
 import { fields, formatBytes, formatCount, recordFields, recordTable } from "./format.js";

@@ -3,7 +3,8 @@
  * `path = value` lines (values JSON-serialized), with a footer giving the total and the next
  * offset.
  */
-import { type JsonResult, readOutput } from "../index.js";
+import type { JsonResult } from "../retrieval/json.js";
+import { readOutput } from "../retrieval/read-output.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import { EXIT_OK, UsageError } from "./errors.js";
 import { formatCount, shellQuote } from "./format.js";

@@ -2,7 +2,8 @@
  * `outputs page`: one page of an output to stdout, exactly; provenance and the next cursor to
  * stderr. Following the cursor to the end reproduces the output byte for byte.
  */
-import { type PageResult, readOutput } from "../index.js";
+import type { PageResult } from "../retrieval/page.js";
+import { readOutput } from "../retrieval/read-output.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import { EXIT_OK } from "./errors.js";
 import { formatCount, provenanceLine, shellQuote, shortSha } from "./format.js";

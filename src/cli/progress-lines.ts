@@ -1,20 +1,13 @@
 /** Line texts of `spillway run` progress that need no progress state. */
+
 import type { AgentEvent } from "../agent/events.js";
-import { clip, formatBytes, formatCompact, formatDuration } from "./format.js";
+import { clipText } from "../core/clip-text.js";
+import { formatBytes, formatCompact, formatDuration } from "./format.js";
 
 export type RunEvent = AgentEvent & { readonly depth: number };
-export type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
+type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
 
-/** Where an extraction's events meet: its session and the tool call that asked (or its output). */
-export function extractionKey(event: {
-  readonly sessionId: string;
-  readonly toolCallId?: string;
-  readonly outputId: string;
-}): string {
-  return `${event.sessionId}/${event.toolCallId ?? `(${event.outputId})`}`;
-}
-
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "tool slow (background) → out_x 12 KB ready · 7.20 s", or how it failed. */
 export function backgroundDoneLine(event: EventOf<"tool.done">): string {
@@ -23,14 +16,14 @@ export function backgroundDoneLine(event: EventOf<"tool.done">): string {
   if (event.status === "ready") return `${head} ${formatBytes(event.bytes ?? 0)} ready · ${took}`;
   // An aborted job's error already starts with "aborted: ".
   const error = (event.error ?? "error").replace(/^aborted: /, "");
-  return `${head} ${event.status} after ${took}: ${clip(error, 300)}`;
+  return `${head} ${event.status} after ${took}: ${clipText(error, 300)}`;
 }
 
 /** How an extraction ended: "full-chunked: found · 3 verified quotes (1 dropped) · 4.20 s", … */
 export function extractionOutcome(event: EventOf<"extraction.end">): string {
   const took = formatDuration(event.durationMs);
   if (event.fallbackFrom !== undefined) {
-    return `${event.fallbackFrom} FELL BACK to ${event.strategy} after ${took}: ${clip(event.reason ?? "it could not run", 300)}`;
+    return `${event.fallbackFrom} FELL BACK to ${event.strategy} after ${took}: ${clipText(event.reason ?? "it could not run", 300)}`;
   }
   const dropped = event.unverified > 0 ? ` (${event.unverified} dropped)` : "";
   const result =
@@ -46,7 +39,7 @@ export function extractionOutcome(event: EventOf<"extraction.end">): string {
 export function compactionLine(event: EventOf<"compaction">): string {
   const tokens = `${formatCompact(event.tokensBefore)} → ${formatCompact(event.tokensAfter)} tokens`;
   if (event.status === "failed")
-    return `compaction FAILED (${event.code ?? "error"}: ${clip(event.error ?? "", 200)}); fell back to handle form for ${plural(event.shortened ?? 0, "result")}: ${tokens}`;
+    return `compaction FAILED (${event.code ?? "error"}: ${clipText(event.error ?? "", 200)}); fell back to handle form for ${plural(event.shortened ?? 0, "result")}: ${tokens}`;
   const turns =
     event.fromTurn === event.throughTurn
       ? `turn ${event.throughTurn}`

@@ -4,7 +4,7 @@
  */
 import { type FileHandle, open } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import type { OutputRecord } from "../index.js";
+import type { OutputRecord } from "../store/output-store.js";
 import { type CliContext, withStore } from "./context.js";
 import { CliFailure, EXIT_OK, UsageError } from "./errors.js";
 import { formatBytes, formatCount } from "./format.js";

@@ -5,9 +5,9 @@
  */
 import { performance } from "node:perf_hooks";
 import { type Command, Option } from "commander";
-import type { AgentRunResult, RunAgentOptions } from "../agent/run-agent.js";
 import { runAgent } from "../agent/run-agent.js";
 import { planRun, type RunPlan, resumePlan, storedPlan } from "../agent/run-settings.js";
+import type { AgentRunResult, RunAgentOptions } from "../agent/run-types.js";
 import { COMPACTION_MODELS, TOOL_OUTPUT_SURFACES } from "../config/index.js";
 import type { SessionRecord } from "../store/history.js";
 import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";

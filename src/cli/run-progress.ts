@@ -9,41 +9,28 @@
  * - `quiet`: nothing.
  * Sub-agent events (depth > 0) are indented and prefixed with the sub-agent's session id.
  */
-import { clip, formatBytes, formatCompact, formatDuration } from "./format.js";
+import { clipText } from "../core/clip-text.js";
+import { formatBytes, formatCompact, formatDuration } from "./format.js";
 import type { Output } from "./output.js";
 import {
   backgroundDoneLine,
   compactionLine,
-  type EventOf,
-  extractionKey,
   extractionOutcome,
-  plural,
   type RunEvent,
 } from "./progress-lines.js";
+import {
+  type ExtractionInfo,
+  extractionKey,
+  extractionStatus,
+  type SessionInfo,
+} from "./progress-state.js";
 
 export type ProgressMode = "tty" | "lines" | "json" | "quiet";
 
-interface SessionInfo {
-  readonly agent: string;
-  readonly maxTurns: number;
-  readonly depth: number;
-  readonly parentSessionId: string | null;
-  turn: number;
-  ended: boolean;
-}
-
-/** An extraction under way (between its `extraction.start` and `extraction.end`). */
-interface ExtractionInfo {
-  readonly sessionId: string;
-  readonly outputId: string;
-  readonly strategy: string;
-  readonly chunks: number;
-  /** Answers received per map chunk (1-based): more than one means the chunk was asked again. */
-  readonly mapAnswers: Map<number, number>;
-  reduceAnswers: number;
-}
+type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
 
 const CLEAR_LINE = "\r\x1b[2K";
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Renders run events as the chosen mode asks. */
 export class RunProgress {
@@ -277,7 +264,7 @@ export class RunProgress {
       }
       case "model.retry":
         return (
-          `${p}model ${event.model} failed: ${clip(event.error, 300)} · ` +
+          `${p}model ${event.model} failed: ${clipText(event.error, 300)} · ` +
           (event.willRetry ? "retrying" : "giving up on it (next model of the list, if any)")
         );
       case "tool.end": {
@@ -291,7 +278,7 @@ export class RunProgress {
           return `${tag} → ${event.outputId ?? ""} running in the background after ${took}`;
         return event.status === "ok"
           ? `${tag}${stored || " ok"} ${took}`
-          : `${tag} failed${stored} ${took}: ${clip(event.error ?? "error", 300)}`;
+          : `${tag} failed${stored} ${took}: ${clipText(event.error ?? "error", 300)}`;
       }
       case "tool.done":
         return `${p}${this.currentTurnTag(event)}${backgroundDoneLine(event)}`;
@@ -304,7 +291,7 @@ export class RunProgress {
       case "session.end":
         if (event.depth === 0) return undefined;
         return `${p}sub-agent ${this.sessions.get(event.sessionId)?.agent ?? ""} ${event.status}${
-          event.error ? `: ${clip(event.error, 300)}` : ""
+          event.error ? `: ${clipText(event.error, 300)}` : ""
         }`;
       case "extraction.start": {
         const chunks =
@@ -342,27 +329,6 @@ export class RunProgress {
     );
   }
 
-  /** "extracting out_x full-chunked 4/10 chunks", "… reducing", "… read-grep agent turn 2/8". */
-  private extractionStatus(extraction: ExtractionInfo): string {
-    const head = `extracting ${extraction.outputId}`;
-    if (extraction.strategy === "full-chunked") {
-      const done = extraction.mapAnswers.size;
-      return done >= extraction.chunks && extraction.chunks > 1
-        ? `${head} full-chunked reducing`
-        : `${head} full-chunked ${done}/${extraction.chunks} chunks`;
-    }
-    if (extraction.strategy === "read-grep") {
-      // Its agent runs as a linked session of the session that asked (the newest such, if several).
-      const agent = [...this.sessions.values()]
-        .filter(
-          (s) => s.agent === "read-grep" && s.parentSessionId === extraction.sessionId && !s.ended,
-        )
-        .at(-1);
-      return `${head} read-grep agent${agent && agent.turn > 0 ? ` turn ${agent.turn}/${agent.maxTurns}` : ""}`;
-    }
-    return `${head} ${extraction.strategy}`;
-  }
-
   /** The live status line. */
   private statusText(): string {
     const seconds = `${Math.floor((Date.now() - this.started) / 1000)}s`;
@@ -375,7 +341,9 @@ export class RunProgress {
     ];
     const background = [...new Set(this.background.values())];
     const activity = [
-      ...[...this.extractions.values()].map((extraction) => this.extractionStatus(extraction)),
+      ...[...this.extractions.values()].map((extraction) =>
+        extractionStatus(this.sessions, extraction),
+      ),
       ...(names.length > 0 ? [`running: ${names.join(", ")}`] : []),
       ...(background.length > 0 ? [`background: ${background.join(", ")}`] : []),
     ];
@@ -392,7 +360,7 @@ export class RunProgress {
   private redraw(): void {
     if (this.mode !== "tty" || this.timer === undefined) return;
     const width = Math.max(20, (this.stderr.columns || 80) - 1);
-    this.stderr.write(`${CLEAR_LINE}${clip(this.statusText(), width)}`);
+    this.stderr.write(`${CLEAR_LINE}${clipText(this.statusText(), width)}`);
     this.statusShown = true;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyTotals, type UsageReport, type UsageTotals } from "../agent/accounting.js";
-import type { AgentRunResult } from "../agent/run-agent.js";
+import type { AgentRunResult } from "../agent/run-types.js";
 import { summaryLines } from "./run-summary.js";
 
 const totals = (values: Partial<UsageTotals>): UsageTotals => ({ ...emptyTotals(), ...values });

@@ -6,7 +6,7 @@
  * counted in every total and also shown apart.
  */
 import type { UsageReport } from "../agent/accounting.js";
-import type { AgentRunResult } from "../agent/run-agent.js";
+import type { AgentRunResult } from "../agent/run-types.js";
 import {
   fields,
   formatBytes,

@@ -3,7 +3,7 @@
  * whole store), the context use of the last projection against the thresholds, and each
  * compaction.
  */
-import type { ContextUsage } from "../agent/context-limits.js";
+import type { ContextUsage } from "../agent/context-usage.js";
 import type { HistoryCounters, SessionHealth } from "../agent/session-counters.js";
 import { formatCount } from "./format.js";
 

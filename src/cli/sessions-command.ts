@@ -8,13 +8,13 @@ import type { UsageReport } from "../agent/accounting.js";
 import { type RunPlan, storedPlan } from "../agent/run-settings.js";
 import { sessionHealth, storeCounters } from "../agent/session-counters.js";
 import { tracePathOf } from "../agent/trace.js";
+import { clipText } from "../core/clip-text.js";
 import { isSpillwayError } from "../core/errors.js";
 import type { SessionRecord } from "../store/history.js";
 import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
 import { type CliContext, contextOf } from "./context.js";
 import { EXIT_OK } from "./errors.js";
 import {
-  clip,
   fields,
   formatBytes,
   formatCompact,
@@ -97,7 +97,7 @@ export async function listSessions(
       ...(options.all
         ? [{ header: "PARENT", value: (s: SessionRecord) => s.parentSessionId ?? "-" }]
         : []),
-      { header: "AGENT", value: (s) => clip(s.agentName, 24) },
+      { header: "AGENT", value: (s) => clipText(s.agentName, 24) },
       { header: "STATUS", value: (s) => s.status },
       { header: "TURNS", value: (s) => String(s.turns), align: "right" },
       { header: "CREATED", value: (s) => formatTime(s.createdAt) },
@@ -121,7 +121,10 @@ export async function listSessions(
           usage(s, (u) => (u.total.costUsd === null ? "?" : formatCost(u.total.costUsd))),
         align: "right",
       },
-      { header: "PROMPT", value: (s) => clip(s.prompt.replace(/\s+/g, " ").trim(), PROMPT_CHARS) },
+      {
+        header: "PROMPT",
+        value: (s) => clipText(s.prompt.replace(/\s+/g, " ").trim(), PROMPT_CHARS),
+      },
     ]),
   );
   if (sessions.length === limit) {

@@ -2,7 +2,8 @@
  * `outputs slice`: part of an output by characters, lines or a literal anchor. The text goes
  * to stdout exactly; a one-line provenance header goes to stderr.
  */
-import { readOutput, type SliceRequest, type SliceResult } from "../index.js";
+import { readOutput } from "../retrieval/read-output.js";
+import type { SliceRequest, SliceResult } from "../retrieval/slice.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import { EXIT_OK, UsageError } from "./errors.js";
 import { formatCount, provenanceLine, shortSha } from "./format.js";

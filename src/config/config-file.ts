@@ -5,7 +5,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, join, resolve } from "node:path";
 import { SpillwayError } from "../core/errors.js";
-import { resolveHome } from "../store/home.js";
+import { resolveHome } from "../core/home.js";
 import { configSchema, type LoadedConfig } from "./config-schema.js";
 import { parseJsonSource } from "./json-source.js";
 import { resolveServerPaths } from "./mcp-server-schema.js";

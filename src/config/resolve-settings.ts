@@ -3,6 +3,8 @@
  * Precedence: CLI flag > agent frontmatter > config file `defaults` > environment (only
  * `SPILLWAY_MODEL`, for `models`) > built-in default.
  */
+
+import type { ChunkSizeRule } from "../core/chunk-size-rule.js";
 import { SpillwayError } from "../core/errors.js";
 import type { AgentDefinition } from "./agent-file.js";
 import type { LoadedConfig, ModelConfig, ProvidersConfig } from "./config-schema.js";
@@ -17,7 +19,6 @@ import { problemsFromIssues, throwProblems } from "./problems.js";
 import { type ResolvedCompaction, resolveCompaction } from "./resolve-compaction.js";
 import { strictObject } from "./schema-helpers.js";
 import {
-  type ChunkSizeRule,
   type CompactionModel,
   type SettingsValues,
   settingsShape,

@@ -2,6 +2,7 @@
  * The settings an agent file's frontmatter, the config file's `defaults` and the CLI share.
  */
 import { z } from "zod";
+import { CHUNK_SIZE_RULES } from "../core/chunk-size-rule.js";
 import { checkModelRef, type ModelRef } from "./model-ref.js";
 import {
   addIssue,
@@ -69,13 +70,6 @@ export const toolOutputSchema = strictObject({
   continuationChars: int(100).optional(),
   synopsisLines: int(0, 50).optional(),
 });
-
-/**
- * How extraction sizes chunks: `window-minus-output` (seed 000: context window - max output -
- * prompt), `half-window` (seed 003: 50% of the window), or `safer`, the smaller of the two.
- */
-export const CHUNK_SIZE_RULES = ["safer", "window-minus-output", "half-window"] as const;
-export type ChunkSizeRule = (typeof CHUNK_SIZE_RULES)[number];
 
 /** Model-driven reads of outputs (extraction). */
 export const extractionSchema = strictObject({

@@ -49,8 +49,34 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** Base class of all typed spillway errors. */
+/**
+ * The brand every spillway error carries. `Symbol.for` makes it the same symbol in every copy
+ * of the package, so the check works where `instanceof` fails: two installed versions side by
+ * side, or a module loaded twice.
+ */
+const SPILLWAY_ERROR_BRAND = Symbol.for("spillway.error");
+
+/**
+ * Base class of all typed spillway errors.
+ *
+ * @example
+ * try {
+ *   await readOutput(store, "out_missing", { sessionId }, { mode: "raw" });
+ * } catch (error) {
+ *   if (SpillwayError.isInstance(error) && error.code === "OUTPUT_NOT_FOUND") console.log(error.details);
+ * }
+ */
 export class SpillwayError extends Error {
+  /** True for a spillway error from any copy of the package (see {@link isSpillwayError}). */
+  static isInstance(value: unknown): value is SpillwayError {
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[SPILLWAY_ERROR_BRAND] === true
+    );
+  }
+
+  readonly [SPILLWAY_ERROR_BRAND] = true;
   override readonly name: string = "SpillwayError";
   readonly code: ErrorCode;
   readonly fault: ErrorFault;
@@ -75,9 +101,15 @@ export class SpillwayError extends Error {
   }
 }
 
-/** True when `value` is a {@link SpillwayError}, optionally with one of the given codes. */
+/**
+ * True when `value` is a {@link SpillwayError} (from any installed copy of spillway), optionally
+ * with one of the given codes.
+ *
+ * @example
+ * if (isSpillwayError(error, "OUTPUT_NOT_FOUND", "OUTPUT_NOT_READY")) retryLater(error.details);
+ */
 export function isSpillwayError(value: unknown, ...codes: ErrorCode[]): value is SpillwayError {
-  return value instanceof SpillwayError && (codes.length === 0 || codes.includes(value.code));
+  return SpillwayError.isInstance(value) && (codes.length === 0 || codes.includes(value.code));
 }
 
 /** The read modes a caller can use instead of a whole-output read. */

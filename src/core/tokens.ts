@@ -166,7 +166,13 @@ export async function estimateTokens(
   );
 }
 
-/** Counts the tokens of a string exactly. */
+/**
+ * Counts the tokens of a string exactly, with the named tokenizer (o200k_base by default).
+ * For long outputs, {@link estimateTokens} is much faster and within about 1%.
+ *
+ * @example
+ * await countTokens("Hello, world!"); // 4
+ */
 export async function countTokens(
   text: string,
   tokenizerName: TokenizerName = DEFAULT_TOKENIZER,

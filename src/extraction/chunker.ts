@@ -1,4 +1,4 @@
-import type { ChunkSizeRule } from "../config/settings-schema.js";
+import type { ChunkSizeRule } from "../core/chunk-size-rule.js";
 import type { TextReader } from "../store/text-reader.js";
 
 /** One chunk of an output: characters [charStart, charEnd). */

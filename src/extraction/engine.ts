@@ -6,8 +6,8 @@ import type { ModelTarget } from "../providers/models.js";
 import { textReaderOf } from "../retrieval/common.js";
 import type { OpenedOutput, OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import type { ExtractionCache } from "../store/sqlite-extraction-cache.js";
-import type { Extractor } from "../surfaces/surface.js";
 import { type ChunkPlan, chunkTokensFor, planChunks } from "./chunker.js";
+import type { Extractor } from "./extractor.js";
 import { runFullChunked } from "./full-chunked.js";
 import { mapSystemPrompt, type SourceInfo } from "./prompts.js";
 import { type ReadGrepRunner, runReadGrep } from "./read-grep.js";
@@ -18,7 +18,7 @@ import {
   type ExtractionSettings,
   type ExtractionStrategy,
 } from "./settings.js";
-import { headAndTail } from "./truncate.js";
+import { truncateToFit } from "./truncate.js";
 
 export interface ExtractionServices {
   readonly outputs: OutputStore;
@@ -137,7 +137,7 @@ export class ExtractionEngine implements Extractor {
           request.signal?.aborted
         )
           throw error;
-        // Decision 4: a strategy that could not run falls back to truncate, and says so first.
+        // D0-4: a strategy that could not run falls back to truncate, and says so first.
         const truncated = await this.truncate(opened, request);
         result = {
           ...truncated,
@@ -262,7 +262,7 @@ export class ExtractionEngine implements Extractor {
     return {
       strategy: "truncate",
       found: true,
-      answer: await headAndTail(opened, request.maxChars ?? DEFAULT_TRUNCATE_CHARS),
+      answer: await truncateToFit(opened, request.maxChars ?? DEFAULT_TRUNCATE_CHARS),
       snippets: [],
       unverified: 0,
       outputId: opened.record.id,

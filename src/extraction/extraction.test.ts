@@ -282,7 +282,7 @@ describe("retries, fallback and cache", () => {
     expect(
       rendered.startsWith("WARNING: strategy full-chunked (chosen by auto) could not run"),
     ).toBe(true);
-    expect(rendered).toContain(`the whole output is stored as handle ${record.id}`);
+    expect(rendered).toContain(`the whole output is stored as ${record.id}`);
     expect(rendered.length).toBeLessThan(3000);
     const before = fixture.server.requests.length;
     await fixture.engine.run({ output: record, query: "q", strategy: "auto", maxChars: 2000 });

@@ -1,10 +1,15 @@
 /**
- * The final-report contract of extraction calls (seed 000, decision 6): the answer is wrapped
+ * The final-report contract of extraction calls (D0-6): the answer is wrapped
  * in `<ai-agent-<NONCE>-FINAL format="text"> … </ai-agent-<NONCE>-FINAL>` with the call's own
  * nonce; the closing tag is optional (models omit it). No opening tag means no answer.
  */
 
 export const NO_RELEVANT_DATA = "NO RELEVANT DATA FOUND";
+/** The line after which an answer lists its verbatim quotes, one per line after QUOTE_PREFIX. */
+export const QUOTES_LABEL = "QUOTES:";
+export const QUOTE_PREFIX = "> ";
+/** An optional line `CONFIDENCE: 0.0-1.0`. */
+export const CONFIDENCE_LABEL = "CONFIDENCE:";
 
 export function openingTag(nonce: string): string {
   return `<ai-agent-${nonce}-FINAL format="text">`;
@@ -12,6 +17,25 @@ export function openingTag(nonce: string): string {
 
 export function closingTag(nonce: string): string {
   return `</ai-agent-${nonce}-FINAL>`;
+}
+
+/**
+ * An answer in the contract: the text, its quotes and confidence, wrapped with the nonce. The
+ * one writer of the format that {@link parseAnswer} reads (scripted models use it too).
+ *
+ * @example
+ * wrapFinalReport("3f2a", "The first error is at line 812.", ["ERROR pool exhausted"]);
+ */
+export function wrapFinalReport(
+  nonce: string,
+  answer: string,
+  quotes: readonly string[] = [],
+  confidence?: number,
+): string {
+  const lines = [answer];
+  if (quotes.length > 0) lines.push(QUOTES_LABEL, ...quotes.map((q) => `${QUOTE_PREFIX}${q}`));
+  if (confidence !== undefined) lines.push(`${CONFIDENCE_LABEL} ${confidence}`);
+  return `${openingTag(nonce)}\n${lines.join("\n")}\n${closingTag(nonce)}`;
 }
 
 /** The content of the wrapper, or undefined when the reply has no opening tag. */

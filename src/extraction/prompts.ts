@@ -15,6 +15,24 @@ export interface SourceInfo {
   readonly tokens: number;
 }
 
+/**
+ * The fixed lines that tell extraction calls apart and delimit their sections. Prompts are
+ * built from them, and scripted extraction models (spillway/testing) recognise calls by them:
+ * one copy, so a prompt change cannot silently break the tests' reading of it.
+ */
+export const EXTRACTION_PROMPT_MARKERS = {
+  intro: "You are an internal extraction agent.",
+  readGrep: "You can only use Read and Grep tools.",
+  reduce: "You must synthesize multiple chunk extractions into one final answer.",
+  map: "You must extract information from a document chunk.",
+  whatToExtract: "WHAT TO EXTRACT",
+  chunkOutputs: "CHUNK OUTPUTS",
+  outputFormat: "OUTPUT FORMAT (required)",
+  chunkIndex: "- Index: ",
+} as const;
+
+const M = EXTRACTION_PROMPT_MARKERS;
+
 const QUOTES_SECTION = (what: string) =>
   [
     "",
@@ -35,7 +53,7 @@ export function mapSystemPrompt(
   nonce: string,
 ): string {
   return [
-    "You are an internal extraction agent. You must extract information from a document chunk.",
+    `${M.intro} ${M.map}`,
     "",
     "SOURCE TOOL",
     `- Name: ${source.toolName}`,
@@ -47,13 +65,13 @@ export function mapSystemPrompt(
     `- Tokens (estimate): ${source.tokens}`,
     "",
     "CHUNK INFO",
-    `- Index: ${chunk.index} of ${chunk.total}`,
+    `${M.chunkIndex}${chunk.index} of ${chunk.total}`,
     `- Overlap: ${overlapPercent}%`,
     "",
-    "WHAT TO EXTRACT",
+    M.whatToExtract,
     extract,
     "",
-    "OUTPUT FORMAT (required)",
+    M.outputFormat,
     "- Emit exactly one XML final-report wrapper:",
     `  ${wrapper(nonce)}`,
     "- Put your extracted result inside the wrapper.",
@@ -72,19 +90,19 @@ export function reduceSystemPrompt(
   nonce: string,
 ): string {
   return [
-    "You are an internal extraction agent. You must synthesize multiple chunk extractions into one final answer.",
+    `${M.intro} ${M.reduce}`,
     "",
     "SOURCE TOOL",
     `- Name: ${source.toolName}`,
     `- Arguments (verbatim JSON): ${source.toolArgs}`,
     "",
-    "WHAT TO EXTRACT",
+    M.whatToExtract,
     extract,
     "",
-    "CHUNK OUTPUTS",
+    M.chunkOutputs,
     chunkOutputs,
     "",
-    "OUTPUT FORMAT (required)",
+    M.outputFormat,
     "- Emit exactly one XML final-report wrapper:",
     `  ${wrapper(nonce)}`,
     "- If no relevant data exists, output:",
@@ -102,7 +120,7 @@ export function readGrepSystemPrompt(
   nonce: string,
 ): string {
   return [
-    "You are an internal extraction agent. You can only use Read and Grep tools.",
+    `${M.intro} ${M.readGrep}`,
     "",
     "IMPORTANT: The handle is the filename.",
     "Use the filename exactly as given when calling Read or Grep.",
@@ -113,10 +131,10 @@ export function readGrepSystemPrompt(
     `- Handle/filename: ${handle}`,
     "- Root directory: (spillway's store of this session's tool outputs; only this one file is readable)",
     "",
-    "WHAT TO EXTRACT",
+    M.whatToExtract,
     extract,
     "",
-    "OUTPUT FORMAT (required)",
+    M.outputFormat,
     "- Deliver your answer with agent__final_report; its report must be exactly one XML final-report wrapper:",
     `  ${wrapper(nonce)}`,
     "- If no relevant data exists, output:",

@@ -23,7 +23,7 @@ export interface ExtractionResult {
   /** 0..1: the model's own when it gave one, else the share of its quotes that verified. */
   readonly confidence: number;
   readonly noMatchReason?: string;
-  /** Set when the requested strategy could not run and truncate stood in (decision 4). */
+  /** Set when the requested strategy could not run and truncate stood in (D0-4). */
   readonly fallback?: { readonly from: ExtractionStrategy; readonly reason: string };
   /** The extraction model that answered (null for truncate). */
   readonly model: string | null;

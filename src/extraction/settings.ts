@@ -1,4 +1,4 @@
-import type { ChunkSizeRule } from "../config/settings-schema.js";
+import type { ChunkSizeRule } from "../core/chunk-size-rule.js";
 import type { ModelTarget } from "../providers/models.js";
 
 /** The strategies of seed 000's tool_output module. */

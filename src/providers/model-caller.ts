@@ -11,15 +11,8 @@ import {
   wrapLanguageModel,
 } from "ai";
 import { isSpillwayError, SpillwayError } from "../core/errors.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import { languageModelFor, type ModelTarget } from "./models.js";
-
-/** A tool as a model sees it. */
-export interface ToolDefinition {
-  readonly name: string;
-  readonly description: string;
-  /** JSON Schema of the tool's arguments (type: object). */
-  readonly inputSchema: Record<string, unknown>;
-}
 
 /** A tool call as the model made it, with its arguments exactly as sent. */
 export interface ModelToolCall {

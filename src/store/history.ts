@@ -19,7 +19,7 @@ export type ShownAs =
   | "continuation"
   /** Legacy head+tail truncation (only when toolOutput.enabled is false). */
   | "truncated"
-  /** Async size trigger: announced as ready with its size (seed 003, decision 13). */
+  /** Async size trigger: announced as ready with its size (D3-13). */
   | "ready";
 
 /** A tool call's result as the canonical history keeps it. */

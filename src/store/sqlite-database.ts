@@ -3,8 +3,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { Clock } from "../core/clock.js";
 import { SpillwayError } from "../core/errors.js";
+import { resolveHome } from "../core/home.js";
 import { BlobDirectory, FILE_MODE, makePrivateDir } from "./blob-files.js";
-import { resolveHome } from "./home.js";
 import { migrate } from "./sqlite-schema.js";
 
 /**

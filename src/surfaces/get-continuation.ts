@@ -1,5 +1,7 @@
+import { z } from "zod";
 import { isSpillwayError } from "../core/errors.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import { toolInputSchema } from "../core/tool-input-schema.js";
 import { readOutput } from "../retrieval/read-output.js";
 import type { Surface, SurfaceContext } from "./surface.js";
 
@@ -13,21 +15,13 @@ import type { Surface, SurfaceContext } from "./surface.js";
 
 export const GET_CONTINUATION = "get_continuation";
 
-/** Seed 002, section 3, verbatim. */
-const GET_CONTINUATION_SCHEMA = {
-  type: "object",
-  properties: {
-    tool_call_id: {
-      type: "string",
-      description: "The tool_call_id from the truncation message",
-    },
-    offset: {
-      type: "integer",
-      description: "Character offset to read from (default: 4000)",
-    },
-  },
-  required: ["tool_call_id"],
-};
+/** Seed 002, section 3, verbatim (pinned by tool-output-schema.test.ts). */
+export const getContinuationArgs = z.object({
+  tool_call_id: z.string().describe("The tool_call_id from the truncation message"),
+  offset: z.number().int().optional().describe("Character offset to read from (default: 4000)"),
+});
+
+const GET_CONTINUATION_SCHEMA = toolInputSchema(getContinuationArgs);
 
 /** The marker: seed-exact for the first chunk; later chunks also say the offset to pass next. */
 export function continuationMarker(

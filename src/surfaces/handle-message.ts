@@ -1,74 +1,23 @@
-import { type ErrorCode, isSpillwayError } from "../core/errors.js";
-import { queryJson } from "../retrieval/json.js";
-import { readSlice } from "../retrieval/slice.js";
+import { clipText } from "../core/clip-text.js";
+import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 
+/** Characters of one synopsis line the model is shown; longer lines say their length. */
 const SYNOPSIS_LINE_CHARS = 200;
-/** JSON outlines are worth parsing for the synopsis only up to this size. */
-const OUTLINE_MAX_BYTES = 32 * 1024 * 1024;
+/** Outline lines shown before the rest is left to mode="json", outline=true. */
+const OUTLINE_ROWS = 25;
 
 const number = (n: number | null) => (n ?? 0).toLocaleString("en-US");
 
-/** A rejection handler that turns the given expected error codes into `undefined`. */
-function expected(...codes: ErrorCode[]) {
-  return (error: unknown): undefined => {
-    if (isSpillwayError(error, ...codes)) return undefined;
-    throw error;
-  };
-}
-
-/** A line cut for the synopsis, saying so. */
-function clip(line: string): string {
-  const bare = line.replace(/\r?\n$/, "");
-  return bare.length > SYNOPSIS_LINE_CHARS
-    ? `${bare.slice(0, SYNOPSIS_LINE_CHARS)}… (${number(bare.length)} chars)`
-    : bare;
-}
-
-async function linesOf(
-  outputs: OutputStore,
-  record: OutputRecord,
-  scope: ReadScope,
-  first: number,
-  last: number,
-): Promise<string[]> {
-  const opened = await outputs.open(record.id, scope);
-  try {
-    // A synopsis is a courtesy: lines too long to show (RANGE_TOO_LARGE) just leave it out.
-    const slice = await readSlice(opened, {
-      lineStart: first,
-      lineEnd: last,
-      maxChars: 64 * 1024,
-    }).catch(expected("RANGE_TOO_LARGE"));
-    if (!slice?.found) return [];
-    const lines = slice.text.split("\n");
-    if (lines[lines.length - 1] === "") lines.pop();
-    return lines.map((line, i) => `  ${first + i}| ${clip(line)}`);
-  } finally {
-    await opened.close();
-  }
-}
-
-async function outlineOf(
-  outputs: OutputStore,
-  record: OutputRecord,
-  scope: ReadScope,
-): Promise<string | undefined> {
-  if ((record.byteSize ?? 0) > OUTLINE_MAX_BYTES) return undefined;
-  const opened = await outputs.open(record.id, scope);
-  try {
-    const result = await queryJson(opened, { outline: true }).catch(
-      expected("INVALID_JSON", "OUTPUT_TOO_LARGE"),
-    );
-    return result?.kind === "outline" ? result.outline : undefined;
-  } finally {
-    await opened.close();
-  }
-}
+const lineRows = (lines: readonly SynopsisLine[]) =>
+  lines.map(
+    ({ line, text }) => `  ${line}| ${clipText(text, SYNOPSIS_LINE_CHARS, { sayLength: true })}`,
+  );
 
 /**
- * A short synopsis of an output: its JSON outline, or its first and last lines, each line
- * clipped (and saying so). Never the whole output.
+ * A short synopsis of an output for the model (retrieval/synopsis.ts): its JSON outline, or its
+ * first and last lines, each clipped and saying so, or, for lines too long to show, its first
+ * and last characters. Never the whole output.
  */
 export async function synopsisOf(
   outputs: OutputStore,
@@ -77,28 +26,37 @@ export async function synopsisOf(
   lines: number,
 ): Promise<string[]> {
   if (record.kind === "binary" || lines === 0) return [];
-  if (record.kind === "json" || record.kind === "ndjson") {
-    const outline = await outlineOf(outputs, record, scope);
-    if (outline) {
-      const rows = outline.split("\n");
-      const shown = rows.slice(0, 25).map((row) => `  ${row}`);
-      if (rows.length > 25)
+  const opened = await outputs.open(record.id, scope);
+  let synopsis: Awaited<ReturnType<typeof synopsisOfOutput>>;
+  try {
+    synopsis = await synopsisOfOutput(opened, { edgeLines: lines });
+  } finally {
+    await opened.close();
+  }
+  switch (synopsis.type) {
+    case "outline": {
+      const rows = synopsis.outline.split("\n");
+      const shown = rows.slice(0, OUTLINE_ROWS).map((row) => `  ${row}`);
+      if (rows.length > OUTLINE_ROWS)
         shown.push(
-          `  … ${rows.length - 25} more outline lines (mode="json", outline=true shows all)`,
+          `  … ${rows.length - OUTLINE_ROWS} more outline lines (mode="json", outline=true shows all)`,
         );
       return ["Shape (JSON outline):", ...shown];
     }
+    case "lines":
+      return synopsis.tail.length === 0
+        ? ["Lines:", ...lineRows(synopsis.head)]
+        : ["First lines:", ...lineRows(synopsis.head), "Last lines:", ...lineRows(synopsis.tail)];
+    case "excerpt":
+      return [
+        "First characters (the lines are too long to show whole):",
+        `  ${clipText(JSON.stringify(synopsis.head), 2 * SYNOPSIS_LINE_CHARS, { sayLength: true })}`,
+        "Last characters:",
+        `  ${clipText(JSON.stringify(synopsis.tail), 2 * SYNOPSIS_LINE_CHARS, { sayLength: true })}`,
+      ];
+    default:
+      return [];
   }
-  const total = record.lineCount ?? 0;
-  if (total <= 2 * lines) {
-    return ["Lines:", ...(await linesOf(outputs, record, scope, 1, total))];
-  }
-  return [
-    "First lines:",
-    ...(await linesOf(outputs, record, scope, 1, lines)),
-    "Last lines:",
-    ...(await linesOf(outputs, record, scope, total - lines + 1, total)),
-  ];
 }
 
 /** A JSONPath example that fits the document's shape (from its outline lines). */

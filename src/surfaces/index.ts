@@ -7,7 +7,6 @@ export { continuationMarker, GET_CONTINUATION } from "./get-continuation.js";
 export { GET_TOOL_OUTPUT } from "./get-tool-output.js";
 export { defaultHandleMessage, synopsisOf } from "./handle-message.js";
 export type {
-  Extractor,
   Placeholder,
   Surface,
   SurfaceAnswer,

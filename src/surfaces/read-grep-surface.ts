@@ -1,12 +1,12 @@
 import { isSpillwayError, SpillwayError } from "../core/errors.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import { readOutput } from "../retrieval/read-output.js";
 import type { ReadScope } from "../store/output-store.js";
 import { renderError, renderGrep, renderSlice } from "./render.js";
 import type { Surface, SurfaceContext } from "./surface.js";
 
 /**
- * The read-grep extraction agent's only tools (seed 000, decision 8): Read and Grep, confined
+ * The read-grep extraction agent's only tools (D0-8): Read and Grep, confined
  * to ONE stored output whose handle is the file name. Both are served by the retrieval
  * engine, in the parent session's scope; their answers fit the budget and say how to go on.
  */

@@ -1,33 +1,11 @@
 import type { TokenizerName } from "../core/tokens.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import type { Extractor } from "../extraction/extractor.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 
 /** The model-facing tool sets over stored outputs. */
 export const SURFACE_NAMES = ["get_tool_output", "tool_output", "get_continuation"] as const;
 export type SurfaceName = (typeof SURFACE_NAMES)[number];
-
-/**
- * Model-driven reads (extraction) plug in here; until configured, surfaces that need it say
- * so (or fall back, where the seed asks for a fallback).
- */
-export interface Extractor {
-  extract(request: {
-    readonly output: OutputRecord;
-    readonly query: string;
-    readonly strategy: "auto" | "full-chunked" | "read-grep" | "truncate";
-    /** The tool call that asked (for the trace). */
-    readonly toolCallId?: string;
-    readonly signal?: AbortSignal;
-    /** Characters the answer may take (bounds a truncate answer). */
-    readonly maxChars?: number;
-  }): Promise<{
-    /** The strategy that produced `text`. */
-    readonly strategy: string;
-    readonly text: string;
-    /** True when extraction could not produce an answer (the text says why). */
-    readonly failed: boolean;
-  }>;
-}
 
 /** What a surface needs to answer one call. */
 export interface SurfaceContext {

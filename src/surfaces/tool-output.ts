@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { isSpillwayError } from "../core/errors.js";
-import { headAndTail } from "../extraction/truncate.js";
-import type { ToolDefinition } from "../providers/model-caller.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
+import { toolInputSchema } from "../core/tool-input-schema.js";
+import { truncateToFit } from "../extraction/truncate.js";
 import type { OutputRecord } from "../store/output-store.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
@@ -8,39 +10,38 @@ import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
  * Seed 000's surface, exact: the handle message (2a), the `tool_output` schema (2b) and the
  * success / failure result formats. Extraction strategies come from the configured extractor;
  * `truncate` (head and tail with a marker naming the omitted range and the handle) is built
- * in, and is the fallback, with a warning, when a strategy cannot run (decision 4).
+ * in, and is the fallback, with a warning, when a strategy cannot run (D0-4).
  */
 
 export const TOOL_OUTPUT = "tool_output";
 const STRATEGIES = ["auto", "full-chunked", "read-grep", "truncate"] as const;
 type Strategy = (typeof STRATEGIES)[number];
 
-/** Seed 000, 2b, verbatim. */
-const TOOL_OUTPUT_SCHEMA = {
-  type: "object",
-  additionalProperties: false,
-  required: ["handle", "extract"],
-  properties: {
-    handle: {
-      type: "string",
-      minLength: 1,
-      description:
+/** Seed 000, 2b, verbatim (pinned by tool-output-schema.test.ts). */
+export const toolOutputArgs = z
+  .object({
+    handle: z
+      .string()
+      .min(1)
+      .describe(
         'UUID handle of the stored tool output (provided in the tool-result message: tool_output(handle = "<uuid>", ...)).',
-    },
-    extract: {
-      type: "string",
-      minLength: 1,
-      description:
+      ),
+    extract: z
+      .string()
+      .min(1)
+      .describe(
         "Provide precise, detailed instructions about what you need from the tool output (be specific, include keys/fields/sections if known).",
-    },
-    mode: {
-      type: "string",
-      enum: ["auto", "full-chunked", "read-grep", "truncate"],
-      description:
+      ),
+    mode: z
+      .enum(STRATEGIES)
+      .optional()
+      .describe(
         "Optional override. auto=module decides; full-chunked=LLM chunk+reduce; read-grep=dynamic sub-agent with Read/Grep; truncate=keeps top and bottom, truncates in the middle.",
-    },
-  },
-};
+      ),
+  })
+  .strict();
+
+const TOOL_OUTPUT_SCHEMA = toolInputSchema(toolOutputArgs);
 
 /** Seed 000, 2a, verbatim (numbers and handle filled in). */
 export function toolOutputHandleMessage(record: OutputRecord): string {
@@ -76,7 +77,7 @@ export async function truncateOutput(
 ): Promise<string> {
   const opened = await context.outputs.open(record.id, context.scope);
   try {
-    return await headAndTail(opened, context.maxChars);
+    return await truncateToFit(opened, context.maxChars);
   } finally {
     await opened.close();
   }
@@ -151,7 +152,7 @@ async function answer(
     };
   }
   const failure = "extraction is not configured in this session (no extraction model)";
-  // Decision 4: a strategy that could not run falls back to truncate, with a warning first.
+  // D0-4: a strategy that could not run falls back to truncate, with a warning first.
   await context.outputs.countRead(record.id);
   const warning = `WARNING: strategy ${requested} could not run (${failure}); falling back to truncate, which keeps only the top and bottom of the output.\n\n`;
   return {

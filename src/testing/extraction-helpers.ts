@@ -1,3 +1,5 @@
+import { NO_RELEVANT_DATA, openingTag, wrapFinalReport } from "../extraction/final-report.js";
+import { EXTRACTION_PROMPT_MARKERS as M } from "../extraction/prompts.js";
 import type { ChatRequest } from "./chat-types.js";
 import { textOf } from "./policy-helpers.js";
 import type { ScriptedReply } from "./scripted-reply.js";
@@ -6,6 +8,8 @@ import type { ScriptedReply } from "./scripted-reply.js";
  * Helpers for scripted extraction models: recognise spillway's extraction calls (map, reduce,
  * or the read-grep agent's) in a request, and answer in their final-report contract.
  */
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export interface ExtractionCall {
   readonly kind: "map" | "reduce" | "read-grep";
@@ -30,22 +34,29 @@ export interface ExtractionCall {
 export function extractionCall(request: ChatRequest): ExtractionCall | undefined {
   const system = request.messages.find((m) => m.role === "system");
   const prompt = system ? textOf(system) : "";
-  if (!prompt.startsWith("You are an internal extraction agent.")) return undefined;
-  const nonce = /<ai-agent-([0-9a-f]+)-FINAL format="text">/.exec(prompt)?.[1] ?? "";
+  if (!prompt.startsWith(M.intro)) return undefined;
+  const nonce = new RegExp(
+    `${escapeRegExp(openingTag("NONCE")).replace("NONCE", "([0-9a-f]+)")}`,
+  ).exec(prompt)?.[1];
   const query =
-    /WHAT TO EXTRACT\n([\s\S]*?)\n\n(?:OUTPUT FORMAT|CHUNK OUTPUTS)/.exec(prompt)?.[1] ?? "";
-  if (prompt.includes("You can only use Read and Grep tools."))
-    return { kind: "read-grep", nonce, query, text: "" };
-  if (prompt.includes("synthesize multiple chunk extractions")) {
-    const outputs = /CHUNK OUTPUTS\n([\s\S]*?)\n\nOUTPUT FORMAT/.exec(prompt)?.[1] ?? "";
-    return { kind: "reduce", nonce, query, text: outputs };
+    new RegExp(
+      `${escapeRegExp(M.whatToExtract)}\\n([\\s\\S]*?)\\n\\n(?:${escapeRegExp(M.outputFormat)}|${escapeRegExp(M.chunkOutputs)})`,
+    ).exec(prompt)?.[1] ?? "";
+  if (prompt.includes(M.readGrep))
+    return { kind: "read-grep", nonce: nonce ?? "", query, text: "" };
+  if (prompt.includes(M.reduce)) {
+    const outputs =
+      new RegExp(
+        `${escapeRegExp(M.chunkOutputs)}\\n([\\s\\S]*?)\\n\\n${escapeRegExp(M.outputFormat)}`,
+      ).exec(prompt)?.[1] ?? "";
+    return { kind: "reduce", nonce: nonce ?? "", query, text: outputs };
   }
-  const chunk = /- Index: (\d+) of (\d+)/.exec(prompt);
+  const chunk = new RegExp(`${escapeRegExp(M.chunkIndex)}(\\d+) of (\\d+)`).exec(prompt);
   const user = request.messages.find((m) => m.role === "user");
   const body = user ? textOf(user) : "";
   return {
     kind: "map",
-    nonce,
+    nonce: nonce ?? "",
     query,
     chunk: Number(chunk?.[1]),
     chunks: Number(chunk?.[2]),
@@ -53,20 +64,28 @@ export function extractionCall(request: ChatRequest): ExtractionCall | undefined
   };
 }
 
-/** The wrapped answer text (quotes as `> ` lines after QUOTES:), e.g. for agent__final_report. */
+/**
+ * The wrapped answer text (quotes as `> ` lines after QUOTES:), e.g. for agent__final_report.
+ *
+ * @example
+ * toolCall("agent__final_report", { report: extractionReport(call.nonce, "Found it.", [line]) });
+ */
 export function extractionReport(
   nonce: string,
   answer: string,
   quotes: readonly string[] = [],
   confidence?: number,
 ): string {
-  const lines = [answer];
-  if (quotes.length > 0) lines.push("QUOTES:", ...quotes.map((q) => `> ${q}`));
-  if (confidence !== undefined) lines.push(`CONFIDENCE: ${confidence}`);
-  return `<ai-agent-${nonce}-FINAL format="text">\n${lines.join("\n")}\n</ai-agent-${nonce}-FINAL>`;
+  return wrapFinalReport(nonce, answer, quotes, confidence);
 }
 
-/** A scripted reply answering an extraction call. */
+/**
+ * A scripted reply answering an extraction call.
+ *
+ * @example
+ * if (call?.kind === "map" && call.text.includes(needle))
+ *   return extractionAnswer(call.nonce, "The needle is here.", [call.text.split("\n").find((l) => l.includes(needle))!]);
+ */
 export function extractionAnswer(
   nonce: string,
   answer: string,
@@ -76,9 +95,12 @@ export function extractionAnswer(
   return { text: extractionReport(nonce, answer, quotes, confidence) };
 }
 
-/** A scripted reply saying a chunk holds nothing relevant. */
+/**
+ * A scripted reply saying a chunk holds nothing relevant.
+ *
+ * @example
+ * if (call?.kind === "map" && !call.text.includes(needle)) return noRelevantData(call.nonce);
+ */
 export function noRelevantData(nonce: string, description = "other log lines"): ScriptedReply {
-  return {
-    text: `<ai-agent-${nonce}-FINAL format="text">\nNO RELEVANT DATA FOUND\n${description}\n</ai-agent-${nonce}-FINAL>`,
-  };
+  return { text: wrapFinalReport(nonce, `${NO_RELEVANT_DATA}\n${description}`) };
 }

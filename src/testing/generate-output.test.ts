@@ -5,7 +5,10 @@ describe("generateOutputText", () => {
   it.each(GENERATED_KINDS)(
     "hits the exact byte size for %s across sizes and needle positions",
     (kind) => {
-      for (const bytes of [400, 1_000, 4_321, 65_536, 250_001]) {
+      // A code record (an interface and its loader) is larger than 400 bytes on its own.
+      const sizes =
+        kind === "code" ? [1_500, 4_321, 65_536, 250_001] : [400, 1_000, 4_321, 65_536, 250_001];
+      for (const bytes of sizes) {
         for (const needleAt of [0, 0.37, 1]) {
           const needle = 'needle ☃ "quoted", with comma';
           const output = generateOutputText({ bytes, kind, needle, needleAt, seed: bytes });
@@ -18,17 +21,47 @@ describe("generateOutputText", () => {
               ? '"needle ☃ ""quoted"", with comma"\n'
               : kind === "json"
                 ? '"message": "needle ☃ \\"quoted\\", with comma"'
-                : `${needle}\n`;
-          const record = output.text.slice(before.length, before.length + 400);
+                : kind === "json-min"
+                  ? '"message":"needle ☃ \\"quoted\\", with comma"'
+                  : kind === "code"
+                    ? 'logger.warn("needle ☃ \\"quoted\\", with comma"'
+                    : `${needle}\n`;
+          const record = output.text.slice(before.length, before.length + 1000);
           if (kind === "log" || kind === "cjk" || kind === "text")
             expect(record.startsWith(planted)).toBe(true);
           else expect(record).toContain(planted);
           // Within one record (plus the final filler) of where it was asked for.
-          expect(Math.abs(offset - needleAt * bytes)).toBeLessThan(kind === "json" ? 700 : 450);
+          const recordSize = kind === "code" ? 1_500 : kind === "json" ? 900 : 450;
+          expect(Math.abs(offset - needleAt * bytes)).toBeLessThan(recordSize);
+          // The needle's line number matches its offset.
+          expect(output.needleLine).toBe(before.split("\n").length);
         }
       }
     },
   );
+
+  it("keeps minified JSON valid on one line, the needle a string field of one record", () => {
+    const needle = 'tricky \\ "json" \n needle';
+    const output = generateOutputText({ bytes: 100_000, kind: "json-min", needle });
+    expect(output.text.includes("\n")).toBe(false);
+    const document = JSON.parse(output.text) as { records: { message: string }[] };
+    expect(document.records.filter((record) => record.message === needle)).toHaveLength(1);
+  });
+
+  it("streams the same content in blocks, with the same layout", async () => {
+    const options = { bytes: 3_500_000, kind: "log" as const, needle: "FATAL disk full", seed: 9 };
+    const whole = generateOutputText(options);
+    const layout = { byteLength: 0, needleByteOffset: undefined, needleLine: undefined };
+    const { generateOutputBlocks } = await import("./generate-output.js");
+    const blocks = [...generateOutputBlocks(options, layout)];
+    expect(blocks.length).toBeGreaterThan(2);
+    expect(blocks.join("")).toBe(whole.text);
+    expect(layout).toEqual({
+      byteLength: whole.byteLength,
+      needleByteOffset: whole.needleByteOffset,
+      needleLine: whole.needleLine,
+    });
+  });
 
   it("keeps pretty JSON valid with the needle as a string field value", () => {
     const needle = 'tricky \\ "json" \n needle';

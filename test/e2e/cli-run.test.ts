@@ -209,7 +209,7 @@ describe("spillway run", () => {
     expect(run.stderr).not.toContain("resume");
 
     // Over asyncTokenThreshold (default 10000 tokens) the model was shown seed 003's size
-    // text (decision 13), not the output; the session is recorded.
+    // text (D3-13), not the output; the session is recorded.
     const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
     expect(handle).toMatch(
       /^Tool Output ID: out_[0-9a-z]{26}\nTool: test__generate_output\nSize: ~[\d]+ tokens\n\nUse get_tool_output\("out_/,

@@ -7,7 +7,7 @@
  */
 
 import { CallToolResultSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { SpillwayError } from "../../core/errors.js";
+import { isSpillwayError, SpillwayError } from "../../core/errors.js";
 import { decodeCallToolResult } from "./decode-result.js";
 import {
   abortedError,
@@ -223,7 +223,7 @@ export class McpServerConnection {
 }
 
 function asSpillwayError(error: unknown): SpillwayError {
-  if (error instanceof SpillwayError) return error;
+  if (isSpillwayError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new SpillwayError("MCP_SERVER_FAILED", message, {}, { fault: "internal", cause: error });
 }

@@ -1,11 +1,11 @@
-import type { BackgroundJob } from "./background.js";
+import type { BackgroundJob } from "../async/background.js";
 
 /**
- * The model-facing texts of async tools, from seed 003: decision 13's answers (immutable, no
+ * The model-facing texts of async tools, from seed 003: D3-13's answers (immutable, no
  * status field), wait_for_tool_output's list, and the System Notice's Async Tool Status.
  */
 
-/** Decision 13, timeout case (the tool keeps running in the background). */
+/** D3-13, timeout case (the tool keeps running in the background). */
 export function asyncRunningText(id: string, toolName: string): string {
   return (
     `Tool Output ID: ${id}\nTool: ${toolName}\n\n` +
@@ -13,7 +13,7 @@ export function asyncRunningText(id: string, toolName: string): string {
   );
 }
 
-/** Decision 13, size threshold case (the output is stored and ready, not shown). */
+/** D3-13, size threshold case (the output is stored and ready, not shown). */
 export function asyncReadyText(id: string, toolName: string, tokens: number): string {
   return (
     `Tool Output ID: ${id}\nTool: ${toolName}\nSize: ~${tokens} tokens\n\n` +
@@ -62,7 +62,7 @@ export interface AsyncOutputStatus {
   readonly tokens: number | null;
   /** When the tool call started (ms since the epoch). */
   readonly startedAt: number;
-  /** Successful get_tool_output reads (decision 21: a counter, no "examined" state). */
+  /** Successful get_tool_output reads (D3-21: a counter, no "examined" state). */
   readonly reads: number;
   readonly error: string | null;
 }

@@ -1,8 +1,9 @@
 /**
- * The content formats of generated outputs: how a record, the needle's record and the final
- * filler look for each kind.
+ * The content formats of synthetic outputs: how a record, the needle's record and the final
+ * filler look for each kind. The one content generator of spillway: tests (spillway/testing),
+ * benchmarks and the demo all draw on these.
  */
-import { pick } from "./seeded-random.js";
+import { pick } from "../rng.js";
 
 /** How one kind of generated output is laid out. */
 export interface ContentFormat {
@@ -215,11 +216,79 @@ function textFormat(random: () => number): ContentFormat {
   };
 }
 
-/** The format factory of each generated kind. */
+/** Minified JSON on one line: `{"records":[{…},{…}]}` (lines far too long to show whole). */
+function jsonMinFormat(random: () => number): ContentFormat {
+  const now = clock(random);
+  let id = 0;
+  const recordWith = (level: string, message: string) => {
+    id += 1;
+    return JSON.stringify({
+      id,
+      timestamp: now(),
+      service: pick(random, SERVICES),
+      level,
+      status: level === "ERROR" ? 500 : 200,
+      order: {
+        sku: `sku-${Math.floor(random() * 90_000) + 10_000}`,
+        quantity: 1 + Math.floor(random() * 9),
+        region: pick(random, REGIONS),
+      },
+      message,
+    });
+  };
+  return {
+    header: '{"records":[',
+    separator: ",",
+    footer: "]}",
+    record: () => recordWith(random() < 0.9 ? "INFO" : "WARN", pick(random, MESSAGES)),
+    needle: (needle) => recordWith("ERROR", needle),
+    minPad: 0,
+    pad: (bytes) => " ".repeat(bytes),
+  };
+}
+
+const NOUNS = ["order", "user", "invoice", "session", "cart", "token", "report", "queue"];
+const TYPES = ["string", "number", "boolean", "Date", "Uint8Array", "Record<string, unknown>"];
+
+/** TypeScript source: interfaces and loader functions; the needle is a logged message. */
+function codeFormat(random: () => number): ContentFormat {
+  let n = 0;
+  const cap = (word: string) => word[0]!.toUpperCase() + word.slice(1);
+  const block = (message: string) => {
+    n += 1;
+    const noun = pick(random, NOUNS);
+    const name = `${cap(noun)}${cap(pick(random, WORDS))}${n}`;
+    const fields = Array.from(
+      { length: 2 + Math.floor(random() * 5) },
+      (_, k) => `  readonly ${pick(random, WORDS)}${k}: ${pick(random, TYPES)};`,
+    );
+    return (
+      `/** A ${noun} as the ${pick(random, SERVICES)} service sees it. */\n` +
+      `export interface ${name} {\n${fields.join("\n")}\n}\n\n` +
+      `export async function load${name}(id: string): Promise<${name} | null> {\n` +
+      `  const response = await fetch(\`/api/v1/${noun}s/\${encodeURIComponent(id)}\`);\n` +
+      `  if (!response.ok) logger.warn(${JSON.stringify(message)}, { id });\n` +
+      `  return response.ok ? ((await response.json()) as ${name}) : null;\n}\n\n`
+    );
+  };
+  return {
+    header: 'import { logger } from "./runtime.js";\n\n',
+    separator: "",
+    footer: "",
+    record: () => block(pick(random, MESSAGES)),
+    needle: (needle) => block(needle),
+    minPad: 4,
+    pad: (bytes) => `// ${asciiFiller(random, bytes - 4)}\n`,
+  };
+}
+
+/** The format factory of each synthetic kind. */
 export const FORMATS = {
   log: logFormat,
   json: jsonFormat,
+  "json-min": jsonMinFormat,
   csv: csvFormat,
   cjk: cjkFormat,
   text: textFormat,
+  code: codeFormat,
 } as const satisfies Record<string, (random: () => number) => ContentFormat>;

@@ -1,4 +1,11 @@
-/** A small seeded PRNG (mulberry32): deterministic fixtures and offsets, no Math.random. */
+/**
+ * The one seeded PRNG of spillway (mulberry32): deterministic test content, demo data,
+ * benchmark fixtures and evaluation workloads. Not for anything secret.
+ *
+ * @example
+ * const rng = new Rng(seedOf("bench/log/100"));
+ * rng.int(10); // the same integer in [0, 10) on every run
+ */
 export class Rng {
   private state: number;
 
@@ -54,4 +61,26 @@ export function seedOf(text: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return hash >>> 0;
+}
+
+/**
+ * The PRNG as a function returning floats in [0, 1), for code that only needs `random()`.
+ *
+ * @example
+ * const random = seededRandom(7);
+ * random(); // the same number in [0, 1) on every run
+ */
+export function seededRandom(seed: number): () => number {
+  const rng = new Rng(seed);
+  return () => rng.float();
+}
+
+/**
+ * Picks an element of a non-empty list.
+ *
+ * @example
+ * pick(seededRandom(1), ["INFO", "WARN"]); // the same level for the same seed
+ */
+export function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)] as T;
 }

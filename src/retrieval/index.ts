@@ -1,0 +1,42 @@
+/**
+ * spillway/retrieval: exact, model-free reads of stored outputs, with provenance. `readOutput`
+ * (also in the root export) opens an output by id within a scope; the per-mode functions here
+ * read an already opened output. Token estimation and kind detection live here too.
+ *
+ * @example
+ * import { openSqliteOutputStore } from "spillway/store";
+ * import { grepOutput } from "spillway/retrieval";
+ *
+ * const outputs = await openSqliteOutputStore();
+ * const opened = await outputs.open("out_…", { sessionId: "ses_…" });
+ * const hits = await grepOutput(opened, { pattern: "ERROR", context: 2 });
+ */
+
+export { detectKind, OUTPUT_KINDS, type OutputKind } from "../core/kinds.js";
+export {
+  countTokens,
+  DEFAULT_TOKENIZER,
+  estimateTokens,
+  type TokenEstimate,
+  type TokenizerName,
+} from "../core/tokens.js";
+export {
+  type GrepLine,
+  type GrepMatch,
+  type GrepRequest,
+  type GrepResult,
+  grepOutput,
+} from "./grep.js";
+export { type JsonMatch, type JsonRequest, type JsonResult, queryJson } from "./json.js";
+export { outlineJson } from "./json-outline.js";
+export { type PageRequest, type PageResult, readPage } from "./page.js";
+export type { BinaryProvenance, Provenance } from "./provenance.js";
+export { type RawRequest, type RawResult, readRaw } from "./raw.js";
+export {
+  RETRIEVAL_MODES,
+  type RetrievalMode,
+  type RetrievalRequest,
+  type RetrievalResult,
+  readOutput,
+} from "./read-output.js";
+export { type AnchorInfo, readSlice, type SliceRequest, type SliceResult } from "./slice.js";

@@ -1,0 +1,41 @@
+/**
+ * spillway/store: the canonical stores. SQLite (WAL) with content-addressed blob files is the
+ * embedded default; every store implements the same contracts (OutputStore, HistoryStore).
+ *
+ * @example
+ * import { openSqliteOutputStore } from "spillway/store";
+ *
+ * const outputs = await openSqliteOutputStore({ home: "./data" });
+ * const record = await outputs.put({ sessionId: "ses_demo", toolName: "shell", toolArgs: "{}" }, "line 1\nline 2\n");
+ */
+
+export { resolveHome } from "../core/home.js";
+export type {
+  HistoryMessage,
+  HistoryPart,
+  HistoryStore,
+  SessionRecord,
+  SessionStatus,
+  ShownAs,
+  ToolCallRecord,
+  ToolResultRef,
+} from "./history.js";
+export type { OutputContent } from "./ingest.js";
+export type {
+  ListOutputsFilter,
+  OpenedOutput,
+  OutputOrigin,
+  OutputRecord,
+  OutputStatus,
+  OutputStore,
+  PutOutputOptions,
+  ReadScope,
+  VerifyResult,
+} from "./output-store.js";
+export type { ExtractionCache } from "./sqlite-extraction-cache.js";
+export { openSqliteStores, type SpillwayStores } from "./sqlite-history-store.js";
+export {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  openSqliteOutputStore,
+  type SqliteOutputStoreOptions,
+} from "./sqlite-output-store.js";

@@ -1,0 +1,32 @@
+import { renderGrep } from "../render.js";
+import type { SurfaceContext } from "../surface.js";
+import { readerFor } from "./read.js";
+import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
+
+/** mode="grep": matching lines with context and a cursor to go on. */
+export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
+  if (!args.pattern) throw missingArgument('mode="grep" needs pattern.');
+  const result = await readerFor(
+    args.id,
+    context,
+  )({
+    mode: "grep",
+    pattern: args.pattern,
+    ...(args.regex !== undefined ? { regex: args.regex } : {}),
+    ...(args.ignore_case !== undefined ? { ignoreCase: args.ignore_case } : {}),
+    ...(args.context !== undefined ? { context: args.context } : {}),
+    ...(args.max_matches !== undefined ? { maxMatches: args.max_matches } : {}),
+    ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
+  });
+  return renderGrep(result, context.maxChars, (cursor) =>
+    getToolOutputCall({
+      id: args.id,
+      mode: "grep",
+      pattern: args.pattern,
+      ...(args.regex ? { regex: true } : {}),
+      ...(args.ignore_case ? { ignore_case: true } : {}),
+      ...(args.context ? { context: args.context } : {}),
+      cursor,
+    }),
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * Every model-facing schema is derived from the zod schema that validates its arguments.
+ * The seed-exact ones are pinned here to the seeds' JSON, verbatim (key order aside).
+ */
+import { describe, expect, it } from "vitest";
+import { createGetContinuationSurface } from "./get-continuation.js";
+import { getToolOutputArgs } from "./get-tool-output/schema.js";
+import { createGetToolOutputSurface } from "./get-tool-output.js";
+import { createToolOutputSurface } from "./tool-output.js";
+
+const schemaOf = (surface: { tools(): { inputSchema: Record<string, unknown> }[] }) =>
+  surface.tools()[0]!.inputSchema;
+
+describe("seed-exact tool schemas", () => {
+  it("tool_output is seed 000's 2b schema, exactly", () => {
+    expect(schemaOf(createToolOutputSurface())).toStrictEqual({
+      type: "object",
+      additionalProperties: false,
+      required: ["handle", "extract"],
+      properties: {
+        handle: {
+          type: "string",
+          minLength: 1,
+          description:
+            'UUID handle of the stored tool output (provided in the tool-result message: tool_output(handle = "<uuid>", ...)).',
+        },
+        extract: {
+          type: "string",
+          minLength: 1,
+          description:
+            "Provide precise, detailed instructions about what you need from the tool output (be specific, include keys/fields/sections if known).",
+        },
+        mode: {
+          type: "string",
+          enum: ["auto", "full-chunked", "read-grep", "truncate"],
+          description:
+            "Optional override. auto=module decides; full-chunked=LLM chunk+reduce; read-grep=dynamic sub-agent with Read/Grep; truncate=keeps top and bottom, truncates in the middle.",
+        },
+      },
+    });
+  });
+
+  it("get_continuation is seed 002's schema, exactly (no additionalProperties: the seed has none)", () => {
+    expect(schemaOf(createGetContinuationSurface({ chars: 4000 }))).toStrictEqual({
+      type: "object",
+      properties: {
+        tool_call_id: {
+          type: "string",
+          description: "The tool_call_id from the truncation message",
+        },
+        offset: {
+          type: "integer",
+          description: "Character offset to read from (default: 4000)",
+        },
+      },
+      required: ["tool_call_id"],
+    });
+  });
+});
+
+describe("get_tool_output's schema", () => {
+  const schema = schemaOf(createGetToolOutputSurface({ synopsisLines: 5 })) as {
+    properties: Record<string, { type?: string; enum?: string[]; description?: string }>;
+    required: string[];
+    additionalProperties: boolean;
+  };
+
+  it("is the zod schema's JSON Schema: every field the parser accepts is described to the model", () => {
+    expect(Object.keys(schema.properties).sort()).toEqual(
+      Object.keys(getToolOutputArgs.shape).sort(),
+    );
+    expect(schema.required).toEqual(["id", "mode"]);
+    expect(schema.additionalProperties).toBe(false);
+    for (const [name, property] of Object.entries(schema.properties))
+      expect(property.description, name).toBeTruthy();
+    expect(schema.properties.mode!.enum).toEqual([
+      "raw",
+      "slice",
+      "grep",
+      "page",
+      "json",
+      "extract",
+    ]);
+  });
+
+  it("carries no zod noise (no $schema, no safe-integer bounds)", () => {
+    const text = JSON.stringify(schema);
+    expect(text).not.toContain("$schema");
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+  });
+
+  it("what the schema forbids, the parser refuses (one source)", () => {
+    expect(getToolOutputArgs.safeParse({ id: "out_x", mode: "grep", nope: 1 }).success).toBe(false);
+    expect(getToolOutputArgs.safeParse({ id: "out_x", mode: "nope" }).success).toBe(false);
+    expect(getToolOutputArgs.safeParse({ id: "out_x", mode: "grep", context: 1.5 }).success).toBe(
+      false,
+    );
+    expect(getToolOutputArgs.safeParse({ id: "out_x", mode: "grep", pattern: "x" }).success).toBe(
+      true,
+    );
+  });
+});
