@@ -230,8 +230,17 @@ export async function showSession(
     const byCall = new Map(
       children.flatMap((c) => (c.parentToolCallId ? [[c.parentToolCallId, c] as const] : [])),
     );
+    const summaries = await stores.history.summaries(id);
     const history = await historyLines(
-      { stores, session, plan, toolCalls, children: byCall, full: options.full === true },
+      {
+        stores,
+        session,
+        plan,
+        toolCalls,
+        children: byCall,
+        full: options.full === true,
+        summaries,
+      },
       messages,
     );
     const report = session.finalReport;

@@ -338,6 +338,10 @@ describe("spillway run and sessions show: compaction", () => {
       /^compactions +#1 turns 1-\d+ \(messages 2-\d+\) · [\d,]+ → [\d,]+ tokens · \d+ calls · index out_\w+ · by openai-compatible/m,
     );
     expect(show).toMatch(/^ +#2 turns \d+-\d+ /m);
+    // In the history: each summary after the last message it covers, as the model is sent it.
+    expect(show).toMatch(
+      /^── compaction 1 · turns 1-\d+ \(messages 2-\d+\) · [\d,]+ → [\d,]+ tokens · a record of its own; the messages above are unchanged\. The model is sent, in their place:\n {2}\[spillway\] Summary of earlier work \(turns 1-\d+; compaction 1 of this session\)/m,
+    );
     expect(show).toMatch(/^store total +1 session: canonical writes with a truncation marker 0 /m);
     const doc = JSON.parse((await ok(["sessions", "show", session!.id, "--json"], at)).stdout);
     expect(doc.health.counters).toMatchObject({
