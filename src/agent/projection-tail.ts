@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import { countTokens } from "../core/tokens.js";
+import type { ToolDefinition } from "../core/tool-definition.js";
 import type {
   HistoryMessage,
   HistoryPart,
@@ -63,6 +64,8 @@ export interface ProjectionTail {
   readonly asyncIds: Set<string>;
   /** The system prompt and its tokens (counted once). */
   system: { readonly text: string; readonly tokens: number } | null;
+  /** The tool definitions sent (names joined) and their tokens (counted once per set). */
+  tools: { readonly key: string; readonly tokens: number } | null;
   /** No compaction is tried before this turn (set after one failed). */
   retryAt: number;
 }
@@ -81,6 +84,7 @@ export function newProjectionTail(): ProjectionTail {
     openCalls: new Map(),
     asyncIds: new Set(),
     system: null,
+    tools: null,
     retryAt: 0,
   };
 }
@@ -319,4 +323,20 @@ export function tailMessages(tail: ProjectionTail): ModelMessage[] {
     ...(summary ? [{ role: "user" as const, content: summary.text }] : []),
     ...tail.entries.map((entry) => entry.model),
   ];
+}
+
+/** Tokens the tool definitions take in a request (names, descriptions, JSON schemas). */
+export async function toolTokens(
+  context: Pick<SessionContext, "settings">,
+  tail: ProjectionTail,
+  tools: readonly ToolDefinition[],
+): Promise<number> {
+  const key = tools.map((t) => t.name).join("\u0000");
+  if (tail.tools?.key !== key) {
+    const text = tools
+      .map((t) => `${t.name}\n${t.description}\n${JSON.stringify(t.inputSchema)}`)
+      .join("\n");
+    tail.tools = { key, tokens: await count(context, text) };
+  }
+  return tail.tools.tokens;
 }

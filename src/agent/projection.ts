@@ -14,6 +14,7 @@ import {
   shortenTail,
   syncTail,
   tailMessages,
+  toolTokens,
 } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
 import { planTurn } from "./turn-policy.js";
@@ -94,7 +95,12 @@ async function project(
   }
   const asyncOutputs = await asyncOutputsOf(context, tail.asyncIds);
   const draft = renderNotice(context, plan, 0, asyncOutputs);
-  const fixed = tail.system.tokens + (await count(context, draft)) + MESSAGE_OVERHEAD;
+  // Sent with every request: the system prompt, the tool definitions and the notice.
+  const fixed =
+    tail.system.tokens +
+    (await toolTokens(context, tail, plan.tools)) +
+    (await count(context, draft)) +
+    MESSAGE_OVERHEAD;
   const total = () => fixed + historyTokens(tail);
   const step = await compactIfDue(context, tail, limits, fixed, plan.turn);
   let shortened = step.shortened;
