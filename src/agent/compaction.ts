@@ -46,7 +46,7 @@ export type CompactionResult =
       readonly model: string | null;
       readonly modelMs: number;
     }
-  /** No whole turn can be summarized (only the most recent one is left). */
+  /** No span worth summarizing: only the most recent turn is left, or the older ones are too short. */
   | { readonly kind: "nothing"; readonly tokensBefore: number };
 
 /** The tool name of the stored index output (one line a covered call). */
@@ -148,11 +148,13 @@ export async function compactOnce(
       ...(entry.result ? { resultOf: entry.result.toolCallId } : {}),
     });
   }
+  // A span smaller than this is not worth a model call (its summary would be about as long).
+  const minSpan = Math.max(256, Math.floor(summaryMax / 2));
   const span = chooseSpan(spanEntries, {
-    removeAtLeast: tokensBefore - limits.target,
+    removeAtLeast: Math.max(minSpan, tokensBefore - limits.target),
     maxTokens: maxRead,
   });
-  if (span.count === 0) return { kind: "nothing", tokensBefore };
+  if (span.count === 0 || span.tokens < minSpan) return { kind: "nothing", tokensBefore };
   const covered = tail.entries.slice(0, span.count);
   const started = performance.now();
   let reply: ModelReply;
