@@ -1,8 +1,8 @@
 import { abortReasonText, type Settlement } from "../async/background.js";
-import { isSpillwayError } from "../core/errors.js";
+import { failureText, settleContent } from "../async/settle-content.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { type CallResult, settleOutcome, thrownResult } from "./call-result.js";
-import { storeContent } from "./intercept.js";
+import { originOf } from "./intercept.js";
 import { asyncSettingsOf, type SessionContext } from "./session-context.js";
 import type { ToolCallInput, ToolHandler, ToolOutcome } from "./tool-types.js";
 
@@ -13,9 +13,6 @@ import type { ToolCallInput, ToolHandler, ToolOutcome } from "./tool-types.js";
  * the call's async id at once. An async sub-agent (`async: true`) starts in the background.
  * Either way the result is stored when the tool settles, whether or not the model asks.
  */
-
-/** Error texts longer than this are stored as the output's content rather than its error field. */
-const MAX_ERROR_CHARS = 100_000;
 
 /**
  * Sub-agents take `async: true` to run in the background from the start. A call without a
@@ -150,12 +147,6 @@ export async function runAsyncCapable(
   return settleOutcome(context, input, settled.value);
 }
 
-/** The text of a failure, with a typed error's code. */
-function failureText(reason: unknown): string {
-  if (isSpillwayError(reason)) return `${reason.code}: ${reason.message}`;
-  return (reason as Error)?.message ?? String(reason);
-}
-
 /**
  * Stores a background call's result in its output record (begun when it went async): content
  * makes it ready; a tool error, a thrown error or an abort makes it failed with the reason.
@@ -222,25 +213,8 @@ async function storeSettlement(
   const isFailure = outcome.type === "error" || (outcome.type === "content" && outcome.isError);
   if (abortedBy !== null && isFailure) return fail("aborted", abortedBy);
   switch (outcome.type) {
-    case "content": {
-      const errorText = outcome.text ?? "";
-      if (outcome.isError && errorText.length <= MAX_ERROR_CHARS && !outcome.binary?.length)
-        return fail("failed", errorText || "the tool reported an error without text");
-      const stored = await storeContent(context, input, outcome, record);
-      if (outcome.isError) {
-        // A huge error text stays whole as the output; the job still reports the failure.
-        return {
-          status: "failed",
-          error: `the tool reported an error; its ${stored.storedBytes}-byte error output is stored at ${record.id}`,
-        };
-      }
-      return {
-        status: "ready",
-        tokens: stored.record.tokenEstimate ?? 0,
-        bytes: stored.storedBytes,
-        attachments: stored.attachments.map((a) => a.id),
-      };
-    }
+    case "content":
+      return settleContent(context.outputs, originOf(context, input), record, outcome);
     case "error":
       return fail("failed", `${outcome.code}: ${outcome.message}`);
     default: {
@@ -251,18 +225,10 @@ async function storeSettlement(
           : "report" in outcome
             ? outcome.report
             : JSON.stringify(outcome);
-      const stored = await storeContent(
-        context,
-        input,
-        { type: "content", text, isError: false },
-        record,
-      );
-      return {
-        status: "ready",
-        tokens: stored.record.tokenEstimate ?? 0,
-        bytes: stored.storedBytes,
-        attachments: stored.attachments.map((a) => a.id),
-      };
+      return settleContent(context.outputs, originOf(context, input), record, {
+        text,
+        isError: false,
+      });
     }
   }
 }

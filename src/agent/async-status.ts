@@ -1,4 +1,4 @@
-import { isSpillwayError } from "../core/errors.js";
+import { asyncOutputStatuses } from "../surfaces/async-statuses.js";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import type { SessionContext } from "./session-context.js";
 
@@ -12,23 +12,5 @@ export async function asyncOutputsOf(
   context: SessionContext,
   ids: Iterable<string>,
 ): Promise<AsyncOutputStatus[]> {
-  const statuses: AsyncOutputStatus[] = [];
-  for (const id of ids) {
-    try {
-      const record = await context.outputs.get(id, { sessionId: context.sessionId });
-      statuses.push({
-        id,
-        toolName: record.toolName,
-        status: record.status,
-        tokens: record.tokenEstimate,
-        startedAt: record.createdAt,
-        reads: record.readCount,
-        error: record.error,
-      });
-    } catch (error) {
-      // A record that cannot be read is left out of the notice; its tool result says what it was.
-      if (!isSpillwayError(error, "OUTPUT_NOT_FOUND")) throw error;
-    }
-  }
-  return statuses;
+  return asyncOutputStatuses(context.outputs, { sessionId: context.sessionId }, [...ids]);
 }

@@ -1,7 +1,9 @@
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
-import type { OutputRecord } from "../store/output-store.js";
-import { asyncReadyText } from "../surfaces/async-texts.js";
+import type { OutputOrigin, OutputRecord } from "../store/output-store.js";
+import { type StoredResult, storeToolResult } from "../store/store-result.js";
+
+import { decideShown } from "../surfaces/show-decision.js";
 import { checkStoredWhole, reportViolation, strictInvariants } from "./invariants.js";
 import { placeholderText } from "./render-result.js";
 import {
@@ -28,7 +30,7 @@ export async function interceptContent(
   running?: OutputRecord,
 ): Promise<{ ref: ToolResultRef; record: OutputRecord; storedBytes: number }> {
   const { record, attachments, storedBytes } = await storeContent(context, call, outcome, running);
-  const shown = await decideShown(context, record);
+  const shown = await decideShownIn(context, record);
   return {
     ref: {
       kind: "output",
@@ -51,88 +53,56 @@ export async function storeContent(
   call: ToolCallInput,
   outcome: Extract<ToolOutcome, { type: "content" }>,
   running?: OutputRecord,
-): Promise<{ record: OutputRecord; attachments: OutputRecord[]; storedBytes: number }> {
-  const origin = {
-    sessionId: context.sessionId,
-    toolName: call.toolName,
-    toolArgs: call.argsText,
-    toolCallId: call.toolCallId,
-  };
-  const parts = [...(outcome.binary ?? [])];
-  // The handle was given out when the call started: it holds the text, or else the first
-  // binary part; the other parts are attachments.
-  const first = running && outcome.text === undefined ? parts.shift() : undefined;
-  const attachments: OutputRecord[] = [];
-  for (const part of parts) {
-    attachments.push(
-      await context.outputs.put(origin, part.data, { binary: true, mediaType: part.mediaType }),
-    );
-  }
-  let record: OutputRecord;
-  if (running) {
-    record = first
-      ? await context.outputs.complete(running.id, first.data, {
-          binary: true,
-          mediaType: first.mediaType,
-        })
-      : await context.outputs.complete(running.id, outcome.text ?? "");
-  } else {
-    const hasText = outcome.text !== undefined || attachments.length === 0;
-    record = hasText ? await context.outputs.put(origin, outcome.text ?? "") : attachments.shift()!;
-  }
-  const storedBytes =
-    (record.byteSize ?? 0) + attachments.reduce((sum, a) => sum + (a.byteSize ?? 0), 0);
+): Promise<StoredResult> {
+  const stored = await storeToolResult(context.outputs, originOf(context, call), outcome, running);
   // canonical_tool_result_is_lossless: everything the tool produced is in the store.
   const receivedBytes =
     (outcome.text === undefined ? 0 : Buffer.byteLength(outcome.text, "utf8")) +
     (outcome.binary ?? []).reduce((sum, part) => sum + part.data.byteLength, 0);
-  const violation = checkStoredWhole([record, ...attachments], receivedBytes);
+  const violation = checkStoredWhole([stored.record, ...stored.attachments], receivedBytes);
   if (violation)
     reportViolation(
       violation,
       (v) => context.emit({ type: "invariant", sessionId: context.sessionId, ...v }),
       strictInvariants(),
     );
-  return { record, attachments, storedBytes };
+  return stored;
+}
+
+/** The origin the store records for a call of this session. */
+export function originOf(context: SessionContext, call: ToolCallInput): OutputOrigin {
+  return {
+    sessionId: context.sessionId,
+    toolName: call.toolName,
+    toolArgs: call.argsText,
+    toolCallId: call.toolCallId,
+  };
 }
 
 /** Decides, once, how a stored output is shown, and charges the budget for it. */
-async function decideShown(context: SessionContext, record: OutputRecord): Promise<ShownAs> {
+async function decideShownIn(context: SessionContext, record: OutputRecord): Promise<ShownAs> {
   const { settings, state } = context;
-  const byteSize = record.byteSize ?? 0;
-  if (!settings.toolOutput.enabled) {
-    // Legacy: the model sees at most the byte cap; the store still keeps the whole output.
-    state.pendingTokens += Math.min(
-      record.tokenEstimate ?? 0,
-      Math.ceil(settings.toolResponseMaxBytes / 3),
-    );
-    return byteSize <= settings.toolResponseMaxBytes ? "inline" : "truncated";
-  }
-  const tokens = record.tokenEstimate ?? 0;
-  // Seed 003's size trigger: with async tools on, an output over the token threshold is
-  // announced as ready with its size (D3-13) instead of shown
-  // (D3-17: the tool won the race, then its size decides), even when it would fit inline.
-  const async = asyncSettingsOf(settings);
-  if (asyncActive(context) && tokens > async.tokenThreshold) {
-    const ready = asyncReadyText(record.id, record.toolName, tokens);
-    state.pendingTokens += await countTokens(ready, tokenizerOf(settings));
-    state.hasStoredOutputs = true;
-    return "ready";
-  }
-  const underCap =
-    context.surface.shownAs === "continuation"
-      ? (record.charCount ?? 0) <= settings.toolOutput.continuationChars
-      : byteSize <= settings.toolResponseMaxBytes;
-  if (record.kind !== "binary" && underCap && tokens <= remainingTokens(context)) {
-    state.pendingTokens += tokens;
-    return "inline";
-  }
-  // Oversized (byte cap exceeded OR projected tokens would overflow, D0-11): the budget
-  // is charged for the placeholder only. When even that does not fit, the next projection
-  // makes room (compaction, then handle-form shortening) or ends the session.
-  const placeholder = await placeholderText(context, record);
-  const placeholderTokens = await countTokens(placeholder, tokenizerOf(settings));
-  state.pendingTokens += placeholderTokens;
-  state.hasStoredOutputs = true;
-  return context.surface.shownAs;
+  const tokenizer = tokenizerOf(settings);
+  const decision = await decideShown(
+    record,
+    {
+      enabled: settings.toolOutput.enabled,
+      toolResponseMaxBytes: settings.toolResponseMaxBytes,
+      shownAs: context.surface.shownAs,
+      continuationChars: settings.toolOutput.continuationChars,
+      ...(asyncActive(context)
+        ? { readyOverTokens: asyncSettingsOf(settings).tokenThreshold }
+        : {}),
+    },
+    {
+      remainingTokens: remainingTokens(context),
+      countTokens: (text) => countTokens(text, tokenizer),
+      placeholder: () => placeholderText(context, record),
+    },
+  );
+  // When even a placeholder does not fit (decision.exhausted), the next projection makes room
+  // (compaction, then handle-form shortening) or makes that turn the last (D0-19).
+  state.pendingTokens += decision.tokens;
+  if (decision.retrievable) state.hasStoredOutputs = true;
+  return decision.shown;
 }

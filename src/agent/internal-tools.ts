@@ -1,10 +1,11 @@
 import { mapConcurrent } from "../core/concurrency.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { ToolResultRef } from "../store/history.js";
+import { FINAL_REPORT, FINAL_REPORT_DEFINITION } from "../surfaces/final-report-tool.js";
 import type { SessionContext } from "./session-context.js";
 import type { BatchItem, ToolHandler } from "./tool-types.js";
 
-export const FINAL_REPORT = "agent__final_report";
+export { FINAL_REPORT };
 export const TASK_STATUS = "agent__task_status";
 export const BATCH = "agent__batch";
 /** Internal tools that cannot run inside agent__batch. */
@@ -16,19 +17,7 @@ const text = (value: unknown) => (typeof value === "string" ? value : undefined)
 export function finalReportTool(): ToolHandler {
   return {
     kind: "internal",
-    definition: {
-      name: FINAL_REPORT,
-      description:
-        "Deliver your final report: your complete answer to the task. This ends your work.",
-      inputSchema: {
-        type: "object",
-        additionalProperties: false,
-        required: ["report"],
-        properties: {
-          report: { type: "string", description: "The complete final answer, in Markdown." },
-        },
-      },
-    },
+    definition: FINAL_REPORT_DEFINITION,
     run: async (call) => {
       const report = text((call.args as Record<string, unknown> | undefined)?.report);
       if (!report || report.trim() === "") {

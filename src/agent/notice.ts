@@ -1,5 +1,7 @@
 import type { ToolDefinition } from "../core/tool-definition.js";
-import { type AsyncOutputStatus, asyncStatusSection } from "../surfaces/async-texts.js";
+import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
+import { renderSystemNotice } from "../surfaces/system-notice.js";
+import { FINAL_REPORT } from "./internal-tools.js";
 import type { SessionContext } from "./session-context.js";
 
 /** What the next model call may do: decided by the turn policy, shown by the notice. */
@@ -15,9 +17,9 @@ export interface TurnPlan {
 }
 
 /**
- * The per-turn system notice (seed 003's XML-NEXT): turn i of N, context window % used, the
- * Async Tool Status (running, ready with retrieval counts, failed) and the options the model
- * has now. Ephemeral: part of the projection, never of the canonical history.
+ * The session's per-turn System Notice (seed 003's XML-NEXT), rendered by the surfaces layer
+ * from the turn plan: turn i of N, context window % used, the Async Tool Status and the
+ * options the model has now. Ephemeral: part of the projection, never of the canonical history.
  */
 export function renderNotice(
   context: SessionContext,
@@ -26,43 +28,15 @@ export function renderNotice(
   asyncOutputs: readonly AsyncOutputStatus[] = [],
   notes: readonly string[] = [],
 ): string {
-  const lines = [
-    "# System Notice",
-    "",
-    `This is turn ${plan.turn} of ${plan.maxTurns}.`,
-    `Your context window is ${contextPercent}% full.`,
-    ...notes,
-    "",
-    ...asyncStatusSection(asyncOutputs, context.clock()),
-  ];
-  if (plan.final) {
-    lines.push(
-      "This is your final turn: call agent__final_report now with your complete answer.",
-      "No other tool is available in this turn.",
-    );
-    return lines.join("\n");
-  }
-  const retrieve = context.surface
-    .tools()
-    .map((t) => t.name)
-    .join(" or ");
-  lines.push("You now need to decide your next move:");
-  const options = ["Call tools to advance your task"];
-  // Seed 003's conditional options: ready outputs → retrieve; only running ones → wait.
-  const running = asyncOutputs.some((o) => o.status === "running");
-  const settled = asyncOutputs.some((o) => o.status !== "running");
-  if (settled)
-    options.push(
-      "Retrieve/examine async tool outputs using get_tool_output(id, mode) or wait_for_tool_output()",
-    );
-  else if (plan.canRetrieve)
-    options.push(`Read stored tool outputs with ${retrieve} (their ids are in the tool results)`);
-  if (running && !settled) options.push("Wait for running tools using wait_for_tool_output()");
-  options.push("Provide your final report/answer with agent__final_report");
-  for (const [i, option] of options.entries()) lines.push(`${i + 1}. ${option}`);
-  if (asyncOutputs.length > 0) {
-    lines.push("", 'Use get_tool_output(id, "raw"|"extract"|"slice") to retrieve.');
-    if (running) lines.push("Use wait_for_tool_output() to block until a running tool completes.");
-  }
-  return lines.join("\n");
+  return renderSystemNotice({
+    turn: { number: plan.turn, max: plan.maxTurns },
+    contextPercent,
+    asyncOutputs,
+    now: context.clock(),
+    final: plan.final,
+    canRetrieve: plan.canRetrieve,
+    retrieveTools: context.surface.tools().map((t) => t.name),
+    finalTool: FINAL_REPORT,
+    notes,
+  });
 }

@@ -6,6 +6,7 @@ import type { ModelReply, ModelRequest, RetryPolicy } from "../providers/model-c
 import type { ModelTarget } from "../providers/models.js";
 import type { HistoryStore } from "../store/history.js";
 import type { OutputStore } from "../store/output-store.js";
+import { answerBudgetChars as answerChars } from "../surfaces/show-decision.js";
 import type { Surface, SurfaceName } from "../surfaces/surface.js";
 import type { Accounting } from "./accounting.js";
 import type { AgentEvent } from "./events.js";
@@ -171,8 +172,7 @@ export function remainingTokens(context: SessionContext): number {
 
 /** The approximate characters free for a surface's answer (at most the byte cap's worth). */
 export function answerBudgetChars(context: SessionContext): number {
-  const tokens = Math.max(256, remainingTokens(context));
-  return Math.max(1000, Math.min(context.settings.toolResponseMaxBytes * 4, tokens * 3));
+  return answerChars(remainingTokens(context), context.settings.toolResponseMaxBytes);
 }
 
 /** The state of a session that has not run a turn yet. */

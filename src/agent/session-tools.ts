@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import type { McpServerSpec } from "../config/index.js";
+import { mcpContentParts } from "../providers/mcp/decode-result.js";
 import type { McpHub } from "../providers/mcp/hub.js";
 import type { McpCallResult } from "../providers/mcp/types.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
@@ -18,27 +19,12 @@ import { waitForToolOutputTool } from "./wait-tool.js";
 
 /** An MCP result as raw content for the interception point. */
 export function mcpContent(result: McpCallResult): ToolOutcome {
-  const texts: string[] = [];
-  const binary: { data: Uint8Array; mediaType: string }[] = [];
-  for (const part of result.content) {
-    if (part.type === "text") texts.push(part.text);
-    else if (part.type === "binary") binary.push({ data: part.data, mediaType: part.mediaType });
-    else if (part.type === "resource") {
-      if (part.text !== undefined) texts.push(part.text);
-      if (part.data !== undefined)
-        binary.push({ data: part.data, mediaType: part.mediaType ?? "application/octet-stream" });
-    } else texts.push(`[resource link: ${part.uri}${part.name ? ` (${part.name})` : ""}]`);
-  }
-  // Some servers answer only with structuredContent; others send the same text twice (content
-  // and structuredContent): content wins, so nothing is stored twice.
-  if (texts.length === 0 && binary.length === 0 && result.structured !== undefined) {
-    texts.push(JSON.stringify(result.structured, null, 2));
-  }
+  const parts = mcpContentParts(result);
   return {
     type: "content",
     isError: result.isError,
-    ...(texts.length > 0 || binary.length === 0 ? { text: texts.join("\n") } : {}),
-    ...(binary.length > 0 ? { binary } : {}),
+    ...(parts.text !== undefined ? { text: parts.text } : {}),
+    ...(parts.binary ? { binary: parts.binary } : {}),
   };
 }
 

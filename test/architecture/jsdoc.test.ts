@@ -13,6 +13,8 @@ const ENTRY_POINTS = [
   "src/store/index.ts",
   "src/retrieval/index.ts",
   "src/testing/index.ts",
+  "src/ai/index.ts",
+  "src/server/index.ts",
 ];
 
 /** [name, module file] for every value (non-type) an index re-exports. */

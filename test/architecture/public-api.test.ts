@@ -186,7 +186,55 @@ const ENTRY_POINTS = {
       "readPage",
       "readRaw",
       "readSlice",
+      // Handle references (spillway://outputs/<id>), passed into tools by exact content.
+      "HANDLE_REFERENCE_PREFIX",
+      "HandleRange",
+      "HandleReference",
+      "ResolveReferenceOptions",
+      "ResolvedReference",
+      "SubstitutedArguments",
+      "Substitution",
+      "handleReferenceUri",
+      "parseHandleReference",
+      "resolveHandleReference",
+      "substituteHandleReferences",
     ],
+  },
+  "spillway/ai": {
+    file: "src/ai/index.ts",
+    names: [
+      "CallInfo",
+      "ExtractionUsage",
+      "GetToolOutputArgs",
+      "GetToolOutputResult",
+      "HandleMessageFormatter",
+      "HandleMessageInfo",
+      "ModelView",
+      "SpillwayAsyncOptions",
+      "SpillwayBackgroundOutput",
+      "SpillwayExtractionOptions",
+      "SpillwayOptions",
+      "SpillwayPrepareStepOptions",
+      "SpillwayRetrievalTools",
+      "SpillwaySession",
+      "SpillwayTool",
+      "SpillwayToolSet",
+      "TokenBudget",
+      "TokenBudgetInfo",
+      "WAIT_FOR_TOOL_OUTPUT",
+      "closeSpillwayStores",
+      "isBackgroundOutput",
+      "localModel",
+      "readStoredOutput",
+      "spillwayPrepareStep",
+      "spillwaySessionOf",
+      "spillwayTools",
+      "waitForOutputs",
+    ],
+  },
+  "spillway/langchain": {
+    file: "src/ai/langchain.ts",
+    names: ["SpillwayLangChainOptions", "SpillwayLangChainTools", "spillwayLangChainTools"],
   },
 } as const;
 
@@ -231,5 +279,5 @@ describe("the public API", () => {
 
 /** Subpaths added by adapters (e.g. ./ai) are pinned where they are built; listed here too. */
 function extraSubpaths(): string[] {
-  return [];
+  return ["./ai", "./langchain", "./server"]; // ./server is pinned in src/server/index.test.ts
 }

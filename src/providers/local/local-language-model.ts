@@ -36,6 +36,20 @@ export interface LocalModelOptions extends Partial<LocalRuntimeOptions> {
   readonly runtime?: (path: string, options: LocalRuntimeOptions) => Promise<LocalRuntime>;
 }
 
+const callSources = { native: 0, recovered: 0, none: 0 };
+
+/**
+ * How the replies of local models in this process carried their tool calls so far: `native`
+ * (the chat template's call syntax, arguments under the grammar), `recovered` (a JSON call
+ * written as text), `none` (no call). For measuring tool-call reliability.
+ *
+ * @example
+ * localToolCallSources(); // { native: 3, recovered: 9, none: 4 }
+ */
+export function localToolCallSources(): { native: number; recovered: number; none: number } {
+  return { ...callSources };
+}
+
 /** The default context size of a local model: memory stays modest, prompts stay fast. */
 export const DEFAULT_LOCAL_CONTEXT = 16_384;
 
@@ -302,6 +316,7 @@ export class LocalLanguageModel implements LanguageModelV3 {
         });
       }
     }
+    if (hasFunctions) callSources[source]++;
     const outputTokens = meter.usedOutputTokens;
     const inputTotal = Math.max(promptTokens.length, meter.usedInputTokens);
     const evaluated = Math.min(meter.usedInputTokens, inputTotal);

@@ -15,6 +15,7 @@ import type {
   Token,
 } from "node-llama-cpp";
 import { SpillwayError } from "../../core/errors.js";
+import { fixChatWrapper } from "./chat-wrapper-fixes.js";
 import { importNodeLlama, type NodeLlamaModule } from "./node-llama.js";
 
 /** How a local model is run. */
@@ -68,24 +69,6 @@ async function llamaInstance(module: NodeLlamaModule): Promise<Llama> {
       throw error;
     });
   return llamaPromise;
-}
-
-/**
- * Tool results that are text go into the prompt as they are, the way the models' own chat
- * templates render a tool message's content (node-llama-cpp's default writes every result as
- * JSON, so a 40-line grep result became one quoted line full of `\n` escapes).
- */
-function rawStringResults(wrapper: ChatWrapper): void {
-  const internal = wrapper as unknown as {
-    _generateFunctionCallResult?: ChatWrapper["generateFunctionCallResult"];
-  };
-  const raw = internal._generateFunctionCallResult;
-  if (typeof raw !== "function") return;
-  const original = wrapper.generateFunctionCallResult.bind(wrapper);
-  wrapper.generateFunctionCallResult = (name, params, result) =>
-    typeof result === "string"
-      ? raw.call(wrapper, name, params, result)
-      : original(name, params, result);
 }
 
 function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
@@ -157,7 +140,7 @@ async function loadRuntime(path: string, options: LocalRuntimeOptions): Promise<
     });
     if (!chatWrapper) {
       chatWrapper = chat.chatWrapper;
-      rawStringResults(chatWrapper);
+      fixChatWrapper(chatWrapper, module);
     }
     const slot: LocalSlot = { chat, sequence, busy: false };
     slots.push(slot);

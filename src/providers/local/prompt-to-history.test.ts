@@ -77,6 +77,15 @@ describe("promptToHistory", () => {
     ]);
   });
 
+  it("joins consecutive user messages into one turn (the task, then the notice)", () => {
+    expect(
+      promptToHistory([
+        { role: "user", content: [{ type: "text", text: "task" }] },
+        { role: "user", content: [{ type: "text", text: "notice" }] },
+      ]),
+    ).toEqual([{ type: "user", text: "task\n\nnotice" }]);
+  });
+
   it("starts a new model turn after a user message", () => {
     const history = promptToHistory([
       { role: "user", content: [{ type: "text", text: "a" }] },

@@ -4,6 +4,7 @@
  * template renders each result right after its call. So an assistant message's tool calls
  * take their results from the tool messages that follow, and assistant messages separated
  * only by tool results are one model turn (the way node-llama-cpp records its own history).
+ * Consecutive user messages are joined into one user turn.
  */
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelResponse } from "node-llama-cpp";
@@ -72,7 +73,12 @@ export function promptToHistory(prompt: LanguageModelV3Prompt): ChatHistoryItem[
           if (part.type === "text") texts.push(part.text);
           else throw unsupported(`a file part (${part.mediaType})`);
         }
-        history.push({ type: "user", text: texts.join("\n") });
+        // Consecutive user messages are one user turn (spillway's per-turn notice follows the
+        // task): measured with Qwen2.5-Coder 1.5B, the task then the notice as two turns made
+        // it copy the notice's first option instead of acting on the task; as one it acted.
+        const previous = history[history.length - 1];
+        if (previous?.type === "user") previous.text = `${previous.text}\n\n${texts.join("\n")}`;
+        else history.push({ type: "user", text: texts.join("\n") });
         openTurn = undefined;
         break;
       }

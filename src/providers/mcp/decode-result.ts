@@ -14,6 +14,7 @@ export function decodeCallToolResult(result: CallToolResult): McpCallResult {
     isError: result.isError === true,
     content: result.content.map(decodeContent),
     ...(result.structuredContent === undefined ? {} : { structured: result.structuredContent }),
+    raw: result,
   };
 }
 
@@ -54,4 +55,41 @@ function decodeContent(block: SdkContent): McpContent {
 function fromBase64(data: string): Uint8Array {
   const buffer = Buffer.from(data, "base64");
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/** An MCP result split the way spillway stores it: one text, and each binary part on its own. */
+export interface McpContentParts {
+  /** Text parts joined by newlines; absent when the result is only binary. */
+  readonly text?: string;
+  readonly binary?: readonly { readonly data: Uint8Array; readonly mediaType: string }[];
+}
+
+/**
+ * Splits a decoded MCP result into the text to store as its output and the binary parts to
+ * store as attachments. Resource links become a line of text. A result with only
+ * `structuredContent` is stored as that JSON; when both are sent, content wins, so nothing is
+ * stored twice.
+ *
+ * @example
+ * mcpContentParts({ isError: false, content: [{ type: "text", text: "ok" }] }); // { text: "ok" }
+ */
+export function mcpContentParts(result: McpCallResult): McpContentParts {
+  const texts: string[] = [];
+  const binary: { data: Uint8Array; mediaType: string }[] = [];
+  for (const part of result.content) {
+    if (part.type === "text") texts.push(part.text);
+    else if (part.type === "binary") binary.push({ data: part.data, mediaType: part.mediaType });
+    else if (part.type === "resource") {
+      if (part.text !== undefined) texts.push(part.text);
+      if (part.data !== undefined)
+        binary.push({ data: part.data, mediaType: part.mediaType ?? "application/octet-stream" });
+    } else texts.push(`[resource link: ${part.uri}${part.name ? ` (${part.name})` : ""}]`);
+  }
+  if (texts.length === 0 && binary.length === 0 && result.structured !== undefined) {
+    texts.push(JSON.stringify(result.structured, null, 2));
+  }
+  return {
+    ...(texts.length > 0 || binary.length === 0 ? { text: texts.join("\n") } : {}),
+    ...(binary.length > 0 ? { binary } : {}),
+  };
 }

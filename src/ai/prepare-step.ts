@@ -1,0 +1,105 @@
+import type { ModelMessage, PrepareStepFunction, PrepareStepResult, Tool } from "ai";
+import { SpillwayError } from "../core/errors.js";
+import { asyncOutputStatuses } from "../surfaces/async-statuses.js";
+import { GET_TOOL_OUTPUT } from "../surfaces/get-tool-output/schema.js";
+import { renderSystemNotice } from "../surfaces/system-notice.js";
+import type { SpillwaySession } from "./session.js";
+import { spillwaySessionOf } from "./spillway-tools.js";
+
+/** Options of {@link spillwayPrepareStep}. */
+export interface SpillwayPrepareStepOptions<TOOLS extends Record<string, Tool>> {
+  /** The tool set {@link spillwayTools} returned (the notice reads its session). */
+  readonly tools: TOOLS;
+  /** Your own prepareStep: it runs first, and the notice is added to the messages it returns. */
+  readonly prepareStep?: PrepareStepFunction<TOOLS>;
+  /**
+   * The loop's step limit (your `stepCountIs(n)`): the notice says "turn i of N", and the last
+   * step is told to answer, with tool calls off (unless your prepareStep chose a toolChoice).
+   */
+  readonly maxSteps?: number;
+}
+
+/**
+ * The System Notice for one step, or undefined when there is nothing to say (no async output,
+ * no known context budget, no step limit).
+ */
+export async function stepNotice(
+  session: SpillwaySession,
+  messages: readonly ModelMessage[],
+  stepNumber: number,
+  maxSteps: number | undefined,
+): Promise<string | undefined> {
+  const outputs = await session.store();
+  const statuses = await asyncOutputStatuses(
+    outputs,
+    { sessionId: session.id },
+    await session.asyncIds(),
+  );
+  const budget = session.options.tokenBudget;
+  const contextPercent =
+    typeof budget === "number"
+      ? Math.min(100, Math.round(((await session.contextTokens(messages)) / budget) * 100))
+      : undefined;
+  if (statuses.length === 0 && contextPercent === undefined && maxSteps === undefined)
+    return undefined;
+  const final = maxSteps !== undefined && stepNumber + 1 >= maxSteps;
+  return renderSystemNotice({
+    ...(maxSteps !== undefined ? { turn: { number: stepNumber + 1, max: maxSteps } } : {}),
+    ...(contextPercent !== undefined ? { contextPercent } : {}),
+    asyncOutputs: statuses,
+    now: session.clock(),
+    final,
+    canRetrieve: await session.hasHandles(),
+    retrieveTools: [GET_TOOL_OUTPUT],
+  });
+}
+
+/**
+ * A `prepareStep` that adds spillway's per-step System Notice (seed 003) after the step's
+ * messages: context use (with a numeric `tokenBudget`), the Async Tool Status (running, ready,
+ * failed background tools) and the model's options. The notice is sent with the step only; it
+ * never enters the conversation. Composes with your own prepareStep, which runs first.
+ *
+ * @example
+ * const tools = spillwayTools({ fetchLogs }, { async: true, tokenBudget: 120_000 });
+ * const agent = new ToolLoopAgent({
+ *   model,
+ *   tools,
+ *   stopWhen: stepCountIs(12),
+ *   prepareStep: spillwayPrepareStep({ tools, maxSteps: 12, prepareStep: myPrepareStep }),
+ * });
+ */
+export function spillwayPrepareStep<TOOLS extends Record<string, Tool>>(
+  options: SpillwayPrepareStepOptions<TOOLS>,
+): PrepareStepFunction<TOOLS> {
+  const session = spillwaySessionOf(options.tools);
+  if (!session)
+    throw new SpillwayError(
+      "CONFIG_INVALID",
+      "spillwayPrepareStep needs `tools`: the tool set spillwayTools returned (it carries the session).",
+      {},
+      { fault: "user" },
+    );
+  if (
+    options.maxSteps !== undefined &&
+    !(Number.isInteger(options.maxSteps) && options.maxSteps > 0)
+  )
+    throw new SpillwayError(
+      "CONFIG_INVALID",
+      `spillwayPrepareStep maxSteps must be a positive integer (got ${String(options.maxSteps)}).`,
+      { maxSteps: options.maxSteps },
+      { fault: "user" },
+    );
+  return async (step): Promise<PrepareStepResult<TOOLS>> => {
+    const own = await options.prepareStep?.(step);
+    const messages = own?.messages ?? step.messages;
+    const notice = await stepNotice(session, messages, step.stepNumber, options.maxSteps);
+    if (notice === undefined) return own;
+    const final = options.maxSteps !== undefined && step.stepNumber + 1 >= options.maxSteps;
+    return {
+      ...own,
+      messages: [...messages, { role: "user", content: notice }],
+      ...(final && own?.toolChoice === undefined ? { toolChoice: "none" as const } : {}),
+    };
+  };
+}
