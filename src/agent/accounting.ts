@@ -1,4 +1,5 @@
 import type { ModelTarget } from "../providers/models.js";
+import type { ContextUsage } from "./context-usage.js";
 
 /** Totals of one scope (a session alone, its children, or both). */
 export interface UsageTotals {
@@ -24,6 +25,25 @@ export interface UsageReport {
     string,
     { calls: number; inputTokens: number; outputTokens: number; costUsd: number | null }
   >;
+  /** This session's compactions (absent in sessions stored before compaction existed). */
+  readonly compaction?: CompactionTotals;
+  /** The context use of the session's last projection. */
+  readonly context?: ContextUsage;
+}
+
+/** Compactions of one session: done, failed (fell back to handle form), tokens they saved. */
+export interface CompactionTotals {
+  compactions: number;
+  failures: number;
+  /** Projection tokens before minus after, summed over compactions. */
+  tokensSaved: number;
+  /** Tokens the summarizer read and wrote. */
+  inputTokens: number;
+  outputTokens: number;
+}
+
+function emptyCompaction(): CompactionTotals {
+  return { compactions: 0, failures: 0, tokensSaved: 0, inputTokens: 0, outputTokens: 0 };
 }
 
 export function emptyTotals(): UsageTotals {
@@ -70,9 +90,13 @@ export class Accounting {
   private readonly own = emptyTotals();
   private readonly children = emptyTotals();
   private readonly byModel: UsageReport["byModel"] = {};
+  private readonly compaction = emptyCompaction();
+  private context: ContextUsage | undefined;
 
   constructor(previous?: UsageReport | null) {
     if (!previous) return;
+    if (previous.compaction) Object.assign(this.compaction, previous.compaction);
+    if (previous.context) this.context = previous.context;
     addTotals(this.own, previous.own);
     addTotals(this.children, previous.children);
     for (const [ref, usage] of Object.entries(previous.byModel)) this.byModel[ref] = { ...usage };
@@ -114,6 +138,25 @@ export class Accounting {
     return entry;
   }
 
+  /** One compaction: done (with the tokens it saved) or failed; its summarizer call's tokens. */
+  addCompaction(outcome: {
+    readonly failed: boolean;
+    readonly tokensSaved: number;
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+  }): void {
+    if (outcome.failed) this.compaction.failures++;
+    else this.compaction.compactions++;
+    this.compaction.tokensSaved += outcome.tokensSaved;
+    this.compaction.inputTokens += outcome.inputTokens;
+    this.compaction.outputTokens += outcome.outputTokens;
+  }
+
+  /** The context use of the latest projection. */
+  setContext(usage: ContextUsage): void {
+    this.context = usage;
+  }
+
   addToolCall(durationMs: number, storedBytes: number): void {
     addTotals(this.own, { ...emptyTotals(), toolCalls: 1, toolMs: durationMs, storedBytes });
   }
@@ -144,6 +187,8 @@ export class Accounting {
       children: { ...this.children },
       total,
       byModel: structuredClone(this.byModel),
+      compaction: { ...this.compaction },
+      ...(this.context ? { context: this.context } : {}),
     };
   }
 }

@@ -7,6 +7,7 @@ import { createSurface } from "../surfaces/index.js";
 import { Accounting } from "./accounting.js";
 import type { AgentEvent } from "./events.js";
 import { inheritedOptions } from "./inherited-options.js";
+import { GuardedHistoryStore } from "./invariants.js";
 import type { RunAgent, RunAgentOptions } from "./run-types.js";
 import {
   asyncActive,
@@ -151,7 +152,9 @@ export async function buildSession(
         ? { ...plan.settings, maxToolCallsPerTurn: options.maxToolCallsPerTurn }
         : plan.settings,
       outputs: stores.outputs,
-      history: stores.history,
+      history: new GuardedHistoryStore(stores.history, (violation) =>
+        emit({ type: "invariant", sessionId, ...violation }),
+      ),
       surface,
       ...(extractor ? { extractor } : {}),
       tools: assembleTools(
@@ -171,7 +174,7 @@ export async function buildSession(
       signal: controller.signal,
       background,
       clock,
-      callModel: (request) => model(plan.settings.models, request),
+      callModel: (request, targets) => model(targets ?? plan.settings.models, request),
       emit,
       state,
     };

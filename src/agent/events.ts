@@ -1,6 +1,8 @@
 import type { ExtractionEvent } from "../extraction/run-context.js";
 import type { ShownAs } from "../store/history.js";
 import type { UsageReport } from "./accounting.js";
+import type { ContextUsage } from "./context-usage.js";
+import type { InvariantName } from "./invariants.js";
 
 /**
  * Progress events of a run, for the CLI's status line, `--json` event lines, a server's SSE
@@ -88,6 +90,57 @@ export type AgentEvent =
       readonly error?: string;
     }
   | (ExtractionEvent & { readonly sessionId: string })
+  | ({
+      /**
+       * Each turn, once its projection is built: context use against the window and the
+       * thresholds (the inspector's context-window indicator).
+       */
+      readonly type: "context";
+      readonly sessionId: string;
+    } & ContextUsage)
+  | {
+      /**
+       * A compaction (seed 004): older whole turns summarized into a separate record, or, when
+       * that failed, results shortened to their handle form instead (`fallback`).
+       */
+      readonly type: "compaction";
+      readonly sessionId: string;
+      readonly turn: number;
+      readonly status: "compacted" | "failed";
+      /** Projection tokens before and after (after the fallback's shortening, when it failed). */
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+      /** The summary record (1, 2, … in the session) and what it covers. */
+      readonly summary?: number;
+      readonly fromTurn?: number;
+      readonly throughTurn?: number;
+      readonly fromSeq?: number;
+      readonly throughSeq?: number;
+      readonly coveredCalls?: number;
+      readonly summaryTokens?: number;
+      /** The stored index of every covered call (one line a call). */
+      readonly indexOutputId?: string | null;
+      /** It built on an earlier summary. */
+      readonly recompaction?: boolean;
+      /** The summarizer and its call (absent when the call never answered). */
+      readonly model?: string | null;
+      readonly inputTokens?: number;
+      readonly outputTokens?: number;
+      readonly durationMs: number;
+      /** Why it failed, and what the projection did instead. */
+      readonly error?: string;
+      readonly code?: string;
+      readonly fallback?: "handle-form";
+      readonly shortened?: number;
+    }
+  | {
+      /** A runtime assertion of seed 004's invariants failed (see docs/agent-runtime.md). */
+      readonly type: "invariant";
+      readonly sessionId: string;
+      readonly invariant: InvariantName;
+      readonly message: string;
+      readonly details: Readonly<Record<string, unknown>>;
+    }
   | { readonly type: "status"; readonly sessionId: string; readonly text: string }
   | { readonly type: "warning"; readonly sessionId: string; readonly message: string }
   | {

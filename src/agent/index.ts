@@ -36,8 +36,18 @@ export {
   type Surface,
   type SurfaceName,
 } from "../surfaces/index.js";
-export type { UsageReport, UsageTotals } from "./accounting.js";
+export type { CompactionTotals, UsageReport, UsageTotals } from "./accounting.js";
+export type { ContextLevel, ContextLimits, ContextUsage } from "./context-usage.js";
 export type { AgentEvent, AgentEventListener } from "./events.js";
+export { asProjection, type InvariantName } from "./invariants.js";
 export { runAgent } from "./run-agent.js";
 export type { AgentRunResult, RunAgentOptions } from "./run-types.js";
-export type { SessionSettings } from "./session-context.js";
+export type { CompactionSettings, SessionSettings } from "./session-context.js";
+export {
+  type CompactionInfo,
+  type HistoryCounters,
+  type SessionHealth,
+  sessionCounters,
+  sessionHealth,
+  storeCounters,
+} from "./session-counters.js";

@@ -4,6 +4,7 @@ import type { OutputOrigin, OutputRecord } from "../store/output-store.js";
 import { type StoredResult, storeToolResult } from "../store/store-result.js";
 
 import { decideShown } from "../surfaces/show-decision.js";
+import { checkStoredWhole, reportViolation, strictInvariants } from "./invariants.js";
 import { placeholderText } from "./render-result.js";
 import {
   asyncActive,
@@ -53,7 +54,19 @@ export async function storeContent(
   outcome: Extract<ToolOutcome, { type: "content" }>,
   running?: OutputRecord,
 ): Promise<StoredResult> {
-  return storeToolResult(context.outputs, originOf(context, call), outcome, running);
+  const stored = await storeToolResult(context.outputs, originOf(context, call), outcome, running);
+  // canonical_tool_result_is_lossless: everything the tool produced is in the store.
+  const receivedBytes =
+    (outcome.text === undefined ? 0 : Buffer.byteLength(outcome.text, "utf8")) +
+    (outcome.binary ?? []).reduce((sum, part) => sum + part.data.byteLength, 0);
+  const violation = checkStoredWhole([stored.record, ...stored.attachments], receivedBytes);
+  if (violation)
+    reportViolation(
+      violation,
+      (v) => context.emit({ type: "invariant", sessionId: context.sessionId, ...v }),
+      strictInvariants(),
+    );
+  return stored;
 }
 
 /** The origin the store records for a call of this session. */
@@ -87,8 +100,9 @@ async function decideShownIn(context: SessionContext, record: OutputRecord): Pro
       placeholder: () => placeholderText(context, record),
     },
   );
+  // When even a placeholder does not fit (decision.exhausted), the next projection makes room
+  // (compaction, then handle-form shortening) or makes that turn the last (D0-19).
   state.pendingTokens += decision.tokens;
-  if (decision.exhausted) state.budgetExhausted = true;
   if (decision.retrievable) state.hasStoredOutputs = true;
   return decision.shown;
 }

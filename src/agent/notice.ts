@@ -26,6 +26,7 @@ export function renderNotice(
   plan: TurnPlan,
   contextPercent: number,
   asyncOutputs: readonly AsyncOutputStatus[] = [],
+  notes: readonly string[] = [],
 ): string {
   return renderSystemNotice({
     turn: { number: plan.turn, max: plan.maxTurns },
@@ -36,5 +37,6 @@ export function renderNotice(
     canRetrieve: plan.canRetrieve,
     retrieveTools: context.surface.tools().map((t) => t.name),
     finalTool: FINAL_REPORT,
+    notes,
   });
 }

@@ -1,20 +1,30 @@
 import type { ModelMessage } from "ai";
-import { countTokens } from "../core/tokens.js";
-import type { HistoryMessage, ToolResultRef } from "../store/history.js";
 import { asyncOutputsOf } from "./async-status.js";
+import { compactIfDue } from "./compaction-step.js";
+import { contextLimitsOf } from "./context-limits.js";
+import { type ContextUsage, contextUsage } from "./context-usage.js";
+import { asProjection } from "./invariants.js";
 import { renderNotice, type TurnPlan } from "./notice.js";
-import { renderResult, shortenedResult } from "./render-result.js";
 import {
-  contextWindowOf,
-  maxOutputTokensOf,
-  type SessionContext,
-  tokenizerOf,
-} from "./session-context.js";
+  answerOrphans,
+  count,
+  historyTokens,
+  MESSAGE_OVERHEAD,
+  type ProjectionTail,
+  shortenTail,
+  syncTail,
+  tailMessages,
+  toolTokens,
+} from "./projection-tail.js";
+import type { SessionContext } from "./session-context.js";
+import { planTurn } from "./turn-policy.js";
 
 /**
- * The projection (seed 004): the model's input, built at send time from the canonical history.
- * The only place that may shorten anything; what it shortens names the handle. Call/result
- * pairing is kept whole: a result is shortened, never dropped.
+ * The projection (seed 004): the model's input, built at send time from the canonical history:
+ * system, the session's task, the latest compaction summary, then the recent messages. The
+ * only place that may shorten anything, and what it shortens names the handle. Each history
+ * message is rendered and counted once (the tail keeps it), so a turn costs O(new messages)
+ * besides a compaction's model call. Runs as a projection: it cannot write the history.
  */
 
 export interface Projection {
@@ -22,8 +32,11 @@ export interface Projection {
   readonly messages: ModelMessage[];
   /** Estimated tokens of everything sent (system, messages, notice). */
   readonly tokens: number;
-  /** Results shortened to fit the context window this time. */
+  /** Results shortened to their handle form this time. */
   readonly shortened: number;
+  /** The turn's plan (the surface's tools join it when a compaction put handles in the summary). */
+  readonly plan: TurnPlan;
+  readonly usage: ContextUsage;
 }
 
 /** spillway's standing instructions, after the agent's own system prompt. */
@@ -43,109 +56,93 @@ function operatingInstructions(context: SessionContext): string {
   return lines.join("\n");
 }
 
-function parsedInput(argsText: string): unknown {
-  try {
-    const value = JSON.parse(argsText) as unknown;
-    return typeof value === "object" && value !== null ? value : {};
-  } catch {
-    // Invalid JSON arguments: the tool result explains the error; the call shows no input.
-    return {};
-  }
-}
-
-interface RenderedResult {
-  readonly message: ModelMessage;
-  readonly ref: ToolResultRef;
-  readonly toolCallId: string;
-  readonly toolName: string;
-  text: string;
-  tokens: number;
-}
-
-async function tokens(context: SessionContext, text: string): Promise<number> {
-  return countTokens(text, tokenizerOf(context.settings));
-}
-
-export async function buildProjection(
+/**
+ * Builds the model input of a turn from the tail (brought up to date with the history first),
+ * compacting or shortening as the thresholds ask, and reports the context use as a `context`
+ * event.
+ *
+ * @example
+ * const tail = newProjectionTail();
+ * const projection = await buildProjection(context, tail, planTurn(context));
+ */
+export function buildProjection(
   context: SessionContext,
-  history: readonly HistoryMessage[],
+  tail: ProjectionTail,
   plan: TurnPlan,
 ): Promise<Projection> {
-  const system = `${context.systemPrompt.trim()}\n\n${operatingInstructions(context)}`;
-  const messages: ModelMessage[] = [];
-  const results: RenderedResult[] = [];
-  let total = await tokens(context, system);
-  for (const message of history) {
-    if (message.role === "user") {
-      const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join("\n");
-      messages.push({ role: "user", content: text });
-      total += await tokens(context, text);
-    } else if (message.role === "assistant") {
-      const content: Exclude<ModelMessage, { role: "system" | "user" | "tool" }>["content"] = [];
-      for (const part of message.parts) {
-        if (part.type === "text" && part.text) content.push({ type: "text", text: part.text });
-        if (part.type === "tool-call") {
-          content.push({
-            type: "tool-call",
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            input: parsedInput(part.argsText),
-          });
-          total += await tokens(context, part.argsText);
-        }
-        if (part.type === "text") total += await tokens(context, part.text);
-      }
-      messages.push({ role: "assistant", content });
-    } else {
-      for (const part of message.parts) {
-        if (part.type !== "tool-result") continue;
-        const text = await renderResult(context, part.result);
-        const rendered: RenderedResult = {
-          message: { role: "tool", content: [] },
-          ref: part.result,
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          text,
-          tokens: await tokens(context, text),
-        };
-        total += rendered.tokens;
-        results.push(rendered);
-        messages.push(rendered.message);
-      }
-    }
+  return asProjection("model input", () => project(context, tail, plan));
+}
+
+async function project(
+  context: SessionContext,
+  tail: ProjectionTail,
+  plan: TurnPlan,
+): Promise<Projection> {
+  const started = performance.now();
+  const limits = contextLimitsOf(context.settings);
+  if (!tail.system) {
+    const text = `${context.systemPrompt.trim()}\n\n${operatingInstructions(context)}`;
+    tail.system = { text, tokens: (await count(context, text)) + MESSAGE_OVERHEAD };
   }
-  const asyncOutputs = await asyncOutputsOf(context, history);
-  const notice = renderNotice(context, plan, 0, asyncOutputs);
-  const noticeTokens = await tokens(context, notice);
-  const limit =
-    contextWindowOf(context.settings) - maxOutputTokensOf(context.settings) - noticeTokens;
-  let shortened = 0;
-  // Over the window: oldest first, replace whole results by their handle form.
-  for (const result of results) {
-    if (total <= limit) break;
-    const shorter = await shortenedResult(context, result.ref);
-    if (shorter === undefined) continue;
-    const shorterTokens = await tokens(context, shorter);
-    if (shorterTokens >= result.tokens) continue;
-    total += shorterTokens - result.tokens;
-    result.text = shorter;
-    result.tokens = shorterTokens;
-    shortened++;
+  await syncTail(context, tail, limits.inputWindow);
+  const orphans = answerOrphans(tail);
+  if (orphans.length > 0) {
+    context.emit({
+      type: "warning",
+      sessionId: context.sessionId,
+      message: `No result is recorded for call${orphans.length === 1 ? "" : "s"} ${orphans.join(", ")}; the projection sends an error result in its place.`,
+    });
   }
-  for (const result of results) {
-    (result.message as { content: unknown }).content = [
-      {
-        type: "tool-result",
-        toolCallId: result.toolCallId,
-        toolName: result.toolName,
-        output: { type: "text", value: result.text },
-      },
-    ];
+  const asyncOutputs = await asyncOutputsOf(context, tail.asyncIds);
+  const draft = renderNotice(context, plan, 0, asyncOutputs);
+  // Sent with every request: the system prompt, the tool definitions and the notice.
+  const fixed =
+    tail.system.tokens +
+    (await toolTokens(context, tail, plan.tools)) +
+    (await count(context, draft)) +
+    MESSAGE_OVERHEAD;
+  const total = () => fixed + historyTokens(tail);
+  const step = await compactIfDue(context, tail, limits, fixed, plan.turn);
+  let shortened = step.shortened;
+  // The hard limit: shorten results to their handle form, oldest first.
+  if (total() > limits.hard) shortened += await shortenTail(context, tail, limits.hard - fixed);
+  const compacted = step.results.some((r) => r.kind === "compacted");
+  let turnPlan =
+    compacted && !plan.final && !plan.canRetrieve && context.state.hasStoredOutputs
+      ? planTurn(context)
+      : plan;
+  if (total() > limits.hard && !plan.final) {
+    // Nothing more can make room: this turn is the last (the model reports with what it has).
+    context.state.budgetExhausted = true;
+    turnPlan = planTurn(context);
+    context.emit({
+      type: "warning",
+      sessionId: context.sessionId,
+      message: `The context stays over its hard limit (${total()} of ${limits.hard} tokens) with every result in handle form${limits.compactionEnabled ? " after compaction" : ""}; this turn is the last.`,
+    });
   }
-  const percent = Math.min(
-    100,
-    Math.round(((total + noticeTokens) / contextWindowOf(context.settings)) * 100),
-  );
-  messages.push({ role: "user", content: renderNotice(context, plan, percent, asyncOutputs) });
-  return { system, messages, tokens: total + noticeTokens, shortened };
+  const percent = Math.min(100, Math.round((total() / limits.inputWindow) * 100));
+  const messages = tailMessages(tail);
+  messages.push({
+    role: "user",
+    content: renderNotice(context, turnPlan, percent, asyncOutputs, step.notes),
+  });
+  const usage = contextUsage(limits, {
+    turn: plan.turn,
+    tokens: total(),
+    summaryTokens: tail.summaries[tail.summaries.length - 1]?.textTokens ?? 0,
+    recentMessages: tail.entries.length + (tail.pinned ? 1 : 0),
+    shortenedResults: tail.shortened,
+    projectionMs: performance.now() - started - step.modelMs,
+  });
+  context.accounting.setContext(usage);
+  context.emit({ type: "context", sessionId: context.sessionId, ...usage });
+  return {
+    system: tail.system.text,
+    messages,
+    tokens: total(),
+    shortened,
+    plan: turnPlan,
+    usage,
+  };
 }

@@ -121,14 +121,33 @@ export async function renderResult(context: RenderContext, ref: ToolResultRef): 
   }
 }
 
-/** The handle form of an inline result, for shortening an over-full context at send time. */
+/** How the model reads a stored output again, by surface (one call, ready to copy). */
+function rereadCall(context: RenderContext, record: OutputRecord): string {
+  const name = context.surface.name;
+  if (name === "tool_output") return `tool_output(handle="${record.id}", extract="what you need")`;
+  if (name === "get_continuation")
+    return record.toolCallId
+      ? `get_continuation(tool_call_id="${record.toolCallId}", offset=0)`
+      : `the stored output ${record.id}`;
+  if (name === "read-grep") return `Read or Grep on ${record.id}`;
+  return `get_tool_output(id="${record.id}", mode="slice"|"grep"|"page")`;
+}
+
+/**
+ * The handle form of an inline result, for shortening an over-full context at send time: one
+ * line naming the output, its size and the call that reads it again.
+ */
 export async function shortenedResult(
   context: RenderContext,
   ref: ToolResultRef,
 ): Promise<string | undefined> {
   if (ref.kind === "output" && ref.shown === "inline") {
     const record = await outputRecord(context, ref.outputId);
-    return `[shown earlier; removed from this context to make room] ${await placeholderText(context, record)}`;
+    const lines = record.lineCount ?? 0;
+    return (
+      `[shown earlier; removed from this context to make room] The ${ref.isError ? "error " : ""}output of ${record.toolName} is stored whole as ${record.id} ` +
+      `(${number(record.byteSize)} bytes, ${number(lines)} line${lines === 1 ? "" : "s"}, ~${number(record.tokenEstimate)} tokens); read it again with ${rereadCall(context, record)}.`
+    );
   }
   if (ref.kind === "retrieval" && ref.outputId && !ref.isError) {
     return `[an earlier read of ${ref.outputId}; removed from this context to make room: read it again with the same call if you need it]`;

@@ -14,7 +14,7 @@ import { DEFAULT_EXTRACTION, type ExtractionSettings } from "../extraction/setti
 import { DEFAULT_RETRY } from "../providers/model-caller.js";
 import { type ModelTarget, OLLAMA_DEFAULT_BASE_URL } from "../providers/models.js";
 import { type OllamaProbeOptions, ollamaServes } from "../providers/ollama-probe.js";
-import type { SessionSettings } from "./session-context.js";
+import type { CompactionSettings, SessionSettings } from "./session-context.js";
 
 /**
  * Everything a session needs to run (and to resume): the agent, its resolved settings, its
@@ -138,6 +138,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
       tokenThreshold: resolved.asyncTokenThreshold,
       maxRunning: resolved.asyncMaxRunning,
     },
+    compaction: compactionSettings(resolved, options.home),
   };
   const subagents = (agent.frontmatter.agents ?? []).map((path) => ({ path, description: "" }));
   for (const sub of subagents) {
@@ -167,6 +168,17 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     configPath: config?.path ?? null,
     sources: { ...resolved.sources },
     extraction: extractionSettings(resolved, options.home),
+  };
+}
+
+/** Compaction settings: the summarizer's models are the extraction models when asked for. */
+function compactionSettings(resolved: ResolvedSettings, home?: string): CompactionSettings {
+  const { model, ...rest } = resolved.compaction;
+  const extraction = resolved.extraction.models;
+  return {
+    ...rest,
+    model,
+    models: model === "extraction" && extraction ? modelTargets(resolved, extraction, home) : null,
   };
 }
 

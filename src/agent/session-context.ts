@@ -32,6 +32,37 @@ export interface SessionSettings {
   readonly maxToolCallsPerTurn?: number;
   /** Async tools (seed 003); absent in sessions stored before they existed (then off). */
   readonly async?: AsyncSettings;
+  /** Compaction (seed 004); absent in sessions stored before it existed (then the defaults). */
+  readonly compaction?: CompactionSettings;
+}
+
+/** Seed 004's compaction: thresholds, summarizer, summary size. */
+export interface CompactionSettings {
+  readonly enabled: boolean;
+  /** Fractions of the window the input may use (context window less the reply's reserve). */
+  readonly warn: number;
+  readonly compact: number;
+  readonly hard: number;
+  /** The summary's largest size in tokens (also capped at a fifth of the input window). */
+  readonly summaryMaxTokens: number;
+  /** `serving`: the session's models (the last one that served first); `extraction`: `models`. */
+  readonly model: "serving" | "extraction";
+  /** The extraction models, when `model` is `extraction` and some are configured. */
+  readonly models: readonly ModelTarget[] | null;
+}
+
+export const DEFAULT_COMPACTION: CompactionSettings = {
+  enabled: true,
+  warn: 0.75,
+  compact: 0.9,
+  hard: 0.95,
+  summaryMaxTokens: 2048,
+  model: "serving",
+  models: null,
+};
+
+export function compactionSettingsOf(settings: SessionSettings): CompactionSettings {
+  return settings.compaction ?? DEFAULT_COMPACTION;
 }
 
 /** Seed 003's triggers and the background cap. */
@@ -84,7 +115,11 @@ export interface SessionContext {
   /** Tools running in the background (async), settled into the store when they end. */
   readonly background: BackgroundTools;
   readonly clock: Clock;
-  readonly callModel: (request: ModelRequest) => Promise<ModelReply>;
+  /** Calls the session's models (or `targets`, e.g. a summarizer), with retries and fallback. */
+  readonly callModel: (
+    request: ModelRequest,
+    targets?: readonly ModelTarget[],
+  ) => Promise<ModelReply>;
   readonly emit: (event: AgentEvent) => void;
   readonly state: SessionState;
 }

@@ -1,10 +1,10 @@
 import type { ModelReply } from "../providers/model-caller.js";
 import type { HistoryPart } from "../store/history.js";
-import type { TurnPlan } from "./notice.js";
 import { buildProjection, type Projection } from "./projection.js";
+import { newProjectionTail } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
 import { runToolCalls } from "./tool-runner.js";
-import { decideReply, planTurn, turnCounts } from "./turn-policy.js";
+import { decideReply, finalTurnError, planTurn, turnCounts } from "./turn-policy.js";
 
 /** How a session's loop ended. */
 export type LoopEnd =
@@ -12,11 +12,8 @@ export type LoopEnd =
   | { readonly status: "failed"; readonly error: string; readonly report: string | null }
   | { readonly status: "aborted"; readonly error: string };
 
-async function callModel(
-  context: SessionContext,
-  projection: Projection,
-  plan: TurnPlan,
-): Promise<ModelReply> {
+async function callModel(context: SessionContext, projection: Projection): Promise<ModelReply> {
+  const { plan } = projection;
   const reply = await context.callModel({
     system: projection.system,
     messages: projection.messages,
@@ -67,12 +64,14 @@ async function awaitNewInformation(context: SessionContext, settledBefore: numbe
 }
 
 /**
- * The session loop, a small state machine: plan the turn → build the projection → call the
- * model → run its tool calls (each stored whole, then projected) → next turn, until a final
- * report, the last turn, or an abort. Policy lives in the functions it calls.
+ * The session loop, a small state machine: plan the turn → build the projection (compacting
+ * when due) → call the model → run its tool calls (each stored whole, then projected) → next
+ * turn, until a final report, the last turn, or an abort. Policy lives in the functions it
+ * calls; the projection's tail remembers what it already read of the history.
  */
 export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> {
   const { state } = context;
+  const tail = newProjectionTail();
   let lastText: string | null = null;
   for (;;) {
     if (context.signal.aborted) return { status: "aborted", error: "The run was aborted." };
@@ -84,21 +83,17 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
       maxTurns: plan.maxTurns,
       final: plan.final,
     });
-    const projection = await buildProjection(
-      context,
-      await context.history.messages(context.sessionId),
-      plan,
-    );
+    const projection = await buildProjection(context, tail, plan);
     state.projectedTokens = projection.tokens;
     state.pendingTokens = 0;
-    const reply = await callModel(context, projection, plan);
+    const reply = await callModel(context, projection);
     if (reply.text.trim()) lastText = reply.text.trim();
     const decision = decideReply(reply);
     if (turnCounts(context, reply)) state.turn = plan.turn;
     await context.history.updateSession(context.sessionId, { turns: state.turn });
     if (decision.kind === "final") return { status: "completed", report: decision.report };
     if (decision.kind === "run-tools") {
-      const allowed = new Set(plan.tools.map((t) => t.name));
+      const allowed = new Set(projection.plan.tools.map((t) => t.name));
       const settledBefore = context.background.settledCount;
       const { finalReport, allAsync } = await runToolCalls(
         context,
@@ -109,12 +104,7 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
       if (finalReport !== null) return { status: "completed", report: finalReport };
       if (allAsync) await awaitNewInformation(context, settledBefore);
     }
-    if (plan.final) {
-      return {
-        status: "failed",
-        error: `The agent used its ${plan.maxTurns} turns without delivering a final report.`,
-        report: lastText,
-      };
-    }
+    if (projection.plan.final)
+      return { status: "failed", error: finalTurnError(context, plan), report: lastText };
   }
 }

@@ -91,4 +91,8 @@ export async function restoreState(context: SessionContext): Promise<void> {
       }
     }
   }
+  // A compaction summary names handles the model may read again.
+  const summaries = await context.history.summaries(context.sessionId);
+  if (summaries.some((s) => s.calls.some((c) => c.outputIds.length > 0)))
+    context.state.hasStoredOutputs = true;
 }

@@ -45,6 +45,13 @@ export function planTurn(context: SessionContext): TurnPlan {
   return { turn, maxTurns: settings.maxTurns, final: false, tools, canRetrieve };
 }
 
+/** Why a session whose final turn went by without a report failed. */
+export function finalTurnError(context: SessionContext, plan: TurnPlan): string {
+  if (context.state.budgetExhausted && plan.turn < plan.maxTurns)
+    return "The context stayed over its hard limit with every older result in handle form, and the agent did not deliver a final report in the turn that followed.";
+  return `The agent used its ${plan.maxTurns} turns without delivering a final report.`;
+}
+
 export type ReplyDecision =
   | { readonly kind: "run-tools" }
   | { readonly kind: "final"; readonly report: string }

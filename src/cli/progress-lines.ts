@@ -2,7 +2,7 @@
 
 import type { AgentEvent } from "../agent/events.js";
 import { clipText } from "../core/clip-text.js";
-import { formatBytes, formatDuration } from "./format.js";
+import { formatBytes, formatCompact, formatDuration } from "./format.js";
 
 export type RunEvent = AgentEvent & { readonly depth: number };
 type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
@@ -33,4 +33,16 @@ export function extractionOutcome(event: EventOf<"extraction.end">): string {
         ? `found · ${plural(event.snippets, "verified quote")}${dropped}`
         : "nothing relevant";
   return `${event.strategy}: ${result} · ${event.cached ? "cached" : took}`;
+}
+
+/** "compacted turns 1-37 into summary 2: 28.1k → 13.9k tokens · 412 calls indexed · 3.10 s", or the fallback. */
+export function compactionLine(event: EventOf<"compaction">): string {
+  const tokens = `${formatCompact(event.tokensBefore)} → ${formatCompact(event.tokensAfter)} tokens`;
+  if (event.status === "failed")
+    return `compaction FAILED (${event.code ?? "error"}: ${clipText(event.error ?? "", 200)}); fell back to handle form for ${plural(event.shortened ?? 0, "result")}: ${tokens}`;
+  const turns =
+    event.fromTurn === event.throughTurn
+      ? `turn ${event.throughTurn}`
+      : `turns ${event.fromTurn}-${event.throughTurn}`;
+  return `compacted ${turns} into summary ${event.summary ?? "?"}${event.model ? ` by ${event.model}` : ""}: ${tokens} · ${plural(event.coveredCalls ?? 0, "call")} indexed · ${formatDuration(event.durationMs)}`;
 }

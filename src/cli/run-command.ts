@@ -8,7 +8,7 @@ import { type Command, Option } from "commander";
 import { runAgent } from "../agent/run-agent.js";
 import { planRun, type RunPlan, resumePlan, storedPlan } from "../agent/run-settings.js";
 import type { AgentRunResult, RunAgentOptions } from "../agent/run-types.js";
-import { TOOL_OUTPUT_SURFACES } from "../config/index.js";
+import { COMPACTION_MODELS, TOOL_OUTPUT_SURFACES } from "../config/index.js";
 import type { SessionRecord } from "../store/history.js";
 import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
 import { type CliContext, contextOf } from "./context.js";
@@ -276,6 +276,36 @@ export function addRunCommand(program: Command): void {
       `--async-max-running ${N}`,
       "background tools at once per session; async sub-agents beyond it queue (1-64, default 4)",
       integer(1, 64),
+    )
+    .option(
+      "--no-compaction",
+      "never summarize older turns; over the hard limit, older results are shown by handle",
+    )
+    .option(
+      "--compaction-warn <fraction>",
+      "context use that raises the warn level (0-1 of the window less the reply's tokens; default 0.75)",
+      positiveNumber(1),
+    )
+    .option(
+      "--compaction-at <fraction>",
+      "context use at which older whole turns are summarized (default 0.9)",
+      positiveNumber(1),
+    )
+    .option(
+      "--compaction-hard <fraction>",
+      "context use above which older results are shown by handle (default 0.95)",
+      positiveNumber(1),
+    )
+    .addOption(
+      new Option(
+        "--compaction-model <which>",
+        "who writes summaries: the serving model, or the extraction model (default serving)",
+      ).choices(COMPACTION_MODELS),
+    )
+    .option(
+      `--summary-max-tokens ${N}`,
+      "largest compaction summary, in tokens (>= 64, default 2048)",
+      integer(64),
     )
     .option(
       "--config <path>",

@@ -38,4 +38,26 @@ describe("run flags as CLI-level settings", () => {
       asyncMaxRunning: 2,
     });
   });
+
+  it("maps the compaction flags into one compaction object", () => {
+    expect(cliSettingsOf({ compaction: true })).toEqual({});
+    expect(cliSettingsOf({ compaction: false })).toEqual({ compaction: { enabled: false } });
+    expect(
+      cliSettingsOf({
+        compactionWarn: 0.6,
+        compactionAt: 0.8,
+        compactionHard: 0.9,
+        compactionModel: "extraction",
+        summaryMaxTokens: 900,
+      }),
+    ).toEqual({
+      compaction: {
+        warn: 0.6,
+        compact: 0.8,
+        hard: 0.9,
+        model: "extraction",
+        summaryMaxTokens: 900,
+      },
+    });
+  });
 });

@@ -3,7 +3,7 @@
  * positional arguments and prompt (from the argument, or from stdin when it is piped).
  */
 import { resolve } from "node:path";
-import type { CliSettings, ToolOutputSurface } from "../config/index.js";
+import type { CliSettings, CompactionModel, ToolOutputSurface } from "../config/index.js";
 import { UsageError } from "./errors.js";
 
 /** The flags of `spillway run` as commander parses them. */
@@ -26,6 +26,13 @@ export interface RunFlags {
   readonly asyncTimeout?: number;
   readonly asyncTokenThreshold?: number;
   readonly asyncMaxRunning?: number;
+  /** False with --no-compaction (commander's negated flag; true otherwise). */
+  readonly compaction?: boolean;
+  readonly compactionWarn?: number;
+  readonly compactionAt?: number;
+  readonly compactionHard?: number;
+  readonly compactionModel?: CompactionModel;
+  readonly summaryMaxTokens?: number;
   readonly config?: string;
   readonly resume?: string;
   /** False with --no-preflight. */
@@ -49,6 +56,14 @@ export function cliSettingsOf(flags: RunFlags): CliSettings {
       ? { continuationChars: flags.continuationChars }
       : {}),
   };
+  const compaction = {
+    ...(flags.compaction === false ? { enabled: false } : {}),
+    ...(flags.compactionWarn !== undefined ? { warn: flags.compactionWarn } : {}),
+    ...(flags.compactionAt !== undefined ? { compact: flags.compactionAt } : {}),
+    ...(flags.compactionHard !== undefined ? { hard: flags.compactionHard } : {}),
+    ...(flags.compactionModel !== undefined ? { model: flags.compactionModel } : {}),
+    ...(flags.summaryMaxTokens !== undefined ? { summaryMaxTokens: flags.summaryMaxTokens } : {}),
+  };
   return {
     ...(flags.model !== undefined && flags.model.length > 0 ? { models: [...flags.model] } : {}),
     ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
@@ -70,6 +85,7 @@ export function cliSettingsOf(flags: RunFlags): CliSettings {
     ...(flags.extractionModel !== undefined && flags.extractionModel.length > 0
       ? { extraction: { models: [...flags.extractionModel] } }
       : {}),
+    ...(Object.keys(compaction).length > 0 ? { compaction } : {}),
   };
 }
 

@@ -12,7 +12,12 @@
 import { clipText } from "../core/clip-text.js";
 import { formatBytes, formatCompact, formatDuration } from "./format.js";
 import type { Output } from "./output.js";
-import { backgroundDoneLine, extractionOutcome, type RunEvent } from "./progress-lines.js";
+import {
+  backgroundDoneLine,
+  compactionLine,
+  extractionOutcome,
+  type RunEvent,
+} from "./progress-lines.js";
 import {
   type ExtractionInfo,
   extractionKey,
@@ -200,6 +205,7 @@ export class RunProgress {
       case "tool.done":
         return event.status !== "ready";
       case "warning":
+      case "compaction":
       case "model.retry":
       case "status":
         return true;
@@ -280,6 +286,8 @@ export class RunProgress {
         return `${p}status: ${event.text}`;
       case "warning":
         return `${p}warning: ${event.message}`;
+      case "compaction":
+        return `${p}${this.currentTurnTag(event)}${compactionLine(event)}`;
       case "session.end":
         if (event.depth === 0) return undefined;
         return `${p}sub-agent ${this.sessions.get(event.sessionId)?.agent ?? ""} ${event.status}${

@@ -10,6 +10,7 @@ import type {
   HistoryMessage,
   HistoryPart,
   SessionRecord,
+  SummaryRecord,
   ToolCallRecord,
   ToolResultRef,
 } from "../store/history.js";
@@ -33,6 +34,8 @@ export interface HistoryView {
   readonly children: ReadonlyMap<string, SessionRecord>;
   /** Show whole projections and arguments. */
   readonly full: boolean;
+  /** Compaction summaries, shown after the last message each covers. */
+  readonly summaries?: readonly SummaryRecord[];
 }
 
 /** Lines kept from the end of a clipped result. */
@@ -151,20 +154,43 @@ export async function historyLines(
   messages: readonly HistoryMessage[],
 ): Promise<string[]> {
   const lines: string[] = [];
+  const summaries = new Map((view.summaries ?? []).map((s) => [s.throughSeq, s]));
   for (const message of messages) {
-    if (message.role === "tool") {
-      for (const part of message.parts) {
-        if (part.type === "tool-result") lines.push(...(await resultLines(view, message, part)));
-      }
-      continue;
-    }
-    lines.push(`── turn ${message.turn} · ${message.role}`);
-    const body: string[] = [];
-    for (const part of message.parts) {
-      if (part.type === "text") body.push(...part.text.replace(/\n$/, "").split("\n"));
-      else if (part.type === "tool-call") body.push(callLine(view, part));
-    }
-    lines.push(...indent(body.length > 0 ? body : ["(empty)"]), "");
+    lines.push(...(await messageLines(view, message)));
+    const summary = summaries.get(message.seq);
+    if (summary) lines.push(...summaryLines(view, summary));
   }
   return lines;
+}
+
+/** A compaction summary, where it stands: after the last message it covers (which is unchanged). */
+function summaryLines(view: HistoryView, s: SummaryRecord): string[] {
+  const turns =
+    s.fromTurn === s.throughTurn ? `turn ${s.fromTurn}` : `turns ${s.fromTurn}-${s.throughTurn}`;
+  return [
+    `── compaction ${s.seq} · ${turns} (messages ${s.fromSeq}-${s.throughSeq}) · ${formatCount(s.tokensBefore)} → ${formatCount(s.tokensAfter)} tokens · ` +
+      `a record of its own; the messages above are unchanged. The model is sent, in their place:`,
+    ...indent(clipLines(s.text, RESULT_LINES, view.full, "")),
+    "",
+  ];
+}
+
+/** One history message as display lines. */
+async function messageLines(view: HistoryView, message: HistoryMessage): Promise<string[]> {
+  if (message.role === "tool") {
+    const lines: string[] = [];
+    for (const part of message.parts)
+      if (part.type === "tool-result") lines.push(...(await resultLines(view, message, part)));
+    return lines;
+  }
+  const body: string[] = [];
+  for (const part of message.parts) {
+    if (part.type === "text") body.push(...part.text.replace(/\n$/, "").split("\n"));
+    else if (part.type === "tool-call") body.push(callLine(view, part));
+  }
+  return [
+    `── turn ${message.turn} · ${message.role}`,
+    ...indent(body.length > 0 ? body : ["(empty)"]),
+    "",
+  ];
 }

@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import type { UsageReport } from "../agent/accounting.js";
 import { type RunPlan, storedPlan } from "../agent/run-settings.js";
+import { sessionHealth, storeCounters } from "../agent/session-counters.js";
 import { tracePathOf } from "../agent/trace.js";
 import { clipText } from "../core/clip-text.js";
 import { isSpillwayError } from "../core/errors.js";
@@ -24,6 +25,7 @@ import {
 } from "./format.js";
 import { integer } from "./option-parsers.js";
 import { costText, formatCost, modelCallsText } from "./run-summary.js";
+import { healthFields } from "./session-health.js";
 import { historyLines, RESULT_LINES } from "./session-render.js";
 
 const PROMPT_CHARS = 60;
@@ -141,6 +143,7 @@ function recordLines(
   plan: RunPlan | null,
   children: readonly SessionRecord[],
   home: string,
+  health: readonly [string, string][],
 ): string[] {
   const usage = usageOf(session);
   const settings = plan?.settings;
@@ -197,6 +200,7 @@ function recordLines(
         ] as [string, string],
     ),
     ...(session.error ? [["error", session.error] as [string, string]] : []),
+    ...health,
     ["trace", tracePathOf(home, session.id)],
   ]);
 }
@@ -212,12 +216,16 @@ export async function showSession(
     const messages = await stores.history.messages(id);
     const toolCalls = await stores.history.toolCalls(id);
     const children = await stores.history.listSessions({ parentSessionId: id, limit: 10_000 });
+    const health = await sessionHealth(stores.history, id);
+    const store = await storeCounters(stores.history);
     if (context.json) {
       await context.out.json({
         session,
         messages,
         toolCalls,
         subSessions: children.map((c) => c.id),
+        health,
+        storeCounters: store,
       });
       return;
     }
@@ -225,13 +233,22 @@ export async function showSession(
     const byCall = new Map(
       children.flatMap((c) => (c.parentToolCallId ? [[c.parentToolCallId, c] as const] : [])),
     );
+    const summaries = await stores.history.summaries(id);
     const history = await historyLines(
-      { stores, session, plan, toolCalls, children: byCall, full: options.full === true },
+      {
+        stores,
+        session,
+        plan,
+        toolCalls,
+        children: byCall,
+        full: options.full === true,
+        summaries,
+      },
       messages,
     );
     const report = session.finalReport;
     await context.out.lines([
-      ...recordLines(session, plan, children, stores.home),
+      ...recordLines(session, plan, children, stores.home, healthFields(health, store)),
       "",
       "history (canonical; tool results as the model was shown them):",
       "",

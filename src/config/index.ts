@@ -45,6 +45,7 @@ export {
 export { type ModelSettings, modelSettings } from "./model-settings.js";
 export type { ConfigProblem } from "./problems.js";
 export { type ProviderSettings, providerSettings, readApiKey } from "./provider-settings.js";
+export type { ResolvedCompaction } from "./resolve-compaction.js";
 export {
   type CliSettings,
   type ResolvedExtraction,
@@ -54,4 +55,9 @@ export {
   resolveSettings,
   type SettingSource,
 } from "./resolve-settings.js";
-export { TOOL_OUTPUT_SURFACES, type ToolOutputSurface } from "./settings-schema.js";
+export {
+  COMPACTION_MODELS,
+  type CompactionModel,
+  TOOL_OUTPUT_SURFACES,
+  type ToolOutputSurface,
+} from "./settings-schema.js";

@@ -21,8 +21,14 @@ import {
 } from "./mcp-server-schema.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { problemsFromIssues, throwProblems } from "./problems.js";
+import { type ResolvedCompaction, resolveCompaction } from "./resolve-compaction.js";
 import { strictObject } from "./schema-helpers.js";
-import { type SettingsValues, settingsShape, type ToolOutputSurface } from "./settings-schema.js";
+import {
+  type CompactionModel,
+  type SettingsValues,
+  settingsShape,
+  type ToolOutputSurface,
+} from "./settings-schema.js";
 
 /** The level a resolved setting came from. */
 export type SettingSource = "cli" | "frontmatter" | "config" | "env" | "default";
@@ -60,6 +66,14 @@ export interface CliSettings {
   asyncTimeoutSecs?: Maybe<number>;
   asyncTokenThreshold?: Maybe<number>;
   asyncMaxRunning?: Maybe<number>;
+  compaction?: Maybe<{
+    enabled?: Maybe<boolean>;
+    warn?: Maybe<number>;
+    compact?: Maybe<number>;
+    hard?: Maybe<number>;
+    model?: Maybe<CompactionModel>;
+    summaryMaxTokens?: Maybe<number>;
+  }>;
   /** Server specs (a relative `cwd` resolves against `process.cwd()`) or config server names. */
   mcpServers?: Maybe<Readonly<Record<string, McpServerSpec>> | readonly string[]>;
 }
@@ -103,6 +117,7 @@ export interface ResolvedSettings {
   asyncTimeoutSecs: number;
   asyncTokenThreshold: number;
   asyncMaxRunning: number;
+  compaction: ResolvedCompaction;
   /** Servers by name (`cwd` absolute); empty when neither CLI nor frontmatter names any. */
   mcpServers: Record<string, McpServerSpec>;
   /** The config file's `providers` (empty without a config file). */
@@ -283,6 +298,7 @@ export function resolveSettings(options: ResolveSettingsOptions = {}): ResolvedS
     toolOutput: toolOutput as unknown as ResolvedToolOutput,
     contextWindow,
     extraction: resolvedExtraction,
+    compaction: resolveCompaction(layers, sources),
     mcpServers: resolveMcpServers(cli, options.agent, options.config, sources),
     providers: config?.providers ?? {},
     modelConfigs: config?.models ?? {},

@@ -84,6 +84,26 @@ export const extractionSchema = strictObject({
   readGrepMaxToolCallsPerTurn: int(1, 20).optional(),
 });
 
+/** Which model writes compaction summaries: the one serving the session, or the extraction model. */
+export const COMPACTION_MODELS = ["serving", "extraction"] as const;
+export type CompactionModel = (typeof COMPACTION_MODELS)[number];
+
+/** A fraction of the context window: more than 0, at most 1. */
+const fraction = () => number(0, { exclusive: true, max: 1 });
+
+/**
+ * Compaction (seed 004): thresholds as fractions of the window the input may use (the context
+ * window less the reply's reserve), the summarizer model, the summary's size.
+ */
+export const compactionSchema = strictObject({
+  enabled: boolean().optional(),
+  warn: fraction().optional(),
+  compact: fraction().optional(),
+  hard: fraction().optional(),
+  model: oneOf(COMPACTION_MODELS).optional(),
+  summaryMaxTokens: int(64).optional(),
+});
+
 /** The settings shared by frontmatter, config `defaults` and the CLI (all optional). */
 export const settingsShape = {
   models: modelListSchema.optional(),
@@ -100,6 +120,7 @@ export const settingsShape = {
   asyncTimeoutSecs: number(0).optional(),
   asyncTokenThreshold: int(0).optional(),
   asyncMaxRunning: int(1, 64).optional(),
+  compaction: compactionSchema.optional(),
 };
 
 /** The config file's `defaults`. */
@@ -111,3 +132,5 @@ export type SettingsValues = z.output<typeof settingsSchema>;
 export type ToolOutputValues = z.output<typeof toolOutputSchema>;
 
 export type ExtractionValues = z.output<typeof extractionSchema>;
+
+export type CompactionValues = z.output<typeof compactionSchema>;

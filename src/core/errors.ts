@@ -51,6 +51,8 @@ export const ERROR_CODES = [
   // Extraction (model-driven reads of outputs).
   "EXTRACTION_FAILED",
   "EXTRACTION_DECLINED",
+  // Seed 004's runtime assertions (fault: internal).
+  "INVARIANT_VIOLATED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -130,6 +130,59 @@ export interface ToolCallRecord {
   readonly finishedAt: number | null;
 }
 
+/**
+ * One tool call a compaction summary covers, built by machine from the canonical history (not
+ * from the summarizer's text), so every handle stays reachable whatever the model wrote.
+ */
+export interface CoveredCall {
+  readonly turn: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The arguments exactly as the model sent them. */
+  readonly argsText: string;
+  /** The outputs this call stored (its result, attachments, a batch's items): handles. */
+  readonly outputIds: readonly string[];
+  /** For reads of stored outputs (get_tool_output …): the output read. */
+  readonly readOutputId?: string;
+  /** The result was an error (the tool's, or spillway's: unknown tool, invalid arguments). */
+  readonly isError: boolean;
+}
+
+/**
+ * A compaction summary (seed 004): a separate record that stands in the projection for the
+ * history messages `fromSeq`..`throughSeq`, which stay in the store untouched. Ranges of one
+ * session never overlap: nothing is summarized twice (a later summary builds on this one's
+ * text, not on its messages).
+ */
+export interface NewSummary {
+  readonly sessionId: string;
+  /** First and last history message covered (inclusive). */
+  readonly fromSeq: number;
+  readonly throughSeq: number;
+  readonly fromTurn: number;
+  readonly throughTurn: number;
+  /** What the summarizer model wrote. */
+  readonly summary: string;
+  /** The summary message exactly as the projection sends it (header, summary, call index). */
+  readonly text: string;
+  /** The calls of messages `fromSeq`..`throughSeq`, machine-built. */
+  readonly calls: readonly CoveredCall[];
+  /** The output holding the full index of every call covered so far (one line a call). */
+  readonly indexOutputId: string | null;
+  /** The model that wrote the summary. */
+  readonly model: string;
+  /** Projection tokens before and after this compaction, and the tokens of `text`. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly textTokens: number;
+}
+
+export interface SummaryRecord extends NewSummary {
+  /** 1, 2, … per session, in order. */
+  readonly seq: number;
+  readonly createdAt: number;
+}
+
 export interface NewSession {
   readonly id: string;
   readonly parentSessionId?: string;
@@ -166,7 +219,14 @@ export interface HistoryStore {
     role: MessageRole,
     parts: readonly HistoryPart[],
   ): Promise<HistoryMessage>;
-  messages(sessionId: string): Promise<HistoryMessage[]>;
+  /**
+   * The session's messages in order; `afterSeq` reads only those after it (a projection reads
+   * each message once), `limit` at most that many.
+   */
+  messages(
+    sessionId: string,
+    options?: { readonly afterSeq?: number; readonly limit?: number },
+  ): Promise<HistoryMessage[]>;
 
   /** Records that a tool call started (before it runs, so a crash leaves a trace). */
   startToolCall(
@@ -183,4 +243,13 @@ export interface HistoryStore {
     result: { turn: number; toolName: string; ref: ToolResultRef },
   ): Promise<HistoryMessage>;
   toolCalls(sessionId: string): Promise<ToolCallRecord[]>;
+
+  /**
+   * Stores a compaction summary as its own record (history messages are never touched).
+   * Rejects (INVALID_ARGUMENT, fault internal) a range that is empty, starts at or before the
+   * end of the session's last summary, or reaches past its last message.
+   */
+  appendSummary(summary: NewSummary): Promise<SummaryRecord>;
+  /** The session's summaries, oldest first. */
+  summaries(sessionId: string): Promise<SummaryRecord[]>;
 }

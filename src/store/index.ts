@@ -11,12 +11,15 @@
 
 export { resolveHome } from "../core/home.js";
 export type {
+  CoveredCall,
   HistoryMessage,
   HistoryPart,
   HistoryStore,
+  NewSummary,
   SessionRecord,
   SessionStatus,
   ShownAs,
+  SummaryRecord,
   ToolCallRecord,
   ToolResultRef,
 } from "./history.js";

@@ -7,8 +7,10 @@ import type {
   HistoryStore,
   MessageRole,
   NewSession,
+  NewSummary,
   SessionRecord,
   SessionStatus,
+  SummaryRecord,
   ToolCallRecord,
   ToolCallStatus,
   ToolResultRef,
@@ -16,6 +18,7 @@ import type {
 import { openSqliteDatabase } from "./sqlite-database.js";
 import { SqliteExtractionCache } from "./sqlite-extraction-cache.js";
 import { SqliteOutputStore, type SqliteOutputStoreOptions } from "./sqlite-output-store.js";
+import { insertSummary, selectSummaries } from "./sqlite-summaries.js";
 
 interface SessionRow {
   id: string;
@@ -222,12 +225,15 @@ export class SqliteHistoryStore implements HistoryStore {
     return { seq: next.seq, turn, role, parts, createdAt };
   }
 
-  async messages(sessionId: string): Promise<HistoryMessage[]> {
+  async messages(
+    sessionId: string,
+    options: { readonly afterSeq?: number; readonly limit?: number } = {},
+  ): Promise<HistoryMessage[]> {
     const rows = this.db
       .prepare(
-        "SELECT seq, turn, role, parts, created_at FROM messages WHERE session_id = ? ORDER BY seq",
+        "SELECT seq, turn, role, parts, created_at FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
       )
-      .all(sessionId) as MessageRow[];
+      .all(sessionId, options.afterSeq ?? 0, options.limit ?? -1) as MessageRow[];
     return rows.map((row) => ({
       seq: row.seq,
       turn: row.turn,
@@ -296,6 +302,14 @@ export class SqliteHistoryStore implements HistoryStore {
       .prepare("SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started_at, rowid")
       .all(sessionId) as ToolCallRow[];
     return rows.map(toToolCall);
+  }
+
+  async appendSummary(summary: NewSummary): Promise<SummaryRecord> {
+    return insertSummary(this.db, summary, this.clock());
+  }
+
+  async summaries(sessionId: string): Promise<SummaryRecord[]> {
+    return selectSummaries(this.db, sessionId, storedJson);
   }
 }
 

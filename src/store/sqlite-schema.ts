@@ -102,6 +102,31 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
       );
     `,
   },
+  {
+    // Compaction summaries (seed 004): separate records standing in for older history
+    // messages in the projection; the messages they cover are never changed.
+    version: 4,
+    sql: `
+      CREATE TABLE summaries (
+        session_id      TEXT NOT NULL REFERENCES sessions (id),
+        seq             INTEGER NOT NULL,
+        from_seq        INTEGER NOT NULL,
+        through_seq     INTEGER NOT NULL,
+        from_turn       INTEGER NOT NULL,
+        through_turn    INTEGER NOT NULL,
+        summary         TEXT NOT NULL,
+        text            TEXT NOT NULL,
+        calls           TEXT NOT NULL,
+        index_output_id TEXT REFERENCES outputs (id),
+        model           TEXT NOT NULL,
+        tokens_before   BIGINT NOT NULL,
+        tokens_after    BIGINT NOT NULL,
+        text_tokens     BIGINT NOT NULL,
+        created_at      BIGINT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

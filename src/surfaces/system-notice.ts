@@ -18,6 +18,8 @@ export interface NoticeView {
   readonly retrieveTools: readonly string[];
   /** The tool that delivers the final answer; absent when the answer is plain text. */
   readonly finalTool?: string;
+  /** Lines after the context line (e.g. that a compaction fell back to handle form). */
+  readonly notes?: readonly string[];
 }
 
 /**
@@ -37,7 +39,8 @@ export function renderSystemNotice(view: NoticeView): string {
   if (view.turn) lines.push(`This is turn ${view.turn.number} of ${view.turn.max}.`);
   if (view.contextPercent !== undefined)
     lines.push(`Your context window is ${view.contextPercent}% full.`);
-  if (view.turn || view.contextPercent !== undefined) lines.push("");
+  lines.push(...(view.notes ?? []));
+  if (view.turn || view.contextPercent !== undefined || view.notes?.length) lines.push("");
   lines.push(...asyncStatusSection(view.asyncOutputs, view.now));
   if (view.final) {
     if (view.finalTool)

@@ -197,3 +197,84 @@ describe("spillway sessions", () => {
     );
   });
 });
+
+describe("spillway run and sessions show: compaction", () => {
+  it("takes the compaction flags, prints each compaction, and shows counters, context use and summaries", async () => {
+    // Blind filler agent: a mid-size output each turn; reports once its summary is the second.
+    const filler: Responder = (request) => {
+      const first = request.messages[0];
+      if (JSON.stringify(first?.content ?? "").includes("You compact the earlier part"))
+        return finalText("Scripted summary: outputs were generated.");
+      const notice = JSON.stringify(request.messages.at(-1)?.content ?? "");
+      const summary = request.messages.some((m) =>
+        JSON.stringify(m.content ?? "").includes("compaction 2 of this session"),
+      );
+      if (summary || /This is turn 30 of/.test(notice))
+        return toolCall("agent__final_report", { report: "done" });
+      const turn = Number(/This is turn (\d+) of/.exec(notice)?.[1] ?? 0);
+      return toolCall("test__generate_output", { bytes: 3_000, kind: "log", seed: turn });
+    };
+    const fixture = await agentFixture(filler);
+    const agent = await fixture.agent("long", {
+      mcpServers: { test: testServerSpec() },
+      maxTurns: 30,
+      compaction: { warn: 0.5 },
+    });
+    const at = { cwd: fixture.dir, home: fixture.home };
+    const run = await ok(
+      [
+        "run",
+        agent,
+        "Generate outputs.",
+        "--context-window",
+        "8192",
+        "--max-output-tokens",
+        "1024",
+        "--compaction-at",
+        "0.7",
+        "--summary-max-tokens",
+        "300",
+      ],
+      at,
+    );
+    expect(run.stdout).toBe("done\n");
+    expect(run.stderr).toMatch(
+      /\[turn \d+\/30\] compacted turns 1-\d+ into summary 1 by openai-compatible\/scripted\/scripted-policy: [\d.]+k? → [\d.]+k? tokens · \d+ calls indexed/,
+    );
+    const [session] = await fixture.stores.history.listSessions({ parentSessionId: null });
+    const show = (await ok(["sessions", "show", session!.id], at)).stdout;
+    expect(show).toMatch(
+      /^invariants +canonical writes with a truncation marker 0 · tool results missing 0 \(target 0: ok\)$/m,
+    );
+    expect(show).toMatch(
+      /^long session +2 compactions \(0 failed\) · [\d,]+ tokens saved · 0 refetches of \d+ tool calls$/m,
+    );
+    expect(show).toMatch(
+      /^context +[\d,]+ of 7,168 tokens at turn \d+ \(\d+%, ok\) · warn 50% · compact 70% · hard 95% of the 8,192-token window less 1,024 for the reply$/m,
+    );
+    expect(show).toMatch(
+      /^compactions +#1 turns 1-\d+ \(messages 2-\d+\) · [\d,]+ → [\d,]+ tokens · \d+ calls · index out_\w+ · by openai-compatible/m,
+    );
+    expect(show).toMatch(/^ +#2 turns \d+-\d+ /m);
+    // In the history: each summary after the last message it covers, as the model is sent it.
+    expect(show).toMatch(
+      /^── compaction 1 · turns 1-\d+ \(messages 2-\d+\) · [\d,]+ → [\d,]+ tokens · a record of its own; the messages above are unchanged\. The model is sent, in their place:\n {2}\[spillway\] Summary of earlier work \(turns 1-\d+; compaction 1 of this session\)/m,
+    );
+    expect(show).toMatch(/^store total +1 session: canonical writes with a truncation marker 0 /m);
+    const doc = JSON.parse((await ok(["sessions", "show", session!.id, "--json"], at)).stdout);
+    expect(doc.health.counters).toMatchObject({
+      compactions: 2,
+      missingToolResults: 0,
+      truncatedCanonicalWrites: 0,
+    });
+    expect(doc.health.context).toMatchObject({
+      inputWindow: 7168,
+      thresholds: { warn: 0.5, compact: 0.7, hard: 0.95 },
+    });
+    expect(doc.storeCounters.sessions).toBe(1);
+
+    const bad = await cli(["run", agent, "x", "--compaction-at", "1.5"], at);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--compaction-at <fraction>");
+  });
+});
