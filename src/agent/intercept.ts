@@ -57,7 +57,11 @@ export async function storeContent(
   const stored = await storeToolResult(context.outputs, originOf(context, call), outcome, running);
   // canonical_tool_result_is_lossless: everything the tool produced is in the store.
   const receivedBytes =
-    (outcome.text === undefined ? 0 : Buffer.byteLength(outcome.text, "utf8")) +
+    (outcome.text === undefined
+      ? 0
+      : typeof outcome.text === "string"
+        ? Buffer.byteLength(outcome.text, "utf8")
+        : outcome.text.byteLength) +
     (outcome.binary ?? []).reduce((sum, part) => sum + part.data.byteLength, 0);
   const violation = checkStoredWhole([stored.record, ...stored.attachments], receivedBytes);
   if (violation)
