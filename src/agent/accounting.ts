@@ -79,8 +79,18 @@ export class Accounting {
   }
 
   addModelCall(target: ModelTarget, inputTokens: number, outputTokens: number): number | null {
+    return this.addCall(this.own, target, inputTokens, outputTokens);
+  }
+
+  /** One model call into `totals` and the per-model table; returns its cost. */
+  private addCall(
+    totals: UsageTotals,
+    target: ModelTarget,
+    inputTokens: number,
+    outputTokens: number,
+  ): number | null {
     const cost = costOf(target, inputTokens, outputTokens);
-    addTotals(this.own, {
+    addTotals(totals, {
       ...emptyTotals(),
       modelCalls: 1,
       inputTokens,
@@ -110,19 +120,7 @@ export class Accounting {
 
   /** An extraction model call made for this session: counted with the children, like sub-agents. */
   addChildModelCall(target: ModelTarget, inputTokens: number, outputTokens: number): void {
-    const cost = costOf(target, inputTokens, outputTokens);
-    addTotals(this.children, {
-      ...emptyTotals(),
-      modelCalls: 1,
-      inputTokens,
-      outputTokens,
-      costUsd: cost,
-    });
-    const entry = this.modelEntry(target.ref);
-    entry.calls++;
-    entry.inputTokens += inputTokens;
-    entry.outputTokens += outputTokens;
-    entry.costUsd = addCost(entry.costUsd, cost);
+    this.addCall(this.children, target, inputTokens, outputTokens);
   }
 
   /** Joins a sub-agent's whole report into this session's totals. */

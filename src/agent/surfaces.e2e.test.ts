@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
+import { createToolOutputSurface } from "../surfaces/tool-output.js";
 import {
   extractionCall,
   findOutputIds,
@@ -60,31 +61,8 @@ describe("tool_output surface (seed 000)", () => {
     expect(toolNames(requests[0]!)).not.toContain("tool_output");
     const schema = requests[1]!.tools!.find((t) => t.function.name === "tool_output")!.function
       .parameters;
-    expect(schema).toEqual({
-      type: "object",
-      additionalProperties: false,
-      required: ["handle", "extract"],
-      properties: {
-        handle: {
-          type: "string",
-          minLength: 1,
-          description:
-            'UUID handle of the stored tool output (provided in the tool-result message: tool_output(handle = "<uuid>", ...)).',
-        },
-        extract: {
-          type: "string",
-          minLength: 1,
-          description:
-            "Provide precise, detailed instructions about what you need from the tool output (be specific, include keys/fields/sections if known).",
-        },
-        mode: {
-          type: "string",
-          enum: ["auto", "full-chunked", "read-grep", "truncate"],
-          description:
-            "Optional override. auto=module decides; full-chunked=LLM chunk+reduce; read-grep=dynamic sub-agent with Read/Grep; truncate=keeps top and bottom, truncates in the middle.",
-        },
-      },
-    });
+    // What is sent over HTTP is the surface's schema (pinned to seed 000's in tool-schemas.test.ts).
+    expect(schema).toEqual(createToolOutputSurface().tools()[0]!.inputSchema);
     const [, truncate, fallback, missing] = toolMessages(requests.at(-1)!).map((m) => m.text);
     expect(
       truncate!.startsWith(

@@ -13,39 +13,16 @@ import { clipText } from "../core/clip-text.js";
 import { formatBytes, formatCompact, formatDuration } from "./format.js";
 import type { Output } from "./output.js";
 import { backgroundDoneLine, extractionOutcome, type RunEvent } from "./progress-lines.js";
+import {
+  type ExtractionInfo,
+  extractionKey,
+  extractionStatus,
+  type SessionInfo,
+} from "./progress-state.js";
 
 export type ProgressMode = "tty" | "lines" | "json" | "quiet";
 
-interface SessionInfo {
-  readonly agent: string;
-  readonly maxTurns: number;
-  readonly depth: number;
-  readonly parentSessionId: string | null;
-  turn: number;
-  ended: boolean;
-}
-
-/** An extraction under way (between its `extraction.start` and `extraction.end`). */
-interface ExtractionInfo {
-  readonly sessionId: string;
-  readonly outputId: string;
-  readonly strategy: string;
-  readonly chunks: number;
-  /** Answers received per map chunk (1-based): more than one means the chunk was asked again. */
-  readonly mapAnswers: Map<number, number>;
-  reduceAnswers: number;
-}
-
 type EventOf<T extends string> = Extract<RunEvent, { type: T }>;
-
-/** Where an extraction's events meet: its session and the tool call that asked (or its output). */
-function extractionKey(event: {
-  readonly sessionId: string;
-  readonly toolCallId?: string;
-  readonly outputId: string;
-}): string {
-  return `${event.sessionId}/${event.toolCallId ?? `(${event.outputId})`}`;
-}
 
 const CLEAR_LINE = "\r\x1b[2K";
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -344,27 +321,6 @@ export class RunProgress {
     );
   }
 
-  /** "extracting out_x full-chunked 4/10 chunks", "… reducing", "… read-grep agent turn 2/8". */
-  private extractionStatus(extraction: ExtractionInfo): string {
-    const head = `extracting ${extraction.outputId}`;
-    if (extraction.strategy === "full-chunked") {
-      const done = extraction.mapAnswers.size;
-      return done >= extraction.chunks && extraction.chunks > 1
-        ? `${head} full-chunked reducing`
-        : `${head} full-chunked ${done}/${extraction.chunks} chunks`;
-    }
-    if (extraction.strategy === "read-grep") {
-      // Its agent runs as a linked session of the session that asked (the newest such, if several).
-      const agent = [...this.sessions.values()]
-        .filter(
-          (s) => s.agent === "read-grep" && s.parentSessionId === extraction.sessionId && !s.ended,
-        )
-        .at(-1);
-      return `${head} read-grep agent${agent && agent.turn > 0 ? ` turn ${agent.turn}/${agent.maxTurns}` : ""}`;
-    }
-    return `${head} ${extraction.strategy}`;
-  }
-
   /** The live status line. */
   private statusText(): string {
     const seconds = `${Math.floor((Date.now() - this.started) / 1000)}s`;
@@ -377,7 +333,9 @@ export class RunProgress {
     ];
     const background = [...new Set(this.background.values())];
     const activity = [
-      ...[...this.extractions.values()].map((extraction) => this.extractionStatus(extraction)),
+      ...[...this.extractions.values()].map((extraction) =>
+        extractionStatus(this.sessions, extraction),
+      ),
       ...(names.length > 0 ? [`running: ${names.join(", ")}`] : []),
       ...(background.length > 0 ? [`background: ${background.join(", ")}`] : []),
     ];

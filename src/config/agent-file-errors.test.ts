@@ -1,39 +1,22 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isSpillwayError, type SpillwayError } from "../core/errors.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { asyncFailureOf } from "../../test/helpers/spillway-failure.js";
+import { projectDirs, writeText } from "../../test/helpers/temp-dirs.js";
 import { loadAgentFile } from "./agent-file.js";
 
-let dir: string;
+const dirs = projectDirs("spillway-agent-");
+let dir = "";
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "spillway-agent-"));
+  dir = dirs.root;
 });
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function write(name: string, text: string): string {
-  const path = join(dir, name);
-  mkdirSync(join(path, ".."), { recursive: true });
-  writeFileSync(path, text);
-  return path;
-}
+const write = (name: string, text: string) => writeText(join(dir, name), text);
 
 /** Writes an agent file whose frontmatter is `yaml` (starting at line 2). */
 function agent(yaml: string, body = "You are helpful.", name = "agent.md"): string {
   return write(name, `---\n${yaml}\n---\n${body}\n`);
 }
 
-async function failure(path: string): Promise<SpillwayError> {
-  try {
-    await loadAgentFile(path);
-  } catch (error) {
-    if (isSpillwayError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected loadAgentFile to fail");
-}
+const failure = (path: string) => asyncFailureOf(() => loadAgentFile(path));
 
 /** [frontmatter line, key path, shown value, text of what is allowed] */
 const INVALID: [string, string, string, string][] = [

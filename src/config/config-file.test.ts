@@ -1,38 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isSpillwayError, type SpillwayError } from "../core/errors.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { asyncFailureOf } from "../../test/helpers/spillway-failure.js";
+import { projectDirs, writeText } from "../../test/helpers/temp-dirs.js";
 import { loadConfigFile } from "./config-file.js";
 
-let root: string;
-let cwd: string;
-let home: string;
+const dirs = projectDirs();
+let cwd = "";
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "spillway-config-"));
-  cwd = join(root, "project");
-  home = join(root, "home");
-  mkdirSync(cwd);
-  mkdirSync(home);
+  cwd = dirs.cwd;
 });
-afterEach(() => {
-  rmSync(root, { recursive: true, force: true });
-});
+const write = writeText;
 
-function write(path: string, text: string): string {
-  writeFileSync(path, text);
-  return path;
-}
-
-async function failure(run: () => Promise<unknown>): Promise<SpillwayError> {
-  try {
-    await run();
-  } catch (error) {
-    if (isSpillwayError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SpillwayError");
-}
+const failure = asyncFailureOf;
 
 const YAML_CONFIG = `# spillway config
 providers:

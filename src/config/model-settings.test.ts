@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSpillwayError, type SpillwayError } from "../core/errors.js";
+import { failureOf } from "../../test/helpers/spillway-failure.js";
 import { parseAgentFile } from "./agent-file.js";
 import { configSchema, type LoadedConfig } from "./config-schema.js";
 import { modelSettings } from "./model-settings.js";
@@ -14,15 +14,7 @@ function config(data: unknown, path = "/project/spillway.config.yaml"): LoadedCo
   };
 }
 
-function failure(run: () => unknown): SpillwayError {
-  try {
-    run();
-  } catch (error) {
-    if (isSpillwayError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SpillwayError");
-}
+const failure = failureOf;
 
 describe("modelSettings", () => {
   const loaded = config({

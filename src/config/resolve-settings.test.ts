@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSpillwayError, type SpillwayError } from "../core/errors.js";
+import { failureOf } from "../../test/helpers/spillway-failure.js";
 import { type AgentDefinition, parseAgentFile } from "./agent-file.js";
 import { configSchema, type LoadedConfig } from "./config-schema.js";
 import { type CliSettings, resolveSettings, type SettingSource } from "./resolve-settings.js";
@@ -15,15 +15,7 @@ function agent(frontmatter: Record<string, unknown>): Promise<AgentDefinition> {
   return parseAgentFile(`---\n${JSON.stringify(frontmatter)}\n---\nPrompt.`, "/agents/a.md");
 }
 
-function failure(run: () => unknown): SpillwayError {
-  try {
-    run();
-  } catch (error) {
-    if (isSpillwayError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SpillwayError");
-}
+const failure = failureOf;
 
 const NO_ENV = {};
 

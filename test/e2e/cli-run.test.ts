@@ -1,15 +1,7 @@
-/**
- * End-to-end tests of `spillway run`: the BUILT binary (`node dist/cli/main.js`) runs agents
- * against the scripted model server (a deterministic policy over real HTTP, reached through
- * the real openai-compatible provider) and the test MCP server, in a temporary --home.
- */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   finalText,
@@ -27,107 +19,14 @@ import {
   SCRIPTED_MODEL,
   testServerSpec,
 } from "../helpers/agent-fixture.js";
+import { ensureBuilt, runCli } from "../helpers/built-cli.js";
 import { tempDir } from "../helpers/temp-store.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
-const BIN = join(ROOT, "dist/cli/main.js");
 const NEEDLE = "NEEDLE-disk-full-on-sda7";
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * Builds dist when a source file is newer. One build at a time across test files (a lock
- * directory in the temp dir; a lock older than 2 minutes is a crashed build's and is taken over).
- */
-async function ensureBuilt(): Promise<void> {
-  const lock = join(
-    tmpdir(),
-    `spillway-build-lock-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`,
-  );
-  for (;;) {
-    const built = existsSync(BIN) ? statSync(BIN).mtimeMs : 0;
-    if (built >= newestSource(join(ROOT, "src"))) return;
-    try {
-      await mkdir(lock);
-    } catch {
-      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-      if (since !== undefined && Date.now() - since > 120_000)
-        await rm(lock, { recursive: true, force: true });
-      await new Promise((done) => setTimeout(done, 200));
-      continue;
-    }
-    try {
-      execFileSync(
-        process.execPath,
-        [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
-        {
-          cwd: ROOT,
-          stdio: "inherit",
-        },
-      );
-    } finally {
-      await rm(lock, { recursive: true, force: true });
-    }
-    return;
-  }
-}
 
 beforeAll(ensureBuilt, 120_000);
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly ms: number;
-}
-
-interface RunOptions {
-  readonly cwd: string;
-  readonly home: string;
-  readonly input?: string;
-  /** Called with the child once it is spawned (e.g. to send it a signal). */
-  readonly onSpawn?: (child: ChildProcess, stderr: () => string) => void;
-}
-
-const ENV = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([key]) =>
-      !["SPILLWAY_MODEL", "SPILLWAY_HOME", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"].includes(key),
-  ),
-);
-
-function cli(args: readonly string[], options: RunOptions): Promise<Run> {
-  const started = Date.now();
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, "--home", options.home, ...args], {
-      cwd: options.cwd,
-      env: ENV,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", fail);
-    child.on("close", (code) =>
-      done({
-        code,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-        ms: Date.now() - started,
-      }),
-    );
-    options.onSpawn?.(child, () => Buffer.concat(err).toString("utf8"));
-    child.stdin.end(options.input);
-  });
-}
+const cli = runCli;
 
 /** Generates a large log, greps the handle for the needle, reports the matching line. */
 const needlePolicy: Responder = (request) => {

@@ -3,12 +3,6 @@
  * (`spillway run` against the scripted model server and the test MCP server), then inspected.
  */
 
-import { execFileSync, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   finalText,
@@ -18,90 +12,14 @@ import {
   toolMessages,
 } from "../../src/testing/index.js";
 import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
+import { type CliRun, ensureBuilt, runCli } from "../helpers/built-cli.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
-const BIN = join(ROOT, "dist/cli/main.js");
 const NEEDLE = "NEEDLE-sessions-e2e-7f3c";
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * Builds dist when a source file is newer. One build at a time across test files (a lock
- * directory in the temp dir; a lock older than 2 minutes is a crashed build's and is taken over).
- */
-async function ensureBuilt(): Promise<void> {
-  const lock = join(
-    tmpdir(),
-    `spillway-build-lock-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`,
-  );
-  for (;;) {
-    const built = existsSync(BIN) ? statSync(BIN).mtimeMs : 0;
-    if (built >= newestSource(join(ROOT, "src"))) return;
-    try {
-      await mkdir(lock);
-    } catch {
-      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-      if (since !== undefined && Date.now() - since > 120_000)
-        await rm(lock, { recursive: true, force: true });
-      await new Promise((done) => setTimeout(done, 200));
-      continue;
-    }
-    try {
-      execFileSync(
-        process.execPath,
-        [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
-        {
-          cwd: ROOT,
-          stdio: "inherit",
-        },
-      );
-    } finally {
-      await rm(lock, { recursive: true, force: true });
-    }
-    return;
-  }
-}
 
 beforeAll(ensureBuilt, 120_000);
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-const ENV = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !["SPILLWAY_MODEL", "SPILLWAY_HOME"].includes(key)),
-);
-
-function cli(args: readonly string[], at: { cwd: string; home: string }): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, "--home", at.home, ...args], {
-      cwd: at.cwd,
-      env: ENV,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", fail);
-    child.on("close", (code) =>
-      done({
-        code,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-      }),
-    );
-    child.stdin.end();
-  });
-}
+type Run = CliRun;
+const cli = runCli;
 
 async function ok(args: readonly string[], at: { cwd: string; home: string }): Promise<Run> {
   const run = await cli(args, at);

@@ -1,0 +1,106 @@
+/**
+ * Running the BUILT CLI (`node dist/cli/main.js`) from end-to-end tests: builds dist when a
+ * source file is newer, and runs the binary in a temp home with no model configured.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const BIN = join(ROOT, "dist/cli/main.js");
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds dist when a source file is newer. One build at a time across test files (a lock
+ * directory in the temp dir; a lock older than 2 minutes is a crashed build's and is taken over).
+ */
+export async function ensureBuilt(): Promise<void> {
+  const lock = join(
+    tmpdir(),
+    `spillway-build-lock-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`,
+  );
+  for (;;) {
+    const built = existsSync(BIN) ? statSync(BIN).mtimeMs : 0;
+    if (built >= newestSource(join(ROOT, "src"))) return;
+    try {
+      await mkdir(lock);
+    } catch {
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (since !== undefined && Date.now() - since > 120_000)
+        await rm(lock, { recursive: true, force: true });
+      await new Promise((done) => setTimeout(done, 200));
+      continue;
+    }
+    try {
+      execFileSync(
+        process.execPath,
+        [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
+        { cwd: ROOT, stdio: "inherit" },
+      );
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+    return;
+  }
+}
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+export interface CliOptions {
+  readonly cwd: string;
+  readonly home: string;
+  readonly input?: string;
+  /** Called with the child once it is spawned (e.g. to send it a signal). */
+  readonly onSpawn?: (child: ChildProcess, stderr: () => string) => void;
+}
+
+/** The environment without a configured model, home or provider keys. */
+export const CLI_ENV = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([key]) =>
+      !["SPILLWAY_MODEL", "SPILLWAY_HOME", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"].includes(key),
+  ),
+);
+
+/** Runs the built CLI with `--home` and `args`; resolves with its exit code and output. */
+export function runCli(args: readonly string[], options: CliOptions): Promise<CliRun> {
+  const started = Date.now();
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, "--home", options.home, ...args], {
+      cwd: options.cwd,
+      env: CLI_ENV,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", fail);
+    child.on("close", (code) =>
+      done({
+        code,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        ms: Date.now() - started,
+      }),
+    );
+    options.onSpawn?.(child, () => Buffer.concat(err).toString("utf8"));
+    child.stdin.end(options.input);
+  });
+}
