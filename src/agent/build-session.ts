@@ -151,7 +151,9 @@ export async function buildSession(
       ...(extractor ? { extractor } : {}),
       tools: assembleTools(
         {
-          mcp: hub ? mcpToolHandlers(hub, plan.settings.toolTimeoutSecs * 1000) : [],
+          mcp: hub
+            ? mcpToolHandlers(hub, plan.settings.toolTimeoutSecs * 1000, plan.mcpServers)
+            : [],
           subagents: subagentHandlers(plan.subagents, runChild, { asyncParam: asyncTools }),
           surface,
           asyncTools,

@@ -13,6 +13,7 @@ import { SpillwayError } from "../core/errors.js";
 import { DEFAULT_EXTRACTION, type ExtractionSettings } from "../extraction/settings.js";
 import { DEFAULT_RETRY } from "../providers/model-caller.js";
 import { type ModelTarget, OLLAMA_DEFAULT_BASE_URL } from "../providers/models.js";
+import { type OllamaProbeOptions, ollamaServes } from "../providers/ollama-probe.js";
 import type { SessionSettings } from "./session-context.js";
 
 /**
@@ -46,10 +47,37 @@ export interface PlanOptions {
   readonly home?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly configPath?: string;
+  /** How the built-in default list checks for Ollama (tests). */
+  readonly ollamaProbe?: OllamaProbeOptions;
+}
+
+/**
+ * The built-in default list (nothing configured): `ollama/…` only when an Ollama server
+ * answers and has the model, else the embedded local model that follows it.
+ */
+async function reachableDefaults(
+  targets: ModelTarget[],
+  probe: OllamaProbeOptions | undefined,
+): Promise<ModelTarget[]> {
+  const kept: ModelTarget[] = [];
+  for (const target of targets) {
+    const last = kept.length === 0 && target === targets[targets.length - 1];
+    if (
+      target.provider !== "ollama" ||
+      last ||
+      (await ollamaServes(target.baseURL ?? OLLAMA_DEFAULT_BASE_URL, target.model, probe))
+    )
+      kept.push(target);
+  }
+  return kept;
 }
 
 /** The model targets of resolved settings, in fallback order. */
-export function modelTargets(resolved: ResolvedSettings, refs = resolved.models): ModelTarget[] {
+export function modelTargets(
+  resolved: ResolvedSettings,
+  refs = resolved.models,
+  home?: string,
+): ModelTarget[] {
   return refs.map((ref) => {
     const provider = providerSettings(resolved, ref.provider, ref.name);
     const model = modelSettings(resolved, ref);
@@ -67,6 +95,7 @@ export function modelTargets(resolved: ResolvedSettings, refs = resolved.models)
       ...(provider.apiKeyEnv ? { apiKeyEnv: provider.apiKeyEnv } : {}),
       ...(provider.headers ? { headers: provider.headers } : {}),
       ...(model.pricing ? { pricing: model.pricing } : {}),
+      ...(ref.provider === "local" && home ? { home } : {}),
     };
   });
 }
@@ -90,8 +119,12 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
   });
   const cli = options.cli ?? {};
   const resolved = resolveSettings({ cli, agent, ...(config ? { config } : {}), env });
+  const targets = modelTargets(resolved, resolved.models, options.home);
   const settings: SessionSettings = {
-    models: modelTargets(resolved),
+    models:
+      resolved.sources.models === "default"
+        ? await reachableDefaults(targets, options.ollamaProbe)
+        : targets,
     maxTurns: resolved.maxTurns,
     toolResponseMaxBytes: resolved.toolResponseMaxBytes,
     toolConcurrency: resolved.toolConcurrency,
@@ -133,12 +166,12 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     cli,
     configPath: config?.path ?? null,
     sources: { ...resolved.sources },
-    extraction: extractionSettings(resolved),
+    extraction: extractionSettings(resolved, options.home),
   };
 }
 
 /** Extraction settings: the keys some level set, over spillway's defaults. */
-function extractionSettings(resolved: ResolvedSettings): ExtractionSettings {
+function extractionSettings(resolved: ResolvedSettings, home?: string): ExtractionSettings {
   const { models, ...set } = resolved.extraction;
   const defined = Object.fromEntries(
     Object.entries(set).filter(([, value]) => value !== undefined),
@@ -146,7 +179,7 @@ function extractionSettings(resolved: ResolvedSettings): ExtractionSettings {
   return {
     ...DEFAULT_EXTRACTION,
     ...defined,
-    models: models ? modelTargets(resolved, models) : null,
+    models: models ? modelTargets(resolved, models, home) : null,
   };
 }
 

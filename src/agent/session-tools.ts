@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import type { McpServerSpec } from "../config/index.js";
 import type { McpHub } from "../providers/mcp/hub.js";
 import type { McpCallResult } from "../providers/mcp/types.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
@@ -41,8 +42,21 @@ export function mcpContent(result: McpCallResult): ToolOutcome {
   };
 }
 
-export function mcpToolHandlers(hub: McpHub, timeoutMs: number): ToolHandler[] {
-  return hub.tools().map((info) => ({
+/**
+ * The MCP tools offered to the model: every tool of every connected server, or, for a server
+ * whose spec lists `tools`, only those (fewer tool definitions: a small model reads them all
+ * every turn).
+ */
+export function mcpToolHandlers(
+  hub: McpHub,
+  timeoutMs: number,
+  servers: Readonly<Record<string, McpServerSpec>> = {},
+): ToolHandler[] {
+  const offered = hub.tools().filter((info) => {
+    const allow = servers[info.server]?.tools;
+    return allow === undefined || allow.includes(info.toolName);
+  });
+  return offered.map((info) => ({
     kind: "mcp" as const,
     definition: { name: info.name, description: info.description, inputSchema: info.inputSchema },
     run: async (call, signal) =>

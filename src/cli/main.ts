@@ -5,7 +5,8 @@
  * Global options (accepted before or after the subcommand): `--home <dir>` (else
  * $SPILLWAY_HOME, else ~/.spillway) and `--json` (one JSON document on stdout, for scripts).
  *
- * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store).
+ * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store),
+ * `models` (local GGUF models: list, pull).
  *
  * Exit codes: 0 ok; 1 a spillway error (not found, invalid range, corrupt, …), a failed agent
  * run, or another runtime failure; 2 a usage error (unknown command or option, missing
@@ -17,6 +18,7 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { reportError } from "./errors.js";
+import { addModelsCommand } from "./models-command.js";
 import { addOutputsCommand } from "./outputs-command.js";
 import { addRunCommand } from "./run-command.js";
 import { addSessionsCommand } from "./sessions-command.js";
@@ -51,6 +53,7 @@ export function buildProgram(): Command {
   addRunCommand(program);
   addSessionsCommand(program);
   addOutputsCommand(program);
+  addModelsCommand(program);
   return program;
 }
 

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ModelTarget } from "../providers/models.js";
 import { CliFailure } from "./errors.js";
@@ -87,11 +90,43 @@ describe("model preflight", () => {
     expect((failure as CliFailure).message).toBe(
       "No model is reachable. The agent wants ollama/qwen2.5:7b at http://localhost:11434/v1 " +
         "(connection refused), named by the built-in default. Start Ollama (`ollama serve` and " +
-        "`ollama pull qwen2.5:7b`), or choose another model: export SPILLWAY_MODEL=openai/gpt-4.1 " +
+        "`ollama pull qwen2.5:7b`), or choose another model: a local model run in-process " +
+        "(`npx spillway models pull`, then --model local/qwen2.5-coder-1.5b-instruct-q4_k_m), or " +
+        "export SPILLWAY_MODEL=openai/gpt-4.1 " +
         "and OPENAI_API_KEY=…, or --model anthropic/claude-sonnet-4-5 with ANTHROPIC_API_KEY, or an " +
         "OpenAI-compatible server in spillway.config.json (providers.openai-compatible.<name>.baseURL) " +
         "with --model openai-compatible/<name>/<model>. (Skip this check with --no-preflight.)",
     );
+  });
+
+  it("with nothing configured and no local model file, names all three ways: SPILLWAY_MODEL, Ollama, the local model", async () => {
+    const home = await mkdtemp(join(tmpdir(), "spillway-preflight-"));
+    const local: ModelTarget = {
+      ref: "local/qwen2.5-coder-1.5b-instruct-q4_k_m",
+      provider: "local",
+      model: "qwen2.5-coder-1.5b-instruct-q4_k_m",
+      contextWindow: 16384,
+      maxOutputTokens: 1024,
+      tokenizer: "o200k_base",
+      home,
+    };
+    const failure = (await preflightModels([local], "default", null, {
+      env: { SPILLWAY_HOME: home, SPILLWAY_MODEL_CACHE: join(home, "cache") },
+    }).catch((error: unknown) => error)) as CliFailure;
+    expect(failure.code).toBe("MODEL_UNAVAILABLE");
+    expect(failure.message).toContain(
+      "The agent wants local/qwen2.5-coder-1.5b-instruct-q4_k_m (its model file is not on this machine)",
+    );
+    expect(failure.message).toContain(
+      "npx spillway models pull qwen2.5-coder-1.5b-instruct-q4_k_m",
+    );
+    expect(failure.message).toContain("npm run model:fetch");
+    expect(failure.message).toContain(
+      join(home, "models", "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"),
+    );
+    expect(failure.message).toContain("start Ollama (`ollama serve` and `ollama pull qwen2.5:7b`)");
+    expect(failure.message).toContain("export SPILLWAY_MODEL=openai/gpt-4.1");
+    await rm(home, { recursive: true, force: true });
   });
 
   it("names the variable when only API keys are missing; warns when a fallback is used", async () => {

@@ -7,8 +7,13 @@
  *   Ollama the model must also be pulled).
  * - `openai` and `anthropic`: the API key variable must be set (no network call).
  * - remote `ollama`/`openai-compatible` endpoints are not checked (assumed reachable).
+ * - `local`: the GGUF file must be on this machine and node-llama-cpp installed.
  */
 import type { SettingSource } from "../config/index.js";
+import { isSpillwayError } from "../core/errors.js";
+import { DEFAULT_LOCAL_MODEL } from "../providers/local/catalog.js";
+import { howToGetModel, resolveModelFile } from "../providers/local/model-files.js";
+import { INSTALL_COMMAND, importNodeLlama } from "../providers/local/node-llama.js";
 import type { ModelTarget } from "../providers/models.js";
 import { CliFailure } from "./errors.js";
 
@@ -19,10 +24,10 @@ export interface ModelCheck {
   readonly ref: string;
   readonly ok: boolean;
   /** How it was checked: by a request, by its API key variable, or not at all (remote). */
-  readonly method: "request" | "api-key" | "unchecked";
+  readonly method: "request" | "api-key" | "file" | "unchecked";
   /** Why it is not usable (e.g. "connection refused", "OPENAI_API_KEY is not set"). */
   readonly problem?: string;
-  readonly kind?: "unreachable" | "missing-key" | "not-pulled";
+  readonly kind?: "unreachable" | "missing-key" | "not-pulled" | "missing-dependency";
 }
 
 export interface PreflightOptions {
@@ -123,6 +128,35 @@ async function probe(
   return { ref: target.ref, ok: true, method: "request" };
 }
 
+/** A local model: its file is on this machine and node-llama-cpp loads. */
+async function checkLocal(target: ModelTarget, env: NodeJS.ProcessEnv): Promise<ModelCheck> {
+  try {
+    resolveModelFile(target.model, { ...(target.home ? { home: target.home } : {}), env });
+    await importNodeLlama();
+    return { ref: target.ref, ok: true, method: "file" };
+  } catch (error) {
+    if (isSpillwayError(error, "DEPENDENCY_MISSING")) {
+      return {
+        ref: target.ref,
+        ok: false,
+        method: "file",
+        kind: "missing-dependency",
+        problem: "node-llama-cpp is not installed",
+      };
+    }
+    if (isSpillwayError(error, "MODEL_FILE_NOT_FOUND")) {
+      return {
+        ref: target.ref,
+        ok: false,
+        method: "file",
+        kind: "not-pulled",
+        problem: "its model file is not on this machine",
+      };
+    }
+    throw error;
+  }
+}
+
 /** Checks each model target (in parallel); the results are in the targets' order. */
 export async function checkModels(
   targets: readonly ModelTarget[],
@@ -144,6 +178,7 @@ export async function checkModels(
         }
         return { ref: target.ref, ok: true, method: "api-key" };
       }
+      if (target.provider === "local") return checkLocal(target, env);
       if (target.baseURL && isLocalBaseUrl(target.baseURL))
         return probe(target, target.baseURL, options);
       return { ref: target.ref, ok: true, method: "unchecked" };
@@ -154,6 +189,10 @@ export async function checkModels(
 /** How to make one target work, in words. */
 function fixOf(target: ModelTarget, check: ModelCheck, configPath: string | null): string {
   if (check.kind === "missing-key") return `export ${target.apiKeyEnv}=… for ${target.ref}`;
+  if (check.kind === "missing-dependency")
+    return `install the local model runtime (${INSTALL_COMMAND})`;
+  if (target.provider === "local")
+    return `get the model file: ${howToGetModel(target.model, target.home)}`;
   if (target.provider === "ollama") {
     return check.kind === "not-pulled"
       ? `pull it (\`ollama pull ${target.model}\`)`
@@ -195,7 +234,17 @@ export function noModelFailure(
   const named =
     source !== undefined ? (SOURCE_WORDS[source as SettingSource] ?? source) : undefined;
   const wants = (provider: string) => targets.some((t) => t.provider === provider);
+  // With nothing configured the three ways are SPILLWAY_MODEL, Ollama, the local model.
+  const builtin = source === undefined || source === "default";
   const alternatives = [
+    ...(builtin && !wants("ollama")
+      ? ["start Ollama (`ollama serve` and `ollama pull qwen2.5:7b`)"]
+      : []),
+    ...(wants("local")
+      ? []
+      : [
+          `a local model run in-process (\`npx spillway models pull\`, then --model local/${DEFAULT_LOCAL_MODEL})`,
+        ]),
     ...(wants("openai")
       ? []
       : [

@@ -13,6 +13,7 @@ import type { SessionRecord } from "../store/history.js";
 import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
 import { type CliContext, contextOf } from "./context.js";
 import { EXIT_ABORTED, EXIT_ERROR, EXIT_OK } from "./errors.js";
+import { pullMissingLocalModel } from "./first-use-pull.js";
 import { integer, modelRefs, positiveNumber } from "./option-parsers.js";
 import { preflightModels } from "./preflight.js";
 import { cliSettingsOf, type RunFlags, readPrompt, runTarget } from "./run-options.js";
@@ -153,6 +154,7 @@ export async function runCommand(
     };
     const plan = await planOf(session, options, stores);
     if (flags.preflight !== false) {
+      await pullMissingLocalModel(context, plan.settings.models, (line) => progress.warn(line));
       const warnings = await preflightModels(
         plan.settings.models,
         plan.sources.models,

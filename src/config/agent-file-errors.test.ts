@@ -151,14 +151,15 @@ describe("loadAgentFile: invalid values", () => {
     expect(error.code).toBe("UNKNOWN_PROVIDER");
     expect(error.message).toBe(
       `Invalid agent file ${path}: models.1 (line 4): unknown provider "gemini" in model ref ` +
-        '"gemini/flash"; valid providers: openai, anthropic, ollama, openai-compatible/<name> ' +
-        '(e.g. "openai/gpt-4.1", "ollama/qwen2.5:7b", "openai-compatible/vllm/meta-llama/Llama-3-8B").',
+        '"gemini/flash"; valid providers: openai, anthropic, ollama, openai-compatible/<name>, local ' +
+        '(e.g. "openai/gpt-4.1", "ollama/qwen2.5:7b", "openai-compatible/vllm/meta-llama/Llama-3-8B", ' +
+        '"local/qwen2.5-coder-1.5b-instruct-q4_k_m" or "local/./models/model.gguf").',
     );
     expect(error.details).toMatchObject({
       file: path,
       key: "models.1",
       value: "gemini/flash",
-      validProviders: ["openai", "anthropic", "ollama", "openai-compatible"],
+      validProviders: ["openai", "anthropic", "ollama", "openai-compatible", "local"],
     });
   });
 

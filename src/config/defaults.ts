@@ -9,6 +9,18 @@ import type { ToolOutputSurface } from "./settings-schema.js";
 /** The model when nothing names one (and `SPILLWAY_MODEL` is unset). */
 export const DEFAULT_MODEL = "ollama/qwen2.5:7b";
 
+/** The local model used when nothing names a model and no Ollama server answers. */
+export const DEFAULT_LOCAL_MODEL_REF = "local/qwen2.5-coder-1.5b-instruct-q4_k_m";
+
+/**
+ * Tokens of context given to a local model nobody configured (capped at what the model was
+ * trained for): memory stays modest and prompt evaluation on a CPU stays bearable.
+ */
+export const LOCAL_CONTEXT_WINDOW = 16_384;
+
+/** Reply tokens reserved for a local model when no level sets `maxOutputTokens`. */
+export const LOCAL_MAX_OUTPUT_TOKENS = 1_024;
+
 /** Ollama's OpenAI-compatible endpoint on this machine. */
 export const DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434/v1";
 
@@ -51,7 +63,8 @@ export const DEFAULT_SETTINGS: {
 
 /**
  * The context window assumed for a model nobody configured: OpenAI `gpt-4.1*` 1,047,576,
- * `gpt-4o*` 128,000, Anthropic `claude-*` 200,000, Ollama 32,768, anything else 128,000.
+ * `gpt-4o*` 128,000, Anthropic `claude-*` 200,000, Ollama 32,768, local 16,384 (capped at the
+ * model's training context when it runs), anything else 128,000.
  *
  * @example
  * builtinContextWindow(parseModelRef("anthropic/claude-sonnet-4-5")); // 200000
@@ -63,6 +76,7 @@ export function builtinContextWindow(ref: ModelRef): number {
   }
   if (ref.provider === "anthropic" && ref.model.startsWith("claude-")) return 200_000;
   if (ref.provider === "ollama") return 32_768;
+  if (ref.provider === "local") return LOCAL_CONTEXT_WINDOW;
   return 128_000;
 }
 

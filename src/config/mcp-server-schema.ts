@@ -21,12 +21,16 @@ export interface McpStdioServerSpec {
   env?: Record<string, string>;
   /** Absolute after loading (a relative `cwd` resolves against the declaring file's folder). */
   cwd?: string;
+  /** Only these of the server's tools are offered to the model (names without the prefix). */
+  tools?: string[];
 }
 
 /** A remote MCP server reached over Streamable HTTP. */
 export interface McpHttpServerSpec {
   url: string;
   headers?: Record<string, string>;
+  /** Only these of the server's tools are offered to the model (names without the prefix). */
+  tools?: string[];
 }
 
 /** One MCP server; tell the forms apart with `"command" in spec`. */
@@ -48,6 +52,9 @@ export const mcpServerSpecSchema = strictObject(
     cwd: string().optional(),
     url: httpUrl().optional(),
     headers: stringMap("HTTP header names").optional(),
+    tools: z
+      .array(z.string({ error: "a tool name" }), { error: "a list of tool names" })
+      .optional(),
   },
   "a server spec: a mapping",
 ).transform((spec, ctx): McpServerSpec => {
@@ -70,7 +77,11 @@ export const mcpServerSpecSchema = strictObject(
       );
     }
     if (misplaced.length > 0) return z.NEVER;
-    return { url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}) };
+    return {
+      url: spec.url,
+      ...(spec.headers ? { headers: spec.headers } : {}),
+      ...(spec.tools ? { tools: spec.tools } : {}),
+    };
   }
   if (spec.command === undefined) {
     addIssue(
@@ -97,6 +108,7 @@ export const mcpServerSpecSchema = strictObject(
     ...(spec.args ? { args: spec.args } : {}),
     ...(spec.env ? { env: spec.env } : {}),
     ...(spec.cwd ? { cwd: spec.cwd } : {}),
+    ...(spec.tools ? { tools: spec.tools } : {}),
   };
 });
 

@@ -33,9 +33,19 @@ describe("parseModelRef", () => {
     expect(isSpillwayError(error, "UNKNOWN_PROVIDER")).toBe(true);
     expect((error as Error).message).toBe(
       '--model: unknown provider "gemini" in model ref "gemini/flash"; valid providers: openai, ' +
-        'anthropic, ollama, openai-compatible/<name> (e.g. "openai/gpt-4.1", "ollama/qwen2.5:7b", ' +
-        '"openai-compatible/vllm/meta-llama/Llama-3-8B").',
+        'anthropic, ollama, openai-compatible/<name>, local (e.g. "openai/gpt-4.1", "ollama/qwen2.5:7b", ' +
+        '"openai-compatible/vllm/meta-llama/Llama-3-8B", "local/qwen2.5-coder-1.5b-instruct-q4_k_m" or ' +
+        '"local/./models/model.gguf").',
     );
+  });
+
+  it("parses local models by name and by path", () => {
+    expect(parseModelRef("local/qwen2.5-coder-1.5b-instruct-q4_k_m")).toEqual({
+      provider: "local",
+      model: "qwen2.5-coder-1.5b-instruct-q4_k_m",
+      ref: "local/qwen2.5-coder-1.5b-instruct-q4_k_m",
+    });
+    expect(parseModelRef("local//models/m.gguf").model).toBe("/models/m.gguf");
   });
 
   it.each([

@@ -1,14 +1,21 @@
 import { SpillwayError } from "../core/errors.js";
 
 /** The model providers spillway can call. */
-export const PROVIDER_NAMES = ["openai", "anthropic", "ollama", "openai-compatible"] as const;
+export const PROVIDER_NAMES = [
+  "openai",
+  "anthropic",
+  "ollama",
+  "openai-compatible",
+  "local",
+] as const;
 
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** How the valid provider forms are listed in messages. */
 export const VALID_PROVIDERS_TEXT =
-  'openai, anthropic, ollama, openai-compatible/<name> (e.g. "openai/gpt-4.1", ' +
-  '"ollama/qwen2.5:7b", "openai-compatible/vllm/meta-llama/Llama-3-8B")';
+  'openai, anthropic, ollama, openai-compatible/<name>, local (e.g. "openai/gpt-4.1", ' +
+  '"ollama/qwen2.5:7b", "openai-compatible/vllm/meta-llama/Llama-3-8B", ' +
+  '"local/qwen2.5-coder-1.5b-instruct-q4_k_m" or "local/./models/model.gguf")';
 
 /** A parsed model reference such as `openai/gpt-4.1` or `openai-compatible/vllm/org/model`. */
 export interface ModelRef {
@@ -79,8 +86,9 @@ export function checkModelRef(ref: string): ModelRefCheck {
 }
 
 /**
- * Parses a model reference `provider/model`. The provider is `openai`, `anthropic`, `ollama`
- * or `openai-compatible/<name>`; everything after it is the model id, slashes included.
+ * Parses a model reference `provider/model`. The provider is `openai`, `anthropic`, `ollama`,
+ * `openai-compatible/<name>` or `local` (a GGUF file by name or path); everything after it is
+ * the model id, slashes included.
  * Throws `UNKNOWN_PROVIDER` for another provider and `CONFIG_INVALID` for a malformed ref.
  *
  * @example

@@ -2,7 +2,7 @@
  * Per-model facts the runtime needs: context window, output limit, tokenizer, pricing.
  */
 import type { TokenizerName } from "../core/tokens.js";
-import { builtinContextWindow, defaultTokenizer } from "./defaults.js";
+import { builtinContextWindow, defaultTokenizer, LOCAL_MAX_OUTPUT_TOKENS } from "./defaults.js";
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import type { ResolvedSettings } from "./resolve-settings.js";
 
@@ -19,7 +19,8 @@ export interface ModelSettings {
  * The settings of one model. `contextWindow` is the resolved value for the agent's models
  * (see `resolveSettings`), else the config file's `models[ref].contextWindow`, else the
  * built-in table. `maxOutputTokens` from the CLI or frontmatter applies to every model;
- * otherwise the config file's `models[ref].maxOutputTokens` beats `defaults.maxOutputTokens`.
+ * otherwise the config file's `models[ref].maxOutputTokens` beats `defaults.maxOutputTokens`
+ * (a `local/…` model with nothing set reserves 1,024 instead of the default 4,096).
  * `tokenizer` and `pricing` come from the config file's `models[ref]` (tokenizer default by
  * model family).
  *
@@ -39,7 +40,10 @@ export function modelSettings(resolved: ResolvedSettings, ref: string | ModelRef
       resolved.contextWindow[model.ref] ?? configured?.contextWindow ?? builtinContextWindow(model),
     maxOutputTokens: agentLevel
       ? resolved.maxOutputTokens
-      : (configured?.maxOutputTokens ?? resolved.maxOutputTokens),
+      : (configured?.maxOutputTokens ??
+        (model.provider === "local" && resolved.sources.maxOutputTokens === "default"
+          ? LOCAL_MAX_OUTPUT_TOKENS
+          : resolved.maxOutputTokens)),
     tokenizer: configured?.tokenizer ?? defaultTokenizer(model),
     ...(configured?.pricing ? { pricing: { ...configured.pricing } } : {}),
   };

@@ -67,6 +67,9 @@ export function providerSettings(
     }
     case "ollama":
       return { baseURL: providers.ollama?.baseURL ?? DEFAULT_OLLAMA_BASE_URL };
+    case "local":
+      // In-process: no endpoint, no key.
+      return {};
     case "openai-compatible": {
       const entry = name === undefined ? undefined : providers["openai-compatible"]?.[name];
       if (entry === undefined) {

@@ -80,7 +80,7 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
       cli: ["openai/gpt-4.1"],
       frontmatter: ["anthropic/claude-sonnet-4-5", "ollama/llama3"],
       config: ["ollama/mistral"],
-      default: ["ollama/qwen2.5:7b"],
+      default: ["ollama/qwen2.5:7b", "local/qwen2.5-coder-1.5b-instruct-q4_k_m"],
     }[combo.winner as "cli" | "frontmatter" | "config" | "default"];
     expect(settings.models.map((model) => model.ref)).toEqual(refs);
     expect(settings.sources.models).toBe(combo.winner);
@@ -89,7 +89,14 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
   it("works with no inputs at all: every setting has its default and a source", () => {
     const settings = resolveSettings({ env: NO_ENV });
     expect(settings).toEqual({
-      models: [{ provider: "ollama", model: "qwen2.5:7b", ref: "ollama/qwen2.5:7b" }],
+      models: [
+        { provider: "ollama", model: "qwen2.5:7b", ref: "ollama/qwen2.5:7b" },
+        {
+          provider: "local",
+          model: "qwen2.5-coder-1.5b-instruct-q4_k_m",
+          ref: "local/qwen2.5-coder-1.5b-instruct-q4_k_m",
+        },
+      ],
       maxTurns: 20,
       toolResponseMaxBytes: 12288,
       toolConcurrency: 4,
@@ -100,7 +107,10 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
         continuationChars: 4000,
         synopsisLines: 5,
       },
-      contextWindow: { "ollama/qwen2.5:7b": 32768 },
+      contextWindow: {
+        "ollama/qwen2.5:7b": 32768,
+        "local/qwen2.5-coder-1.5b-instruct-q4_k_m": 16384,
+      },
       maxOutputTokens: 4096,
       stream: false,
       extraction: {},
@@ -127,6 +137,7 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
         "toolOutput.surface": "default",
         "toolOutput.continuationChars": "default",
         "toolOutput.synopsisLines": "default",
+        "contextWindow.local/qwen2.5-coder-1.5b-instruct-q4_k_m": "default",
         "contextWindow.ollama/qwen2.5:7b": "default",
         mcpServers: "default",
       },

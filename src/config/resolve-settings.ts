@@ -8,7 +8,12 @@ import type { ChunkSizeRule } from "../core/chunk-size-rule.js";
 import { SpillwayError } from "../core/errors.js";
 import type { AgentDefinition } from "./agent-file.js";
 import type { LoadedConfig, ModelConfig, ProvidersConfig } from "./config-schema.js";
-import { builtinContextWindow, DEFAULT_MODEL, DEFAULT_SETTINGS } from "./defaults.js";
+import {
+  builtinContextWindow,
+  DEFAULT_LOCAL_MODEL_REF,
+  DEFAULT_MODEL,
+  DEFAULT_SETTINGS,
+} from "./defaults.js";
 import {
   type McpServerSpec,
   mcpServersSettingSchema,
@@ -196,14 +201,20 @@ function defaultModels(env: NodeJS.ProcessEnv): { value: ModelRef[]; source: Set
       source: "env",
     };
   }
-  return { value: [parseModelRef(DEFAULT_MODEL)], source: "default" };
+  // Nothing configured: Ollama's default model when a server answers, else the local model
+  // (the agent layer drops an Ollama that does not answer before the run starts).
+  return {
+    value: [parseModelRef(DEFAULT_MODEL), parseModelRef(DEFAULT_LOCAL_MODEL_REF)],
+    source: "default",
+  };
 }
 
 /**
  * Resolves every setting from the CLI, the agent's frontmatter, the config file's `defaults`
  * and built-in defaults, in that order of precedence. `toolOutput` and `extraction` merge key
  * by key across levels. `models` falls back to `SPILLWAY_MODEL` (source `env`) after the config
- * file and before the built-in `ollama/qwen2.5:7b`. `contextWindow` resolves per model: CLI >
+ * file and before the built-in list (`ollama/qwen2.5:7b`, then
+ * `local/qwen2.5-coder-1.5b-instruct-q4_k_m`). `contextWindow` resolves per model: CLI >
  * frontmatter > config (`defaults` map entry, then `models[ref].contextWindow`, then a
  * `defaults` integer) > built-in table; an integer applies to every model of the agent
  * (`models` and `extraction.models`). `mcpServers` come from the CLI or the frontmatter;

@@ -33,6 +33,11 @@ export const ERROR_CODES = [
   // Models and tools at run time.
   "MODEL_UNAVAILABLE",
   "MODEL_CALL_FAILED",
+  // Local models (GGUF files run in-process).
+  "MODEL_FILE_NOT_FOUND",
+  "MODEL_FILE_INVALID",
+  "DEPENDENCY_MISSING",
+  "DOWNLOAD_FAILED",
   "MCP_SERVER_FAILED",
   "TOOL_FAILED",
   "TOOL_TIMEOUT",

@@ -2,8 +2,8 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
 /**
- * The spillway home directory: `$SPILLWAY_HOME`, else `~/.spillway`. The store's database
- * and blobs live here unless a caller names another directory.
+ * The spillway home directory: `$SPILLWAY_HOME`, else `~/.spillway`. The store's database,
+ * blobs and pulled models (`models/`) live here unless a caller names another directory.
  *
  * @example
  * resolveHome() // "/home/me/.spillway"

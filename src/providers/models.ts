@@ -4,8 +4,9 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { SpillwayError } from "../core/errors.js";
 import type { TokenizerName } from "../core/tokens.js";
+import { LocalLanguageModel } from "./local/local-language-model.js";
 
-export type ProviderKind = "openai" | "anthropic" | "ollama" | "openai-compatible";
+export type ProviderKind = "openai" | "anthropic" | "ollama" | "openai-compatible" | "local";
 
 /** Everything needed to call one model of an agent's fallback list. */
 export interface ModelTarget {
@@ -23,6 +24,8 @@ export interface ModelTarget {
   readonly maxOutputTokens: number;
   readonly tokenizer: TokenizerName;
   readonly pricing?: { readonly inputPerMTok: number; readonly outputPerMTok: number };
+  /** For `local`: the store home whose `models/` is searched for the model's name. */
+  readonly home?: string;
 }
 
 export const OLLAMA_DEFAULT_BASE_URL = "http://localhost:11434/v1";
@@ -45,6 +48,20 @@ function apiKeyOf(
   return key || undefined;
 }
 
+/**
+ * Machine-level tuning of local models from the environment: `SPILLWAY_LOCAL_THREADS` (CPU
+ * threads) and `SPILLWAY_LOCAL_SEQUENCES` (context sequences kept per model, default 2).
+ */
+function localTuning(env: NodeJS.ProcessEnv): { threads?: number; sequences?: number } {
+  const positive = (name: string) => {
+    const value = Number.parseInt(env[name] ?? "", 10);
+    return Number.isFinite(value) && value > 0 ? value : undefined;
+  };
+  const threads = positive("SPILLWAY_LOCAL_THREADS");
+  const sequences = positive("SPILLWAY_LOCAL_SEQUENCES");
+  return { ...(threads ? { threads } : {}), ...(sequences ? { sequences } : {}) };
+}
+
 const cachedModels = new Map<string, LanguageModel>();
 
 /**
@@ -63,6 +80,7 @@ export function languageModelFor(
     target.headers,
     target.apiKeyEnv,
     target.apiKeyEnv ? env[target.apiKeyEnv] : undefined,
+    target.provider === "local" ? [target.home, target.contextWindow, localTuning(env)] : null,
   ]);
   let model = cachedModels.get(key);
   if (!model) {
@@ -112,6 +130,13 @@ export function createLanguageModel(
         ...(apiKey ? { apiKey } : {}),
       }).chatModel(target.model);
     }
+    case "local":
+      return new LocalLanguageModel(target.model, {
+        contextSize: target.contextWindow,
+        ...(target.home ? { home: target.home } : {}),
+        env,
+        ...localTuning(env),
+      });
     default:
       throw new SpillwayError(
         "UNKNOWN_PROVIDER",

@@ -1,0 +1,344 @@
+/**
+ * `local/<name-or-path>`: an AI SDK `LanguageModelV3` over a GGUF model run in-process by
+ * node-llama-cpp. Tools are offered through the model's own chat template (node-llama-cpp's
+ * chat wrappers); once the model starts a call, a grammar constrains the arguments to the
+ * tool's schema. Usage is counted in real tokens; the prefix shared with the previous call
+ * of a sequence is reused (reported as cached input).
+ */
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3FinishReason,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  LanguageModelV3Usage,
+  SharedV3Warning,
+} from "@ai-sdk/provider";
+import type { ChatModelFunctions, LlamaChatResponse } from "node-llama-cpp";
+import { SpillwayError } from "../../core/errors.js";
+import { randomId } from "../../core/ids.js";
+import { type LocalRuntime, type LocalRuntimeOptions, localRuntime } from "./local-runtime.js";
+import { resolveModelFile } from "./model-files.js";
+import { promptToHistory } from "./prompt-to-history.js";
+import { mayBeToolCallText, recoverToolCalls } from "./recover-tool-calls.js";
+import { toGbnfSchema } from "./tool-schema.js";
+
+/** Options of a local model. */
+export interface LocalModelOptions extends Partial<LocalRuntimeOptions> {
+  /** Store home whose `models/` is searched for a name (else `$SPILLWAY_HOME`). */
+  readonly home?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Turn a reply that is only a JSON tool call written as text into that call (default true). */
+  readonly recoverTextToolCalls?: boolean;
+  /** Injectable for tests. */
+  readonly runtime?: (path: string, options: LocalRuntimeOptions) => Promise<LocalRuntime>;
+}
+
+const callSources = { native: 0, recovered: 0, none: 0 };
+
+/**
+ * How the replies of local models in this process carried their tool calls so far: `native`
+ * (the chat template's call syntax, arguments under the grammar), `recovered` (a JSON call
+ * written as text), `none` (no call). For measuring tool-call reliability.
+ *
+ * @example
+ * localToolCallSources(); // { native: 3, recovered: 9, none: 4 }
+ */
+export function localToolCallSources(): { native: number; recovered: number; none: number } {
+  return { ...callSources };
+}
+
+/** The default context size of a local model: memory stays modest, prompts stay fast. */
+export const DEFAULT_LOCAL_CONTEXT = 16_384;
+
+interface Generation {
+  readonly content: LanguageModelV3Content[];
+  readonly finishReason: LanguageModelV3FinishReason;
+  readonly usage: LanguageModelV3Usage;
+  readonly warnings: SharedV3Warning[];
+  /** How each call was read: the grammar (`native`) or a JSON object written as text. */
+  readonly toolCallSource: "native" | "recovered" | "none";
+}
+
+function finishOf(
+  stopReason: LlamaChatResponse["metadata"]["stopReason"],
+  hasCalls: boolean,
+): LanguageModelV3FinishReason {
+  if (hasCalls) return { unified: "tool-calls", raw: stopReason };
+  switch (stopReason) {
+    case "maxTokens":
+      return { unified: "length", raw: stopReason };
+    case "abort":
+      return { unified: "other", raw: stopReason };
+    default:
+      return { unified: "stop", raw: stopReason };
+  }
+}
+
+/**
+ * A `LanguageModelV3` over a local GGUF file. The model file is found and loaded on the
+ * first call (once per process), so creating one is cheap and never fails.
+ *
+ * @example
+ * import { generateText } from "ai";
+ * const model = new LocalLanguageModel("qwen2.5-coder-1.5b-instruct-q4_k_m", { contextSize: 8192 });
+ * const { text } = await generateText({ model, prompt: "Say hi." });
+ */
+export class LocalLanguageModel implements LanguageModelV3 {
+  readonly specificationVersion = "v3" as const;
+  readonly provider = "local";
+  readonly modelId: string;
+  readonly supportedUrls: Record<string, RegExp[]> = {};
+  private readonly options: LocalModelOptions;
+
+  constructor(nameOrPath: string, options: LocalModelOptions = {}) {
+    this.modelId = nameOrPath;
+    this.options = options;
+  }
+
+  /** Resolves the file and loads the model (once per process); the loaded runtime. */
+  async load(): Promise<LocalRuntime> {
+    const path = resolveModelFile(this.modelId, {
+      ...(this.options.home ? { home: this.options.home } : {}),
+      ...(this.options.env ? { env: this.options.env } : {}),
+    });
+    return (this.options.runtime ?? localRuntime)(path, {
+      contextSize: this.options.contextSize ?? DEFAULT_LOCAL_CONTEXT,
+      ...(this.options.sequences ? { sequences: this.options.sequences } : {}),
+      ...(this.options.threads ? { threads: this.options.threads } : {}),
+    });
+  }
+
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    const generation = await this.generate(options, undefined);
+    return {
+      content: generation.content,
+      finishReason: generation.finishReason,
+      usage: generation.usage,
+      warnings: generation.warnings,
+      providerMetadata: { local: { toolCallSource: generation.toolCallSource } },
+      response: { modelId: this.modelId, timestamp: new Date() },
+    };
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const model = this;
+    const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      async start(controller) {
+        const textId = "text-0";
+        let started = false;
+        let held = "";
+        let holding = true;
+        const emitText = (delta: string) => {
+          if (delta === "") return;
+          if (!started) {
+            controller.enqueue({ type: "text-start", id: textId });
+            started = true;
+          }
+          controller.enqueue({ type: "text-delta", id: textId, delta });
+        };
+        controller.enqueue({ type: "stream-start", warnings: [] });
+        try {
+          const generation = await model.generate(options, (chunk) => {
+            // Text that may turn out to be a tool call written as JSON is held back.
+            if (holding) {
+              held += chunk;
+              if (mayBeToolCallText(held)) return;
+              holding = false;
+              emitText(held);
+              held = "";
+              return;
+            }
+            emitText(chunk);
+          });
+          for (const part of generation.content) {
+            if (part.type === "text" && holding) emitText(part.text);
+            else if (part.type === "tool-call") {
+              controller.enqueue({
+                type: "tool-input-start",
+                id: part.toolCallId,
+                toolName: part.toolName,
+              });
+              controller.enqueue({
+                type: "tool-input-delta",
+                id: part.toolCallId,
+                delta: part.input,
+              });
+              controller.enqueue({ type: "tool-input-end", id: part.toolCallId });
+              controller.enqueue(part);
+            }
+          }
+          if (started) controller.enqueue({ type: "text-end", id: textId });
+          controller.enqueue({
+            type: "response-metadata",
+            modelId: model.modelId,
+            timestamp: new Date(),
+          });
+          controller.enqueue({
+            type: "finish",
+            finishReason: generation.finishReason,
+            usage: generation.usage,
+            providerMetadata: { local: { toolCallSource: generation.toolCallSource } },
+          });
+          controller.close();
+        } catch (error) {
+          controller.enqueue({ type: "error", error });
+          controller.close();
+        }
+      },
+    });
+    return { stream };
+  }
+
+  private aborted(cause: unknown): SpillwayError {
+    return new SpillwayError(
+      "ABORTED",
+      `The call to local/${this.modelId} was aborted.`,
+      { model: `local/${this.modelId}` },
+      cause === undefined ? {} : { cause },
+    );
+  }
+
+  private async generate(
+    options: LanguageModelV3CallOptions,
+    onText: ((chunk: string) => void) | undefined,
+  ): Promise<Generation> {
+    const warnings: SharedV3Warning[] = [];
+    for (const setting of [
+      "topK",
+      "presencePenalty",
+      "frequencyPenalty",
+      "stopSequences",
+    ] as const) {
+      if (options[setting] !== undefined) warnings.push({ type: "unsupported", feature: setting });
+    }
+    if (options.responseFormat?.type === "json")
+      warnings.push({ type: "unsupported", feature: "responseFormat" });
+    const toolChoice = options.toolChoice?.type ?? "auto";
+    const functions: Record<
+      string,
+      { description?: string; params?: ReturnType<typeof toGbnfSchema> }
+    > = {};
+    if (toolChoice !== "none") {
+      for (const tool of options.tools ?? []) {
+        if (tool.type !== "function") {
+          warnings.push({ type: "unsupported", feature: `provider tool ${tool.name}` });
+          continue;
+        }
+        if (
+          toolChoice === "tool" &&
+          options.toolChoice?.type === "tool" &&
+          tool.name !== options.toolChoice.toolName
+        )
+          continue;
+        functions[tool.name] = {
+          ...(tool.description ? { description: tool.description } : {}),
+          params: toGbnfSchema(tool.inputSchema),
+        };
+      }
+    }
+    const hasFunctions = Object.keys(functions).length > 0;
+    const chatFunctions = hasFunctions ? (functions as ChatModelFunctions) : undefined;
+    const history = promptToHistory(options.prompt);
+    const runtime = await this.load();
+    const promptTokens = runtime.promptTokens(history, chatFunctions);
+    const maxTokens = options.maxOutputTokens;
+    if (promptTokens.length + (maxTokens ?? 1) > runtime.contextSize) {
+      throw new SpillwayError(
+        "MODEL_CALL_FAILED",
+        `The prompt is ${promptTokens.length} tokens and the reply may take ${maxTokens ?? "some"}, more than the local model's context of ${runtime.contextSize} tokens (${runtime.path}). Raise contextWindow for local/${this.modelId} (up to its training context, ${runtime.trainContextSize}) or lower maxOutputTokens.`,
+        { file: runtime.path, promptTokens: promptTokens.length, contextSize: runtime.contextSize },
+      );
+    }
+    const slot = await runtime.acquire(promptTokens, options.abortSignal);
+    const known = new Set(Object.keys(functions));
+    const recover = hasFunctions && this.options.recoverTextToolCalls !== false;
+    // A call written as text is complete once its JSON closes: stop there instead of letting
+    // a small model repeat it until maxTokens.
+    const stopper = new AbortController();
+    const signal = options.abortSignal
+      ? AbortSignal.any([options.abortSignal, stopper.signal])
+      : stopper.signal;
+    let written = "";
+    const onTextChunk = (chunk: string) => {
+      onText?.(chunk);
+      if (!recover || stopper.signal.aborted) return;
+      written += chunk;
+      if (recoverToolCalls(written, known)) stopper.abort();
+    };
+    let response: LlamaChatResponse<ChatModelFunctions>;
+    let meter: { usedInputTokens: number; usedOutputTokens: number };
+    try {
+      const before = slot.sequence.tokenMeter.getState();
+      response = (await slot.chat.generateResponse(history, {
+        ...(chatFunctions ? { functions: chatFunctions, maxParallelFunctionCalls: 4 } : {}),
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        ...(options.topP !== undefined ? { topP: options.topP } : {}),
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        signal,
+        stopOnAbortSignal: true,
+        onTextChunk,
+      })) as LlamaChatResponse<ChatModelFunctions>;
+      meter = slot.sequence.tokenMeter.diff(before);
+    } catch (error) {
+      if (options.abortSignal?.aborted) throw this.aborted(error);
+      throw error;
+    } finally {
+      runtime.release(slot);
+    }
+    if (options.abortSignal?.aborted) throw this.aborted(undefined);
+    const content: LanguageModelV3Content[] = [];
+    let source: Generation["toolCallSource"] = "none";
+    const native = response.functionCalls ?? [];
+    const recovered =
+      native.length === 0 && recover ? recoverToolCalls(response.response, known) : undefined;
+    if (recovered) {
+      source = "recovered";
+      for (const call of recovered)
+        content.push({
+          type: "tool-call",
+          toolCallId: randomId("call"),
+          toolName: call.toolName,
+          input: call.input,
+        });
+    } else {
+      if (response.response !== "") content.push({ type: "text", text: response.response });
+      for (const call of native) {
+        source = "native";
+        content.push({
+          type: "tool-call",
+          toolCallId: randomId("call"),
+          toolName: call.functionName,
+          input: JSON.stringify(call.params ?? {}),
+        });
+      }
+    }
+    if (hasFunctions) callSources[source]++;
+    const outputTokens = meter.usedOutputTokens;
+    const inputTotal = Math.max(promptTokens.length, meter.usedInputTokens);
+    const evaluated = Math.min(meter.usedInputTokens, inputTotal);
+    return {
+      content,
+      finishReason: finishOf(response.metadata.stopReason, source !== "none"),
+      usage: {
+        inputTokens: {
+          total: inputTotal,
+          noCache: evaluated,
+          cacheRead: inputTotal - evaluated,
+          cacheWrite: undefined,
+        },
+        outputTokens: { total: outputTokens, text: outputTokens, reasoning: undefined },
+        raw: {
+          promptTokens: promptTokens.length,
+          evaluatedTokens: meter.usedInputTokens,
+          generatedTokens: outputTokens,
+        },
+      },
+      warnings,
+      toolCallSource: source,
+    };
+  }
+}

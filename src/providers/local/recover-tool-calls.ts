@@ -1,0 +1,122 @@
+/**
+ * Small instruct models sometimes write a tool call as text: the JSON object their chat
+ * template asks for (`{"name": …, "arguments": …}`), but inside a Markdown code block or
+ * without the `<tool_call>` tags, so the function-calling grammar never engaged. When a whole
+ * reply is nothing but such calls to tools the model was given, it meant to call them: this
+ * turns the text into the calls. Anything else (prose around the JSON, an unknown tool, a
+ * malformed object) stays text.
+ */
+
+/** A call read back from a reply's text. */
+export interface RecoveredCall {
+  readonly toolName: string;
+  /** The arguments as JSON text. */
+  readonly input: string;
+}
+
+const FENCE = /^```[a-zA-Z]*\s*\n?([\s\S]*?)\n?```$/;
+const TAGGED = /^<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>)?$/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Splits text into top-level JSON values separated by whitespace; undefined if it is not that. */
+function jsonValues(text: string): unknown[] | undefined {
+  const values: unknown[] = [];
+  let rest = text.trim();
+  while (rest !== "") {
+    if (rest[0] !== "{" && rest[0] !== "[") return undefined;
+    // Find the end of the first balanced value (strings respected).
+    let depth = 0;
+    let inString = false;
+    let end = -1;
+    for (let i = 0; i < rest.length; i++) {
+      const c = rest[i];
+      if (inString) {
+        if (c === "\\") i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === "{" || c === "[") depth++;
+      else if (c === "}" || c === "]") {
+        depth--;
+        if (depth === 0) {
+          end = i + 1;
+          break;
+        }
+      }
+    }
+    if (end < 0) return undefined;
+    try {
+      values.push(JSON.parse(rest.slice(0, end)) as unknown);
+    } catch {
+      return undefined;
+    }
+    rest = rest.slice(end).trim();
+    const tagged = /^(?:<\/?tool_call>\s*)+/.exec(rest);
+    if (tagged) rest = rest.slice(tagged[0].length).trim();
+  }
+  return values;
+}
+
+function unwrap(text: string): string {
+  let body = text.trim();
+  for (let i = 0; i < 2; i++) {
+    const fenced = FENCE.exec(body);
+    if (fenced) body = (fenced[1] ?? "").trim();
+    const tagged = TAGGED.exec(body);
+    if (tagged) body = (tagged[1] ?? "").trim();
+  }
+  return body;
+}
+
+/**
+ * The tool calls a reply's text stands for, or undefined when the text is not only calls to
+ * known tools.
+ *
+ * @example
+ * recoverToolCalls('```json\n{"name": "grep", "arguments": {"pattern": "ERROR"}}\n```', new Set(["grep"]));
+ * // [{ toolName: "grep", input: '{"pattern":"ERROR"}' }]
+ */
+export function recoverToolCalls(
+  text: string,
+  tools: ReadonlySet<string>,
+): RecoveredCall[] | undefined {
+  if (tools.size === 0) return undefined;
+  const body = unwrap(text);
+  if (!body.startsWith("{") && !body.startsWith("[")) return undefined;
+  const values = jsonValues(body);
+  if (!values || values.length === 0) return undefined;
+  const flat = values.flatMap((value) => (Array.isArray(value) ? value : [value]));
+  const calls: RecoveredCall[] = [];
+  for (const value of flat) {
+    if (!isRecord(value) || typeof value.name !== "string" || !tools.has(value.name))
+      return undefined;
+    const args = value.arguments ?? value.parameters ?? {};
+    const parsed = typeof args === "string" ? safeParse(args) : args;
+    if (!isRecord(parsed)) return undefined;
+    calls.push({ toolName: value.name, input: JSON.stringify(parsed) });
+  }
+  return calls;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while `text` (a reply streamed so far) could still turn out to be only tool calls. */
+export function mayBeToolCallText(text: string): boolean {
+  const start = text.trimStart();
+  if (start === "") return true;
+  return (
+    start.startsWith("{") ||
+    start.startsWith("[") ||
+    "```".startsWith(start.slice(0, 3)) ||
+    start.startsWith("```") ||
+    "<tool_call>".startsWith(start.slice(0, 11))
+  );
+}

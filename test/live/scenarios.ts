@@ -1,0 +1,142 @@
+/**
+ * The live scenarios: every seed-000 `tool_output` mode, every `get_tool_output` mode,
+ * `get_continuation` paging, a slow tool that goes async then `wait_for_tool_output`, and an
+ * async sub-agent. The prompt names what to find, never the answer; a scenario passes only
+ * when the answer is in the final report AND a retrieval call's result (as the model was
+ * shown it) held it.
+ */
+import { buildReport, incidentLog, numberedLines, ordersJson, token } from "./scenario-data.js";
+
+export interface Scenario {
+  readonly id: string;
+  /** The live MCP server's arguments: tool, then size and position/shape. */
+  readonly server: readonly [tool: string, size: number, at?: number, shape?: string];
+  readonly prompt: (seed: number) => string;
+  readonly answer: (seed: number) => string;
+  /** Tools whose results count as retrieval. */
+  readonly retrieval: readonly string[];
+  /** Extra frontmatter (surface, async settings, …). */
+  readonly frontmatter?: Record<string, unknown>;
+  /** Text the retrieval result must also hold (e.g. the strategy a tool_output mode used). */
+  readonly mustShow?: string;
+  /** A sub-agent file to write beside the agent: its frontmatter tools and its body. */
+  readonly subagent?: { readonly name: string; readonly server: readonly [string, number] };
+}
+
+const GET = ["get_tool_output"];
+const TOOL_OUTPUT = { toolOutput: { surface: "tool_output" } };
+
+const LOG = 200;
+const logAnswer = (at: number) => (seed: number) => incidentLog(seed, LOG, at).answer;
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: "get_tool_output grep",
+    server: ["read_log", LOG, 0.6],
+    prompt: () =>
+      'Call live__read_log. Its output is stored; search it with get_tool_output mode="grep" for ERROR, then report the incident id written on the ERROR line.',
+    answer: logAnswer(0.6),
+    retrieval: GET,
+  },
+  {
+    id: "get_tool_output slice",
+    server: ["get_records", 300, 0.45],
+    prompt: () =>
+      'Call live__get_records. Its output is stored; read line 135 with get_tool_output mode="slice" (line_start 135, line_end 135), then report the checksum on that line.',
+    answer: (seed) => numberedLines(seed, 300, 135).answer,
+    retrieval: GET,
+  },
+  {
+    id: "get_tool_output page",
+    server: ["get_build_report", 150],
+    prompt: () =>
+      'Call live__get_build_report. Its output is stored; read its first page with get_tool_output mode="page" (cursor 0), then report the build_id stated in its summary.',
+    answer: (seed) => buildReport(seed, 150).answer,
+    retrieval: GET,
+  },
+  {
+    id: "get_tool_output json",
+    server: ["get_orders", 120, 0, "pretty"],
+    prompt: (seed) =>
+      `Call live__get_orders. Its output is stored JSON; query it with get_tool_output mode="json" for the order whose id is ${ordersJson(seed, 120, true).order}, then report that order's tracking code.`,
+    answer: (seed) => ordersJson(seed, 120, true).answer,
+    retrieval: GET,
+  },
+  {
+    id: "get_tool_output extract",
+    server: ["read_log", LOG, 0.3],
+    prompt: () =>
+      'Call live__read_log. Its output is stored; use get_tool_output mode="extract" with a query asking for the incident id on the ERROR line, then report that incident id.',
+    answer: logAnswer(0.3),
+    retrieval: GET,
+  },
+  {
+    id: "get_continuation paging",
+    server: ["read_log", 90, 0.8],
+    prompt: () =>
+      "Call live__read_log. Its output is shown in chunks: call get_continuation until you reach the ERROR line, then report the incident id written on it.",
+    answer: (seed) => incidentLog(seed, 90, 0.8).answer,
+    retrieval: ["get_continuation"],
+    frontmatter: { toolOutput: { surface: "get_continuation" } },
+  },
+  {
+    id: "tool_output auto → full-chunked",
+    server: ["get_orders", 60, 0, "minified"],
+    prompt: (seed) =>
+      `Call live__get_orders. Its output is stored; call tool_output with its handle and extract="the tracking code of order ${ordersJson(seed, 60, false).order}", then report that tracking code.`,
+    answer: (seed) => ordersJson(seed, 60, false).answer,
+    retrieval: ["tool_output"],
+    frontmatter: TOOL_OUTPUT,
+    mustShow: "STRATEGY:full-chunked",
+  },
+  {
+    id: "tool_output auto → read-grep",
+    server: ["read_log", 900, 0.7],
+    prompt: () =>
+      'Call live__read_log. Its output is stored; call tool_output with its handle and extract="the incident id on the ERROR line", then report that incident id.',
+    answer: (seed) => incidentLog(seed, 900, 0.7).answer,
+    retrieval: ["tool_output"],
+    frontmatter: TOOL_OUTPUT,
+    mustShow: "STRATEGY:read-grep",
+  },
+  ...(["full-chunked", "read-grep"] as const).map(
+    (mode): Scenario => ({
+      id: `tool_output mode=${mode}`,
+      server: ["read_log", LOG, 0.4],
+      prompt: () =>
+        `Call live__read_log. Its output is stored; call tool_output with its handle, extract="the incident id on the ERROR line" and mode="${mode}", then report that incident id.`,
+      answer: logAnswer(0.4),
+      retrieval: ["tool_output"],
+      frontmatter: TOOL_OUTPUT,
+      mustShow: `STRATEGY:${mode}`,
+    }),
+  ),
+  {
+    id: "tool_output mode=truncate",
+    server: ["read_log", LOG, 0.995],
+    prompt: () =>
+      'Call live__read_log. Its output is stored; call tool_output with its handle, extract="the incident id on the ERROR line" and mode="truncate", then report that incident id.',
+    answer: logAnswer(0.995),
+    retrieval: ["tool_output"],
+    frontmatter: TOOL_OUTPUT,
+    mustShow: "STRATEGY:truncate",
+  },
+  {
+    id: "slow tool async → wait_for_tool_output",
+    server: ["build_status", 4],
+    prompt: () =>
+      "Call live__build_status. It is slow and goes on in the background: wait for it with wait_for_tool_output, then report the artifact digest it returns.",
+    answer: (seed) => `sha-${token(seed, "artifact", 12)}`,
+    retrieval: ["wait_for_tool_output", "get_tool_output"],
+    frontmatter: { asyncTimeoutSecs: 1 },
+  },
+  {
+    id: "async sub-agent",
+    server: ["read_log", 10, 0.5],
+    prompt: () =>
+      "Start the vault agent in the background (agent__vault with async: true) and ask it for the current deploy key; then wait for its report with wait_for_tool_output and report the deploy key.",
+    answer: (seed) => `KEY-${token(seed, "vault", 10).toUpperCase()}`,
+    retrieval: ["wait_for_tool_output", "get_tool_output"],
+    subagent: { name: "vault", server: ["vault_lookup", 1] },
+  },
+];
