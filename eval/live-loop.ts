@@ -30,6 +30,8 @@ export interface LiveLoopOptions {
   readonly maxTurns?: number;
   readonly maxOutputTokens?: number;
   readonly abortSignal?: AbortSignal;
+  /** Called after each model call (progress). */
+  readonly onStep?: (step: { inputTokens: number; outputTokens: number; calls: string[] }) => void;
 }
 
 const schemaOf = (spec: ToolSpec) =>
@@ -111,6 +113,11 @@ export async function liveLoop(
         usage.requests++;
         usage.input += step.usage.inputTokens ?? 0;
         usage.output += step.usage.outputTokens ?? 0;
+        options.onStep?.({
+          inputTokens: step.usage.inputTokens ?? 0,
+          outputTokens: step.usage.outputTokens ?? 0,
+          calls: step.toolCalls.map((c) => c.toolName),
+        });
       },
       ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
     });

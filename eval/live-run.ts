@@ -46,12 +46,23 @@ export interface LiveTaskSpec {
  */
 export const LIVE_TASKS: readonly LiveTaskSpec[] = [
   { kind: "log", size: "50KB", position: "middle" },
-  { kind: "log", size: "50KB", position: "end-error" },
   { kind: "json-pretty", size: "50KB", position: "nested-json" },
   { kind: "csv", size: "50KB", position: "75%" },
+  { kind: "log", size: "50KB", position: "end-error" },
   { kind: "markdown", size: "50KB", position: "regex-only" },
   { kind: "json-min", size: "50KB", position: "25%" },
 ];
+
+/** The first this many of LIVE_TASKS are the default subset (sized to the time budget). */
+export const LIVE_DEFAULT_TASKS = 4;
+
+/**
+ * Turns a session may take, the same for every policy (a small model may fetch the same output
+ * again and again); paging's continuation calls do not count (seed 002), so it gets more, and
+ * the context window ends it first.
+ */
+export const LIVE_MAX_TURNS = 6;
+export const LIVE_PAGING_MAX_TURNS = 20;
 
 export interface LiveEvalOptions {
   /** The model ref playing every agent, as `spillway run --model` takes it. */
@@ -71,6 +82,8 @@ export interface LiveEvalOptions {
    */
   readonly scriptedStandIn?: (policy: PolicyName) => Responder;
   readonly log?: (line: string) => void;
+  /** Finer progress: every model call and tool call. */
+  readonly progress?: (line: string) => void;
   /** Called after every episode (progress, partial saves). */
   readonly onEpisode?: (episode: Episode, all: readonly Episode[]) => Promise<void> | void;
 }
@@ -144,10 +157,18 @@ export async function runLiveEval(options: LiveEvalOptions): Promise<LiveRun> {
             agent: env.agentPath,
             prompt,
             model: options.model,
-            ...(options.spillwaySettings ? { settings: options.spillwaySettings } : {}),
+            settings: { maxTurns: LIVE_MAX_TURNS, ...options.spillwaySettings },
             stores: env.stores,
             cwd,
-            onEvent: (event) => events.push(event),
+            onEvent: (event) => {
+              events.push(event);
+              if (event.type === "model.call")
+                options.progress?.(
+                  `  ${policy} call: ${event.inputTokens} in, ${event.outputTokens} out, ${(event.latencyMs / 1000).toFixed(0)} s`,
+                );
+              if (event.type === "tool.end" && event.depth === 0)
+                options.progress?.(`  ${policy} tool: ${event.toolName}`);
+            },
           });
           if (result.status === "failed" && result.error?.startsWith("MODEL_UNAVAILABLE"))
             throw new Error(
@@ -176,7 +197,14 @@ export async function runLiveEval(options: LiveEvalOptions): Promise<LiveRun> {
           });
         } else {
           const peer = await peerEnv(policy as PeerPolicy, p, join(env.dir, "spill"));
-          const run = await liveLoop(model, peer, { prompt });
+          const run = await liveLoop(model, peer, {
+            prompt,
+            maxTurns: policy === "paging-4000" ? LIVE_PAGING_MAX_TURNS : LIVE_MAX_TURNS,
+            onStep: (step) =>
+              options.progress?.(
+                `  ${policy} call: ${step.inputTokens} in, ${step.outputTokens} out → ${step.calls.join(", ") || "text"}`,
+              ),
+          });
           if (run.failure?.includes("MODEL_UNAVAILABLE"))
             throw new Error(`eval:live: the model ${options.model} did not answer. ${run.failure}`);
           episode = scoredEpisode(policy, task, {

@@ -13,7 +13,13 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { POLICIES, type PolicyName } from "./episode.js";
 import { liveFigures, writeLiveReport } from "./live-report.js";
-import { LIVE_POLICIES, LIVE_TASKS, runLiveEval, saveEpisodes } from "./live-run.js";
+import {
+  LIVE_DEFAULT_TASKS,
+  LIVE_POLICIES,
+  LIVE_TASKS,
+  runLiveEval,
+  saveEpisodes,
+} from "./live-run.js";
 
 /** The model eval:live plays by default: the local test model (`npm run model:fetch`). */
 export const DEFAULT_LIVE_MODEL = "local/qwen2.5-coder-1.5b-instruct-q4_k_m";
@@ -41,7 +47,7 @@ function parse(argv: readonly string[]): LiveArgs {
     model: process.env.SPILLWAY_LIVE_MODEL || DEFAULT_LIVE_MODEL,
     label: undefined,
     policies: [...LIVE_POLICIES],
-    tasks: LIVE_TASKS.length,
+    tasks: LIVE_DEFAULT_TASKS,
     settings: undefined,
     out: resolve(import.meta.dirname, "report-live"),
     json: false,
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
     tasks: LIVE_TASKS.slice(0, args.tasks),
     ...(args.settings ? { spillwaySettings: args.settings } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
+    progress: (line) => process.stderr.write(`${line}\n`),
     onEpisode: (_e, all) => saveEpisodes(args.out, all),
   });
   const machine = `${cpus().length} cores, load average ${load} at the start (a shared machine)`;
