@@ -171,7 +171,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
 }
 
 /** Extraction settings: the keys some level set, over spillway's defaults. */
-function extractionSettings(resolved: ResolvedSettings, home?: string): ExtractionSettings {
+export function extractionSettings(resolved: ResolvedSettings, home?: string): ExtractionSettings {
   const { models, ...set } = resolved.extraction;
   const defined = Object.fromEntries(
     Object.entries(set).filter(([, value]) => value !== undefined),

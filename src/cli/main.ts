@@ -6,6 +6,7 @@
  * $SPILLWAY_HOME, else ~/.spillway) and `--json` (one JSON document on stdout, for scripts).
  *
  * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store),
+ * `serve` (the HTTP API, SSE and the web inspector), `mcp` (the lossless MCP gateway),
  * `models` (local GGUF models: list, pull).
  *
  * Exit codes: 0 ok; 1 a spillway error (not found, invalid range, corrupt, …), a failed agent
@@ -18,10 +19,31 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { reportError } from "./errors.js";
-import { addModelsCommand } from "./models-command.js";
-import { addOutputsCommand } from "./outputs-command.js";
-import { addRunCommand } from "./run-command.js";
-import { addSessionsCommand } from "./sessions-command.js";
+
+/**
+ * The commands, each loaded only when used: `spillway serve` does not load the agent runtime
+ * and `spillway outputs` does not load the HTTP server. Help without a command loads them all.
+ */
+const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
+  run: async () => (await import("./run-command.js")).addRunCommand,
+  sessions: async () => (await import("./sessions-command.js")).addSessionsCommand,
+  outputs: async () => (await import("./outputs-command.js")).addOutputsCommand,
+  models: async () => (await import("./models-command.js")).addModelsCommand,
+  serve: async () => (await import("./serve-command.js")).addServeCommand,
+  // The composition root: the gateway's command is registered here (see .dependency-cruiser.cjs).
+  mcp: async () => (await import("../gateway/command.js")).addMcpCommand,
+};
+
+/** The subcommand named in the arguments (after global options), if any. */
+function subcommandOf(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") return undefined;
+    if (arg === "--home") i++;
+    else if (!arg.startsWith("-")) return arg;
+  }
+  return undefined;
+}
 
 function packageVersion(): string {
   try {
@@ -32,8 +54,11 @@ function packageVersion(): string {
   }
 }
 
-/** The whole command tree. Errors are thrown (exitOverride), never printed by commander. */
-export function buildProgram(): Command {
+/**
+ * The command tree (only `only` when it names a command, else all of them). Errors are thrown
+ * (exitOverride), never printed by commander.
+ */
+export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command("spillway")
     .description(
       "Lossless tool outputs for LLM agents: run agents whose every tool result is stored whole, read back exactly.",
@@ -50,10 +75,9 @@ export function buildProgram(): Command {
         "130 run aborted by Ctrl-C.\n" +
         'Start with: spillway outputs demo, or spillway run <agent.md> "<task>"',
     );
-  addRunCommand(program);
-  addSessionsCommand(program);
-  addOutputsCommand(program);
-  addModelsCommand(program);
+  const named = only !== undefined && only in COMMANDS ? only : undefined;
+  for (const [name, load] of Object.entries(COMMANDS))
+    if (named === undefined || named === name) (await load())(program);
   return program;
 }
 
@@ -64,7 +88,7 @@ function wantsJson(args: readonly string[]): boolean {
 }
 
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(subcommandOf(argv.slice(2)));
   // `run --json` prints JSON Lines, so its errors are one JSON line too.
   let jsonLines = false;
   program.hook("preSubcommand", (_program, subcommand) => {

@@ -3,9 +3,8 @@
  * text, tool calls (name and arguments), and each tool result as the model was shown it (the
  * projection, rendered again from the canonical result), with the handle always named.
  */
-import { type RenderContext, renderResult } from "../agent/render-result.js";
+import { projectedResultText, viewerRenderContext } from "../agent/projected-result.js";
 import type { RunPlan } from "../agent/run-settings.js";
-import { newSessionState } from "../agent/session-context.js";
 import { isSpillwayError } from "../core/errors.js";
 import type {
   HistoryMessage,
@@ -15,7 +14,6 @@ import type {
   ToolResultRef,
 } from "../store/history.js";
 import type { SpillwayStores } from "../store/sqlite-history-store.js";
-import { createSurface } from "../surfaces/index.js";
 import { OWNER_SCOPE } from "./context.js";
 import { formatBytes, formatCount, formatDuration } from "./format.js";
 
@@ -35,25 +33,6 @@ export interface HistoryView {
   readonly children: ReadonlyMap<string, SessionRecord>;
   /** Show whole projections and arguments. */
   readonly full: boolean;
-}
-
-/**
- * What `renderResult` reads of a session context: the output store, the session id, the
- * surface (handle messages), the settings (legacy truncation) and the render cache.
- */
-function renderContext(view: HistoryView, plan: RunPlan): RenderContext {
-  const state = {
-    ...newSessionState(),
-    turn: view.session.turns,
-    finalReport: view.session.finalReport,
-  };
-  return {
-    sessionId: view.session.id,
-    outputs: view.stores.outputs,
-    surface: createSurface(plan.settings.toolOutput.surface, plan.settings.toolOutput),
-    settings: plan.settings,
-    state,
-  };
 }
 
 /** Lines kept from the end of a clipped result. */
@@ -130,17 +109,11 @@ async function describeRef(view: HistoryView, ref: ToolResultRef): Promise<strin
 }
 
 /** The projected text of a result, as the model was shown it. */
-async function projectedText(view: HistoryView, ref: ToolResultRef): Promise<string> {
-  if (ref.kind === "error") return `Error ${ref.code}: ${ref.message}`;
-  if (ref.kind === "note") return ref.text;
-  if (!view.plan)
-    return "(the projection cannot be rendered: the session's settings are unreadable)";
-  try {
-    return await renderResult(renderContext(view, view.plan), ref);
-  } catch (error) {
-    if (!isSpillwayError(error)) throw error;
-    return `(the projection cannot be rendered: ${error.code}: ${error.message})`;
-  }
+function projectedText(view: HistoryView, ref: ToolResultRef): Promise<string> {
+  return projectedResultText(
+    view.plan ? viewerRenderContext(view.stores.outputs, view.session, view.plan) : null,
+    ref,
+  );
 }
 
 function callLine(view: HistoryView, part: Extract<HistoryPart, { type: "tool-call" }>): string {

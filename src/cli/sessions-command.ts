@@ -161,7 +161,10 @@ function recordLines(
       "updated",
       `${formatTime(session.updatedAt)} (after ${formatDuration(session.updatedAt - session.createdAt)})`,
     ],
-    ["turns", `${session.turns}${settings ? ` of ${settings.maxTurns}` : ""}`],
+    [
+      "turns",
+      `${session.turns}${settings && settings.maxTurns > 0 ? ` of ${settings.maxTurns}` : ""}`,
+    ],
     ...(settings
       ? [
           [

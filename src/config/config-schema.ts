@@ -2,6 +2,7 @@
  * The config file (`spillway.config.json`, `.yaml` or `.yml`).
  */
 import { z } from "zod";
+import { gatewaySchema } from "./gateway-schema.js";
 import { mcpServerMapSchema } from "./mcp-server-schema.js";
 import { NAME_PATTERN } from "./model-ref.js";
 import { httpUrl, int, number, oneOf, strictObject, stringMap } from "./schema-helpers.js";
@@ -62,6 +63,8 @@ export const configSchema = strictObject({
     .default({}),
   mcpServers: mcpServerMapSchema.default({}),
   defaults: settingsSchema.default({}),
+  /** `spillway mcp`: the gateway's limits and extraction through the client's model. */
+  gateway: gatewaySchema.optional(),
 });
 
 /** A validated config file. */

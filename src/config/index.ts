@@ -32,6 +32,7 @@ export {
 } from "./defaults.js";
 export { type MarkdownParts, splitFrontmatter } from "./frontmatter.js";
 export { FRONTMATTER_KEYS, frontmatterSchema } from "./frontmatter-schema.js";
+export { type GatewayConfig, gatewaySchema } from "./gateway-schema.js";
 export type { McpHttpServerSpec, McpServerSpec, McpStdioServerSpec } from "./mcp-server-schema.js";
 export {
   checkModelRef,

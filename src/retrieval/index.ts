@@ -27,6 +27,16 @@ export {
   type GrepResult,
   grepOutput,
 } from "./grep.js";
+export {
+  HANDLE_REFERENCE_PREFIX,
+  type HandleRange,
+  type HandleReference,
+  handleReferenceUri,
+  parseHandleReference,
+  type ResolvedReference,
+  type ResolveReferenceOptions,
+  resolveHandleReference,
+} from "./handle-reference.js";
 export { type JsonMatch, type JsonRequest, type JsonResult, queryJson } from "./json.js";
 export { outlineJson } from "./json-outline.js";
 export { type PageRequest, type PageResult, readPage } from "./page.js";
@@ -40,3 +50,8 @@ export {
   readOutput,
 } from "./read-output.js";
 export { type AnchorInfo, readSlice, type SliceRequest, type SliceResult } from "./slice.js";
+export {
+  type SubstitutedArguments,
+  type Substitution,
+  substituteHandleReferences,
+} from "./substitute-references.js";

@@ -211,6 +211,24 @@ export class LineIndex {
     return this.closerRecent(best, usable);
   }
 
+  /**
+   * The checkpoint span holding character `char` when every character in it is one byte
+   * (ASCII: its byte and character lengths agree), so offsets map to bytes directly; null
+   * otherwise. `totalChars` and `totalBytes` close the last span.
+   */
+  singleByteSpan(
+    char: number,
+    totalChars: number,
+    totalBytes: number,
+  ): { readonly start: TextPosition; readonly endChar: number } | null {
+    const i = this.lastWhere((k) => this.chars[k]! <= char);
+    const last = i + 1 >= this.chars.length;
+    const endChar = last ? totalChars : this.chars[i + 1]!;
+    const endByte = last ? totalBytes : this.bytes[i + 1]!;
+    if (endByte - this.bytes[i]! !== endChar - this.chars[i]!) return null;
+    return { start: this.at(i), endChar };
+  }
+
   /** Remembers a position a read reached, so the next read nearby starts from it. */
   remember(position: TextPosition): void {
     if (this.recent.some((p) => p.byte === position.byte)) return;

@@ -124,8 +124,11 @@ export interface OutputStore {
   list(filter?: ListOutputsFilter): Promise<OutputRecord[]>;
   /** Opens a ready output for reading (OUTPUT_NOT_READY / OUTPUT_FAILED otherwise). */
   open(id: string, scope: ReadScope): Promise<OpenedOutput>;
-  /** Counts one retrieval of an output. */
-  countRead(id: string): Promise<void>;
+  /**
+   * Counts retrievals of an output: one, or `times` at once (a server batches the reads it
+   * answered, so a read does not wait for a durable write).
+   */
+  countRead(id: string, times?: number): Promise<void>;
   /** Re-hashes the stored bytes and compares with the record. */
   verify(id: string, scope: ReadScope): Promise<VerifyResult>;
   close(): Promise<void>;

@@ -8,12 +8,22 @@ import { BlobDirectory, FILE_MODE, makePrivateDir } from "./blob-files.js";
 import { migrate } from "./sqlite-schema.js";
 
 /**
+ * How each commit reaches the disk. `full` (the default): every transaction is fsynced before
+ * it returns, so a stored output survives a power loss. `normal`: the WAL is fsynced at
+ * checkpoints, so a commit survives the process crashing (it is in the OS's cache) but the
+ * last commits can be lost to a power loss or an OS crash; commits take a fraction of the time.
+ */
+export type SqliteSynchronous = "full" | "normal";
+
+/**
  * Opens (creating if needed) the store's directory and database: `spillway.db` (WAL,
- * synchronous=FULL, migrated to the latest schema) plus the blob directories.
+ * synchronous=FULL unless asked otherwise, migrated to the latest schema) plus the blob
+ * directories.
  */
 export async function openSqliteDatabase(
   explicitHome: string | undefined,
   clock: Clock,
+  synchronous: SqliteSynchronous = "full",
 ): Promise<{ home: string; db: Database.Database; blobs: BlobDirectory }> {
   const home = resolveHome(explicitHome);
   const dbPath = join(home, "spillway.db");
@@ -26,7 +36,7 @@ export async function openSqliteDatabase(
     await chmod(dbPath, FILE_MODE);
     const db = new Database(dbPath, { timeout: 30_000 });
     db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
+    db.pragma(synchronous === "normal" ? "synchronous = NORMAL" : "synchronous = FULL");
     db.pragma("foreign_keys = ON");
     migrate(db, clock());
     return { home, db, blobs };

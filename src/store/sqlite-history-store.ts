@@ -320,7 +320,7 @@ export async function openSqliteStores(
   options: SqliteOutputStoreOptions = {},
 ): Promise<SpillwayStores> {
   const clock = options.clock ?? systemClock;
-  const { home, db, blobs } = await openSqliteDatabase(options.home, clock);
+  const { home, db, blobs } = await openSqliteDatabase(options.home, clock, options.synchronous);
   const outputs = new SqliteOutputStore(home, db, blobs, options, false);
   const history = new SqliteHistoryStore(db, clock);
   return {

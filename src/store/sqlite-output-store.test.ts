@@ -252,6 +252,9 @@ describe("session isolation and listing", () => {
     await readOutput(store, record.id, SCOPE, { mode: "raw" });
     await readOutput(store, record.id, SCOPE, { mode: "slice", start: 1, length: 1 });
     expect((await store.get(record.id, SCOPE)).readCount).toBe(2);
+    await store.countRead(record.id, 5);
+    expect((await store.get(record.id, SCOPE)).readCount).toBe(7);
+    await expect(store.countRead(record.id, 0)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
   });
 });
 

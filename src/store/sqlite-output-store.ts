@@ -24,7 +24,7 @@ import type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
-import { openSqliteDatabase } from "./sqlite-database.js";
+import { openSqliteDatabase, type SqliteSynchronous } from "./sqlite-database.js";
 import { type BlobRow, type OutputRow, toRecord } from "./sqlite-output-rows.js";
 
 /** 1 GiB: the default largest output a store accepts. */
@@ -42,6 +42,11 @@ export interface SqliteOutputStoreOptions {
   readonly tokenizer?: TokenizerName;
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
+  /**
+   * `full` (default): every commit is fsynced (survives a power loss). `normal`: commits
+   * survive a process crash, not a power loss, and take a fraction of the time.
+   */
+  readonly synchronous?: SqliteSynchronous;
   /** @internal Test hook: runs after a blob file is durable and before its record is written. */
   readonly afterBlobDurable?: (sha256: string) => void | Promise<void>;
 }
@@ -73,7 +78,11 @@ function checkOrigin(origin: OutputOrigin): void {
 export async function openSqliteOutputStore(
   options: SqliteOutputStoreOptions = {},
 ): Promise<SqliteOutputStore> {
-  const { home, db, blobs } = await openSqliteDatabase(options.home, options.clock ?? systemClock);
+  const { home, db, blobs } = await openSqliteDatabase(
+    options.home,
+    options.clock ?? systemClock,
+    options.synchronous,
+  );
   return new SqliteOutputStore(home, db, blobs, options);
 }
 
@@ -210,8 +219,10 @@ export class SqliteOutputStore implements OutputStore {
     };
   }
 
-  async countRead(id: string): Promise<void> {
-    this.db.prepare("UPDATE outputs SET read_count = read_count + 1 WHERE id = ?").run(id);
+  async countRead(id: string, times = 1): Promise<void> {
+    if (!Number.isSafeInteger(times) || times < 1)
+      throw new InvalidArgumentError("times", `got ${times}`, "a whole number >= 1");
+    this.db.prepare("UPDATE outputs SET read_count = read_count + ? WHERE id = ?").run(times, id);
   }
 
   async verify(id: string, scope: ReadScope): Promise<VerifyResult> {

@@ -149,6 +149,8 @@ export class TextReader {
    * really starts and ends.
    */
   async readChars(start: number, end: number): Promise<TextRange> {
+    const ascii = this.index.singleByteSpan(start, this.totalChars, this.source.size);
+    if (ascii && end <= ascii.endChar) return this.readSingleByte(ascii.start, start, end);
     const base = this.index.beforeChar(start);
     // One character more than asked, to see whether `end` splits a surrogate pair.
     const text = await this.decodeUntil(base, { chars: end - base.char + 1 });
@@ -161,6 +163,33 @@ export class TextReader {
     const endPosition = advance(startPosition, slice);
     this.index.remember(endPosition);
     return { text: slice, start: startPosition, end: endPosition };
+  }
+
+  /**
+   * Characters [start, end) inside one all-ASCII checkpoint span: byte offsets are character
+   * offsets from the checkpoint, so the bytes are read directly and nothing before them is
+   * decoded (only scanned for newlines, to know the line).
+   */
+  private async readSingleByte(base: TextPosition, start: number, end: number): Promise<TextRange> {
+    const skip = start - base.char;
+    const bytes = await this.source.read(base.byte, skip + (end - start));
+    let newlines = 0;
+    for (let at = bytes.indexOf(10); at !== -1 && at < skip; at = bytes.indexOf(10, at + 1))
+      newlines++;
+    const startPosition: TextPosition =
+      skip === 0
+        ? base
+        : {
+            byte: base.byte + skip,
+            char: start,
+            line: base.line + newlines,
+            atLineStart: bytes[skip - 1] === 10,
+          };
+    const body = bytes.subarray(skip);
+    const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("latin1");
+    const endPosition = advance(startPosition, text, body.byteLength);
+    this.index.remember(endPosition);
+    return { text, start: startPosition, end: endPosition };
   }
 
   /**

@@ -68,3 +68,4 @@ export type {
   ScriptedReply,
   ScriptedToolCall,
 } from "./scripted-reply.js";
+export { type ReadSseOptions, readSse, type SseEvent, SseParser } from "./sse-client.js";

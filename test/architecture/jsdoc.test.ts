@@ -13,6 +13,7 @@ const ENTRY_POINTS = [
   "src/store/index.ts",
   "src/retrieval/index.ts",
   "src/testing/index.ts",
+  "src/server/index.ts",
 ];
 
 /** [name, module file] for every value (non-type) an index re-exports. */

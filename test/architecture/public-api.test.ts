@@ -170,6 +170,18 @@ const ENTRY_POINTS = {
       "readPage",
       "readRaw",
       "readSlice",
+      // Handle references (spillway://outputs/<id>), passed into tools by exact content.
+      "HANDLE_REFERENCE_PREFIX",
+      "HandleRange",
+      "HandleReference",
+      "ResolveReferenceOptions",
+      "ResolvedReference",
+      "SubstitutedArguments",
+      "Substitution",
+      "handleReferenceUri",
+      "parseHandleReference",
+      "resolveHandleReference",
+      "substituteHandleReferences",
     ],
   },
 } as const;
@@ -215,5 +227,5 @@ describe("the public API", () => {
 
 /** Subpaths added by adapters (e.g. ./ai) are pinned where they are built; listed here too. */
 function extraSubpaths(): string[] {
-  return [];
+  return ["./server"]; // pinned in src/server/index.test.ts
 }

@@ -23,7 +23,10 @@ import { SCENARIOS, type Scenario } from "./scenarios.js";
  * the others print their pass rate and never fail the run.
  */
 
-/** Scenarios the local 1.5B model passed on every seed measured (see docs/local-models.md). */
+/**
+ * Scenarios the local 1.5B model passed on every seed measured (see docs/local-models.md):
+ * none yet. A scenario joins once it does; CI then runs it and it must pass.
+ */
 export const GATING = new Set<string>([]);
 
 function defaultModel(): { ref?: string; skip?: string } {
@@ -50,6 +53,11 @@ const selected = SCENARIOS.filter(
     (!ONLY || ONLY.some((part) => s.id.includes(part))),
 );
 if (MODEL.skip) console.log(`test:live skipped: ${MODEL.skip}`);
+if (process.env.SPILLWAY_LIVE_GATE_ONLY === "1" && GATING.size === 0) {
+  console.log(
+    "test:live: no scenario gates yet: the local test model has not passed any on every seed measured (docs/local-models.md)",
+  );
+}
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;

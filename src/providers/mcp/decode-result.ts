@@ -14,6 +14,7 @@ export function decodeCallToolResult(result: CallToolResult): McpCallResult {
     isError: result.isError === true,
     content: result.content.map(decodeContent),
     ...(result.structuredContent === undefined ? {} : { structured: result.structuredContent }),
+    raw: result,
   };
 }
 

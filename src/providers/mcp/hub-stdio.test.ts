@@ -129,6 +129,11 @@ describe("connectMcpServers over stdio", () => {
     expect(result).toEqual({
       isError: true,
       content: [{ type: "text", text: "the fixture tool failed on purpose" }],
+      // The result exactly as the server sent it.
+      raw: {
+        isError: true,
+        content: [{ type: "text", text: "the fixture tool failed on purpose" }],
+      },
     });
   });
 

@@ -12,6 +12,7 @@ import {
   type McpCallOptions,
   type McpCallResult,
   type McpHubOptions,
+  type McpMessage,
   type McpServerFailure,
   type McpServerSpec,
   type McpServerStatus,
@@ -51,6 +52,7 @@ export class McpHub {
         toolName,
         description: tool.description ?? "",
         inputSchema: tool.inputSchema as Record<string, unknown>,
+        definition: tool as Record<string, unknown>,
       };
     });
   }
@@ -113,6 +115,31 @@ export class McpHub {
       );
     }
     return route.connection.callTool(route.toolName, name, args, options);
+  }
+
+  /**
+   * Sends any request to one server (resources, prompts, completion, logging, …) and resolves
+   * with its result as the server sent it. Rejects like {@link callTool}; a method the server
+   * did not declare in its capabilities is `TOOL_FAILED` without being sent.
+   *
+   * @example
+   * const { resources } = await hub.request("docs", { method: "resources/list" });
+   */
+  async request(
+    server: string,
+    request: McpMessage,
+    options: McpCallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const connection = this.#connections.find((c) => c.name === server);
+    if (!connection) {
+      throw new SpillwayError(
+        "MCP_SERVER_FAILED",
+        `No MCP server named "${server}" is configured; configured: ${this.#connections.map((c) => c.name).join(", ") || "none"}.`,
+        { server, reason: "unknown_server" },
+        { fault: "internal" },
+      );
+    }
+    return connection.request(request, options);
   }
 
   /** Closes every server (stdio children are ended, then killed); resolves when all are gone. */

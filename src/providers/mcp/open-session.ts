@@ -13,6 +13,7 @@ import { McpStdioClientTransport } from "./stdio-transport.js";
 import {
   describeTarget,
   isStdioSpec,
+  type McpMessage,
   type McpServerSpec,
   type ResolvedMcpHubOptions,
 } from "./types.js";
@@ -55,7 +56,7 @@ export async function openSession(
   options: ResolvedMcpHubOptions,
   events: SessionEvents,
 ): Promise<McpSession> {
-  const client = new Client(options.clientInfo, { capabilities: {} });
+  const client = new Client(options.clientInfo, { capabilities: options.clientCapabilities });
   const session: McpSession = {
     client,
     stdio: undefined,
@@ -72,6 +73,7 @@ export async function openSession(
   // Out-of-band transport errors (a stray line on stdout, a dropped SSE stream) are not fatal
   // by themselves; fatal ones close the transport and surface through the pending calls.
   client.onerror = () => {};
+  relayServerMessages(name, client, options);
   const timeout = options.connectTimeoutMs;
   try {
     await client.connect(transport, { timeout });
@@ -90,6 +92,27 @@ export async function openSession(
     return session;
   } catch (error) {
     throw await startFailure(name, spec, session, error, timeout);
+  }
+}
+
+/**
+ * Requests and notifications the server sends that the SDK client does not handle itself go
+ * to the hub's hooks (progress and cancellation are the SDK's, routed to their calls).
+ */
+function relayServerMessages(name: string, client: Client, options: ResolvedMcpHubOptions): void {
+  const { onServerRequest, onServerNotification } = options;
+  if (onServerRequest) {
+    client.fallbackRequestHandler = async (request, extra) =>
+      (await onServerRequest(name, request as McpMessage, {
+        signal: extra.signal,
+        notify: (notification) =>
+          extra.sendNotification(notification as Parameters<typeof extra.sendNotification>[0]),
+      })) as Awaited<ReturnType<NonNullable<Client["fallbackRequestHandler"]>>>;
+  }
+  if (onServerNotification) {
+    client.fallbackNotificationHandler = async (notification) => {
+      onServerNotification(name, notification as McpMessage);
+    };
   }
 }
 

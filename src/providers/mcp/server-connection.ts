@@ -6,7 +6,14 @@
  * a server that never connected is `failed`; `close()` makes every server `closed`.
  */
 
-import { CallToolResultSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  ResultSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { isSpillwayError, SpillwayError } from "../../core/errors.js";
 import { decodeCallToolResult } from "./decode-result.js";
 import {
@@ -22,6 +29,8 @@ import {
   describeTarget,
   type McpCallOptions,
   type McpCallResult,
+  type McpMessage,
+  type McpServerHandshake,
   type McpServerSpec,
   type McpServerState,
   type McpServerStatus,
@@ -67,12 +76,14 @@ export class McpServerConnection {
 
   status(): McpServerStatus {
     const pid = this.#state === "connected" ? this.#session?.stdio?.pid : undefined;
+    const handshake = this.#state === "connected" ? handshakeOf(this.#session) : undefined;
     return {
       server: this.name,
       state: this.#state,
       target: describeTarget(this.spec),
       toolCount: this.#tools.length,
       ...(pid === undefined ? {} : { pid }),
+      ...(handshake ? { handshake } : {}),
       ...(this.#error && this.#state !== "connected" ? { error: this.#error } : {}),
     };
   }
@@ -84,6 +95,26 @@ export class McpServerConnection {
     args: Record<string, unknown>,
     options: McpCallOptions,
   ): Promise<McpCallResult> {
+    const result = await this.#send<CallToolResult>(
+      { method: "tools/call", params: { name: toolName, arguments: args } },
+      CallToolResultSchema,
+      publicName,
+      options,
+    );
+    return decodeCallToolResult(result);
+  }
+
+  /** Sends any request (resources, prompts, …) and resolves with the result as sent. */
+  async request(request: McpMessage, options: McpCallOptions): Promise<Record<string, unknown>> {
+    return this.#send(request, ResultSchema, request.method, options);
+  }
+
+  async #send<T>(
+    request: McpMessage,
+    schema: Parameters<Client["request"]>[1],
+    publicName: string,
+    options: McpCallOptions,
+  ): Promise<T> {
     const { signal } = options;
     if (signal?.aborted) throw abortedError(this.name, publicName, signal.reason);
     const session = await this.#ready(publicName);
@@ -93,16 +124,24 @@ export class McpServerConnection {
     const forward = () => controller.abort(signal?.reason);
     signal?.addEventListener("abort", forward, { once: true });
     const timeoutMs = options.timeoutMs ?? this.#options.callTimeoutMs;
+    const params =
+      options.meta === undefined
+        ? request.params
+        : { ...request.params, _meta: { ...options.meta, ...(request.params?._meta as object) } };
+    const onProgress = options.onProgress;
     try {
       const result = await session.client.request(
-        { method: "tools/call", params: { name: toolName, arguments: args } },
-        CallToolResultSchema,
+        { method: request.method, ...(params === undefined ? {} : { params }) } as Parameters<
+          Client["request"]
+        >[0],
+        schema,
         {
           signal: controller.signal,
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
+          // Always asked for, so the server's progress notifications reset the inactivity timer.
           onprogress: ({ progress, total, message }) =>
-            options.onProgress?.({
+            onProgress?.({
               progress,
               ...(total === undefined ? {} : { total }),
               ...(message === undefined ? {} : { message }),
@@ -112,7 +151,7 @@ export class McpServerConnection {
             : { maxTotalTimeout: options.maxTotalTimeoutMs }),
         },
       );
-      return decodeCallToolResult(result);
+      return result as T;
     } catch (error) {
       if (signal?.aborted) throw abortedError(this.name, publicName, signal.reason);
       throw this.#callError(session, publicName, error, timeoutMs, options.maxTotalTimeoutMs);
@@ -220,6 +259,18 @@ export class McpServerConnection {
       error instanceof McpError ? error.code : undefined,
     );
   }
+}
+
+function handshakeOf(session: McpSession | undefined): McpServerHandshake | undefined {
+  if (!session) return undefined;
+  const { client } = session;
+  const serverInfo = client.getServerVersion() as Record<string, unknown> | undefined;
+  const instructions = client.getInstructions();
+  return {
+    capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
+    ...(serverInfo ? { serverInfo } : {}),
+    ...(instructions ? { instructions } : {}),
+  };
 }
 
 function asSpillwayError(error: unknown): SpillwayError {

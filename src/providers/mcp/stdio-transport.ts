@@ -9,10 +9,10 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import type { Writable } from "node:stream";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { drained } from "./drained.js";
 import { StderrTail } from "./stderr-tail.js";
 import { decodeMessage, type LineSink, LineSplitter, MessageDecodeError } from "./stdio-framing.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, type McpStdioServerSpec } from "./types.js";
@@ -74,6 +74,8 @@ export class McpStdioClientTransport implements Transport {
   #exit: ProcessExit | undefined;
   #fatal: StdioMessageError | undefined;
   #closeNotified = false;
+  readonly #queue: JSONRPCMessage[] = [];
+  #pumping = false;
   #stopping: Promise<void> | undefined;
   #resolveClosed!: (exit: ProcessExit | undefined) => void;
   /** Settles once the child is gone (undefined when it never started). */
@@ -144,7 +146,7 @@ export class McpStdioClientTransport implements Transport {
     }
     // Two writes instead of `json + "\n"`: no concatenated copy of a large message.
     stdin.write(JSON.stringify(message));
-    if (!stdin.write("\n")) await drained(stdin);
+    if (!stdin.write("\n")) await drained(stdin, "stdin closed before the message was written");
   }
 
   /** Ends stdin, then SIGTERM after `closeGraceMs`, then SIGKILL; resolves once the child is gone. */
@@ -234,6 +236,31 @@ export class McpStdioClientTransport implements Transport {
       this.onerror?.(new Error(`MCP server "${this.#name}": ${reason}`, { cause: error }));
       return;
     }
+    this.#queue.push(message);
+    if (!this.#pumping) this.#pump();
+  }
+
+  /**
+   * Hands messages to the SDK in order. The SDK runs a notification's handler in a microtask
+   * but settles a response at once, and a pipe may deliver several reads in one turn of the
+   * event loop, so a progress notification followed by its response would reach its handler
+   * after the call ended (and be dropped). After a notification, later messages wait for the
+   * next turn of the event loop.
+   */
+  #pump(): void {
+    this.#pumping = true;
+    while (this.#queue.length > 0) {
+      const message = this.#queue.shift() as JSONRPCMessage;
+      this.#hand(message);
+      if (!("id" in message)) {
+        setImmediate(() => this.#pump());
+        return;
+      }
+    }
+    this.#pumping = false;
+  }
+
+  #hand(message: JSONRPCMessage): void {
     try {
       this.onmessage?.(message);
     } catch (error) {
@@ -253,23 +280,11 @@ export class McpStdioClientTransport implements Transport {
   #notifyClosed(): void {
     if (this.#closeNotified) return;
     this.#closeNotified = true;
+    // Messages that arrived before the close are delivered before it.
+    for (const message of this.#queue.splice(0)) this.#hand(message);
     this.#splitter.clear();
     this.#resolveClosed(this.#exit);
     this.onclose?.();
-  }
-}
-
-async function drained(stream: Writable): Promise<void> {
-  const controller = new AbortController();
-  try {
-    await Promise.race([
-      once(stream, "drain", { signal: controller.signal }),
-      once(stream, "close", { signal: controller.signal }).then(() => {
-        throw new Error("stdin closed before the message was written");
-      }),
-    ]);
-  } finally {
-    controller.abort();
   }
 }
 

@@ -33,6 +33,11 @@ export type McpToolInfo = {
   description: string;
   /** The JSON Schema object exactly as the server gave it. */
   inputSchema: Record<string, unknown>;
+  /**
+   * The tool exactly as the server listed it (title, annotations, outputSchema, icons, _meta
+   * included), for callers that pass it on, such as a gateway.
+   */
+  definition: Readonly<Record<string, unknown>>;
 };
 
 /** One content block of a tool result, with base64 payloads decoded to bytes. */
@@ -54,6 +59,11 @@ export type McpCallResult = {
   content: McpContent[];
   /** The result's `structuredContent`, when the server sent one (the same object, not a copy). */
   structured?: unknown;
+  /**
+   * The result exactly as the server sent it (the same object, not a copy): content blocks
+   * with their annotations and base64 payloads, `structuredContent`, `_meta`.
+   */
+  raw: Readonly<Record<string, unknown>>;
 };
 
 /** A progress notification sent by the server while a tool runs. */
@@ -71,6 +81,32 @@ export type McpCallOptions = {
   /** Hard limit in milliseconds regardless of progress notifications. No limit by default. */
   maxTotalTimeoutMs?: number;
   onProgress?: (progress: McpProgress) => void;
+  /** Sent as the request's `_meta` (the progress token is added by the hub when `onProgress` is set). */
+  meta?: Record<string, unknown>;
+};
+
+/** A JSON-RPC request or notification as a server sent it (method and raw params). */
+export type McpMessage = { method: string; params?: Record<string, unknown> };
+
+/**
+ * Answers a request a server sends to its client (`sampling/createMessage`,
+ * `elicitation/create`, `roots/list`): resolves with the JSON-RPC result, or rejects (the
+ * server gets the error). `signal` aborts when the server cancels its request; `notify` sends
+ * the server a notification about it (progress, with the request's `_meta.progressToken`).
+ */
+export type McpServerRequestHandler = (
+  server: string,
+  request: McpMessage,
+  extra: { signal: AbortSignal; notify: (notification: McpMessage) => Promise<void> },
+) => Promise<Record<string, unknown>>;
+
+/** What a connected server said about itself in the handshake. */
+export type McpServerHandshake = {
+  /** The server's `capabilities` (tools, resources, prompts, logging, completions, …). */
+  capabilities: Record<string, unknown>;
+  /** The server's `serverInfo` (name, version, title, …). */
+  serverInfo?: Record<string, unknown>;
+  instructions?: string;
 };
 
 /** A server that could not be used, with the typed error (`MCP_SERVER_FAILED`) saying why. */
@@ -89,6 +125,8 @@ export type McpServerStatus = {
   /** The child's process id while a stdio server runs. */
   pid?: number;
   error?: SpillwayError;
+  /** The handshake of the current connection, while connected. */
+  handshake?: McpServerHandshake;
 };
 
 /** Options of {@link connectMcpServers}. Every field has a default. */
@@ -112,11 +150,28 @@ export type McpHubOptions = {
   maxRestarts?: number;
   /** On close, how long a stdio server gets to exit after stdin ends, before SIGTERM. Default 2,000 ms. */
   closeGraceMs?: number;
+  /**
+   * Client capabilities declared to every server in the handshake (`sampling`, `elicitation`,
+   * `roots`, …). Default none. Declare only what `onServerRequest` can answer.
+   */
+  clientCapabilities?: Record<string, unknown>;
+  /**
+   * Answers requests servers send (sampling, elicitation, roots). Without it such requests
+   * get "Method not found".
+   */
+  onServerRequest?: McpServerRequestHandler;
+  /**
+   * Receives the notifications servers send (log messages, list changes, resource updates),
+   * except progress and cancellation, which the hub routes to the calls they belong to.
+   */
+  onServerNotification?: (server: string, notification: McpMessage) => void;
 };
 
+type OptionalHooks = "onStderr" | "onServerRequest" | "onServerNotification";
+
 /** {@link McpHubOptions} with every default applied. */
-export type ResolvedMcpHubOptions = Required<Omit<McpHubOptions, "onStderr">> &
-  Pick<McpHubOptions, "onStderr">;
+export type ResolvedMcpHubOptions = Required<Omit<McpHubOptions, OptionalHooks>> &
+  Pick<McpHubOptions, OptionalHooks>;
 
 /** The largest message the stdio transport accepts by default: 2 GiB - 1 bytes. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 2 ** 31 - 1;
@@ -131,7 +186,10 @@ export function resolveHubOptions(options: McpHubOptions = {}): ResolvedMcpHubOp
     stderrTailBytes: options.stderrTailBytes ?? 16 * 1024,
     maxRestarts: options.maxRestarts ?? 1,
     closeGraceMs: options.closeGraceMs ?? 2_000,
+    clientCapabilities: options.clientCapabilities ?? {},
     ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+    ...(options.onServerRequest ? { onServerRequest: options.onServerRequest } : {}),
+    ...(options.onServerNotification ? { onServerNotification: options.onServerNotification } : {}),
   };
 }
 
