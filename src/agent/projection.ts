@@ -6,8 +6,9 @@ import { renderNotice, type TurnPlan } from "./notice.js";
 import { renderResult, shortenedResult } from "./render-result.js";
 import {
   contextWindowOf,
-  maxOutputTokensOf,
+  requestBudgetOf,
   type SessionContext,
+  tokenizerMarginOf,
   tokenizerOf,
 } from "./session-context.js";
 
@@ -20,7 +21,7 @@ import {
 export interface Projection {
   readonly system: string;
   readonly messages: ModelMessage[];
-  /** Estimated tokens of everything sent (system, messages, notice). */
+  /** Counted tokens of everything sent: tool definitions, system, messages, notice. */
   readonly tokens: number;
   /** Results shortened to fit the context window this time. */
   readonly shortened: number;
@@ -66,6 +67,28 @@ async function tokens(context: SessionContext, text: string): Promise<number> {
   return countTokens(text, tokenizerOf(context.settings));
 }
 
+/** Tokens a chat format adds around each message (role, separators). */
+const FRAMING_TOKENS_PER_MESSAGE = 4;
+
+/** Tokens of the tool definitions a request carries (counted once per tool list). */
+async function toolDefinitionTokens(context: SessionContext, plan: TurnPlan): Promise<number> {
+  const key = `tools:${plan.tools.map((t) => t.name).join(",")}`;
+  const known = context.state.rendered.get(key);
+  if (known !== undefined) return Number(known);
+  const counted = await tokens(
+    context,
+    JSON.stringify(
+      plan.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.inputSchema,
+      })),
+    ),
+  );
+  context.state.rendered.set(key, String(counted));
+  return counted;
+}
+
 export async function buildProjection(
   context: SessionContext,
   history: readonly HistoryMessage[],
@@ -74,7 +97,8 @@ export async function buildProjection(
   const system = `${context.systemPrompt.trim()}\n\n${operatingInstructions(context)}`;
   const messages: ModelMessage[] = [];
   const results: RenderedResult[] = [];
-  let total = await tokens(context, system);
+  // Everything the request carries counts: the tool definitions first (SW-21).
+  let total = (await toolDefinitionTokens(context, plan)) + (await tokens(context, system));
   for (const message of history) {
     if (message.role === "user") {
       const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join("\n");
@@ -91,7 +115,7 @@ export async function buildProjection(
             toolName: part.toolName,
             input: parsedInput(part.argsText),
           });
-          total += await tokens(context, part.argsText);
+          total += await tokens(context, part.toolName + part.argsText);
         }
         if (part.type === "text") total += await tokens(context, part.text);
       }
@@ -114,11 +138,13 @@ export async function buildProjection(
       }
     }
   }
+  // The system message, every message, and the notice each carry a chat format's framing.
+  total += FRAMING_TOKENS_PER_MESSAGE * (messages.length + 2);
   const asyncOutputs = await asyncOutputsOf(context, history);
   const notice = renderNotice(context, plan, 0, asyncOutputs);
   const noticeTokens = await tokens(context, notice);
-  const limit =
-    contextWindowOf(context.settings) - maxOutputTokensOf(context.settings) - noticeTokens;
+  // The window in our counted tokens, less the reply and a margin for the model's own tokenizer.
+  const limit = requestBudgetOf(context.settings) - noticeTokens;
   let shortened = 0;
   // Over the window: oldest first, replace whole results by their handle form.
   for (const result of results) {
@@ -144,7 +170,11 @@ export async function buildProjection(
   }
   const percent = Math.min(
     100,
-    Math.round(((total + noticeTokens) / contextWindowOf(context.settings)) * 100),
+    Math.round(
+      (((total + noticeTokens) * tokenizerMarginOf(context.settings)) /
+        contextWindowOf(context.settings)) *
+        100,
+    ),
   );
   messages.push({ role: "user", content: renderNotice(context, plan, percent, asyncOutputs) });
   return { system, messages, tokens: total + noticeTokens, shortened };
