@@ -81,6 +81,19 @@ export function jobsResponder(k: number, seconds: number): Responder {
   };
 }
 
+/**
+ * Scenario 1b, the competent way to run K independent jobs: all K slow jobs in one turn (they
+ * run together, up to toolConcurrency at once), then collect.
+ */
+export function batchResponder(k: number, seconds: number): Responder {
+  return (request) => {
+    const started = toolMessages(request).filter((r) => r.toolName === SLOW);
+    if (started.length === 0)
+      return calls(...Array.from({ length: k }, (_, i) => slowCall(seconds, jobText(i + 1))));
+    return collect(request, started);
+  };
+}
+
 /** Whether the request declares `agent__helper` with an `async` parameter (async tools on). */
 function helperTakesAsync(request: ChatRequest): boolean {
   const tool = (request.tools ?? []).find((t) => t.function.name === HELPER);

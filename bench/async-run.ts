@@ -14,6 +14,7 @@ import { openSqliteStores } from "../src/store/sqlite-history-store.js";
 import { type Responder, startScriptedModelServer } from "../src/testing/index.js";
 import { testMcpServerCommand } from "../src/testing/mcp-test-server-command.js";
 import {
+  batchResponder,
   HELPER_PROMPT,
   helperText,
   jobsResponder,
@@ -37,11 +38,23 @@ export interface ScenarioSpec {
   readonly subagents: boolean;
 }
 
+/** K slow jobs started one per turn (the next call comes after the turn's fast result). */
 export function jobsScenario(k: number, seconds: number): ScenarioSpec {
   return {
-    name: `slow jobs K=${k}`,
+    name: `K=${k}, one per turn`,
     jobs: k,
     respond: jobsResponder(k, seconds),
+    expected: Array.from({ length: k }, (_, i) => jobText(i + 1)),
+    subagents: false,
+  };
+}
+
+/** K independent slow jobs started together in one turn, as a competent agent starts them. */
+export function batchScenario(k: number, seconds: number): ScenarioSpec {
+  return {
+    name: `K=${k}, all in one turn`,
+    jobs: k,
+    respond: batchResponder(k, seconds),
     expected: Array.from({ length: k }, (_, i) => jobText(i + 1)),
     subagents: false,
   };

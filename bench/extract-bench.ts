@@ -1,7 +1,9 @@
 /**
  * Extraction benchmark: spillway's full-chunked map-reduce (ExtractionEngine.run, concurrency 4)
- * against the same calls made one after another (the seed's behaviour, measured in the same
- * run with concurrency 1), the engine's overhead beyond model time, and the result cache.
+ * against exactly the same calls made one after another (concurrency 1, measured in the same
+ * run), with a real floor measured in the parallel run (the model's time on its critical
+ * path); beside it, the seed's baseline (the same maps one at a time plus the reduce the seed
+ * always makes); the engine's overhead beyond model time, and the result cache.
  *
  *   npm run bench:extract
  *   npm run bench:extract -- --latency-ms 300 --repeats 3 --log-kb 1024 --json

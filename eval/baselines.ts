@@ -1,21 +1,20 @@
 /**
  * What peers show the model in place of a large output, re-implemented from their sources (see
- * eval/policy-info.ts), and a competent scripted agent for each: it answers from what it saw,
- * or pages forward when it only has paging. Spill-to-file, with its Read and Grep, is in
- * spill-to-file.ts.
+ * eval/policy-info.ts): the single views (raw, Codex head+tail, OpenHands head, seed 50/50,
+ * Claude Code's MCP cap) and seed 002's continuation paging, each as a policy environment the
+ * blind agents (eval/agents/peer-agents.ts) and real models (eval/live.ts) play. Spill-to-file
+ * is in spill-to-file.ts (Read/Grep) and spill-shell.ts (a shell).
  */
-import { continuationMarker } from "../src/surfaces/get-continuation.js";
-import { type Episode, type PolicyName, TOOL_RESULT_BUDGET } from "./episode.js";
+
+import { toolInputSchema } from "../src/core/tool-input-schema.js";
 import {
-  baselineEpisode,
-  harnessClock,
-  type Prepared,
-  prefixBytes,
-  type Range,
-  suffixBytes,
-  utf8,
-} from "./prepared.js";
-import { answerFrom } from "./workload.js";
+  continuationMarker,
+  GET_CONTINUATION,
+  getContinuationArgs,
+} from "../src/surfaces/get-continuation.js";
+import type { PolicyEnv } from "./drive.js";
+import { type PolicyName, REQUEST_TOKEN_LIMIT } from "./episode.js";
+import { type Prepared, prefixBytes, type Range, suffixBytes, utf8 } from "./prepared.js";
 
 /** A single-view policy: what the model sees in place of the output, and what of it is visible. */
 export interface View {
@@ -114,12 +113,12 @@ function claudeMcpView(p: Prepared): View {
   };
 }
 
-/** Raw passthrough: the whole output, or a request that cannot fit the context window. */
+/** Raw passthrough: the whole output, in a request that may not fit the context window. */
 function rawView(p: Prepared): View {
   const text = p.workload.text;
-  if (p.outputTokens <= TOOL_RESULT_BUDGET)
+  if (p.outputTokens <= REQUEST_TOKEN_LIMIT)
     return { text, ranges: [[0, text.length]], failure: null };
-  return { text: "", ranges: [], failure: "context overflow: the request does not fit the window" };
+  return { text, ranges: [], failure: "context overflow: the request does not fit the window" };
 }
 
 const VIEWS: Partial<Record<PolicyName, (p: Prepared) => View>> = {
@@ -142,91 +141,59 @@ export function viewOf(policy: PolicyName, p: Prepared): View {
   return make(p);
 }
 
-/**
- * Plays every task of a workload with a single-view policy: the view is made once (timed), the
- * agent answers from it or not at all.
- */
-export function runViewPolicy(policy: PolicyName, p: Prepared): Episode[] {
-  const started = performance.now();
+/** A single-view policy as an environment: fetch shows the view; there is nothing else. */
+export function viewEnv(policy: PolicyName, p: Prepared): PolicyEnv & { ranges(): Range[] } {
   const view = viewOf(policy, p);
-  const wallMs = performance.now() - started;
-  // A request that does not fit was never seen: it exposes the whole output and answers nothing.
-  const tokens = view.failure && policy === "raw" ? p.outputTokens : p.count(view.text);
-  return p.workload.tasks.map((task) =>
-    baselineEpisode(policy, task, p, {
-      answer: view.text ? answerFrom(task, view.text) : undefined,
-      tokens,
-      calls: 0,
-      wallMs,
-      ranges: view.ranges,
-      failure: view.failure,
-    }),
-  );
+  return {
+    tools: [],
+    fetch: async () => view.text,
+    run: async (tool) => `Error: there is no tool ${tool}.`,
+    ranges: () => [...view.ranges],
+  };
 }
 
-const PAGE_CHARS = 4_000;
+export const PAGE_CHARS = 4_000;
 
 /**
- * Seed 002's continuation paging: the first 4,000 characters with the exact marker, then
- * get_continuation(offset) page by page. The agent jumps to the last page when the question is
- * about the end (the marker gives the total), else pages forward until it sees the answer or
- * its context window is full.
+ * Seed 002's continuation paging as an environment: fetch shows the first 4,000 characters and
+ * the exact marker; get_continuation(tool_call_id, offset) shows the next 4,000 from `offset`.
  */
-export function runPagingPolicy(p: Prepared): Episode[] {
+export function pagingEnv(p: Prepared): PolicyEnv & { ranges(): Range[] } {
   const text = p.workload.text;
   const total = text.length;
-  const page = (offset: number) => {
+  const ranges: Range[] = [];
+  let fetchId = "";
+  const page = (offset: number, first: boolean) => {
     const end = Math.min(total, offset + PAGE_CHARS);
+    ranges.push([offset, end]);
     const body = text.slice(offset, end);
-    if (end >= total) return { body, shown: body, end };
-    return {
-      body,
-      shown: `${body}\n${continuationMarker("call_1", end, total, offset === 0)}`,
-      end,
-    };
+    return end >= total ? body : `${body}\n${continuationMarker(fetchId, end, total, first)}`;
   };
-  return p.workload.tasks.map((task) => {
-    const clock = harnessClock(p);
-    let tokens = 0;
-    let calls = 0;
-    const ranges: Range[] = [];
-    let previous = "";
-    let answer: string | undefined;
-    let failure: string | null = null;
-    /** Reads a page; false when the request holding it no longer fits the window. */
-    const read = (offset: number): boolean => {
-      const { body, shown, end } = page(offset);
-      tokens += clock.count(shown);
-      if (tokens > TOOL_RESULT_BUDGET) {
-        failure = "context window full before the answer's page";
-        return false;
-      }
-      ranges.push([offset, end]);
-      // A cue and its answer can straddle two pages: read them as the model would, in order.
-      answer = answerFrom(task, previous + body);
-      previous = body;
-      next = end;
-      return true;
-    };
-    let next = 0;
-    let fits = read(0);
-    const aboutTheEnd = task.position === "last" || task.position === "end-error";
-    if (fits && !answer && aboutTheEnd && next < total) {
-      previous = "";
-      calls++;
-      fits = read(Math.max(next, total - PAGE_CHARS));
-    }
-    while (fits && !answer && next < total) {
-      calls++;
-      fits = read(next);
-    }
-    return baselineEpisode("paging-4000", task, p, {
-      answer,
-      tokens,
-      calls,
-      wallMs: clock.elapsed(),
-      ranges,
-      failure,
-    });
-  });
+  return {
+    tools: [
+      {
+        name: GET_CONTINUATION,
+        description:
+          "Retrieve the next chunk of a truncated tool result. Use when a previous tool result shows [truncated].",
+        parameters: toolInputSchema(getContinuationArgs),
+      },
+    ],
+    fetch: async (callId) => {
+      fetchId = callId;
+      return page(0, true);
+    },
+    run: async (tool, args) => {
+      if (tool !== GET_CONTINUATION) return `Error: there is no tool ${tool}.`;
+      const parsed = getContinuationArgs.safeParse(args);
+      if (!parsed.success || parsed.data.tool_call_id !== fetchId)
+        return JSON.stringify({ error: `Unknown tool_call_id: ${String(args.tool_call_id)}` });
+      const offset = parsed.data.offset ?? PAGE_CHARS;
+      if (offset < 0 || offset > total)
+        return JSON.stringify({
+          error: `offset ${offset} is past the end of the result (${total} chars)`,
+        });
+      return page(offset, false);
+    },
+    ranges: () => [...ranges],
+  };
 }

@@ -19,6 +19,7 @@ export const POLICY_COLORS: Readonly<Record<PolicyName, string>> = {
   "seed-50-50": "#8fc58a",
   "claude-mcp-25k": "#e8b07c",
   "spill-to-file": "#d89bb0",
+  "spill-to-file-shell": "#a0522d",
   "paging-4000": "#b9b56e",
   spillway: "#d62d20",
   "spillway-extract": "#0a3d91",

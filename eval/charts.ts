@@ -22,7 +22,7 @@ import {
   type Episode,
   POLICIES,
   type PolicyName,
-  TOOL_RESULT_BUDGET,
+  REQUEST_TOKEN_LIMIT,
   TRUNCATION_POLICIES,
 } from "./episode.js";
 import { median, recall } from "./summary.js";
@@ -154,29 +154,30 @@ function tokensPerAnswer(episodes: readonly Episode[]): Chart {
   return sizeLines(
     {
       file: "tokens-per-answer.png",
-      title: "Tokens exposed per answer",
-      alt: "Line chart on a log scale of the median number of tool-result tokens the model was shown per task, against tool output size, one line per context policy, with the context budget marked.",
+      title: "Tokens sent per task",
+      alt: "Line chart on a log scale of the median number of tokens sent per task (every request whole: tool definitions, instructions, messages), against tool output size, one line per context policy, with one request's limit marked.",
     },
     [
-      "Tool-result tokens (o200k_base) the model was shown before answering; median over tasks, log scale.",
-      `Dashed line: the tool-result budget of a 128K-token context (${TOOL_RESULT_BUDGET.toLocaleString("en-US")} tokens).`,
+      "Every token of every request (tool definitions, instructions, prompt, calls, results, notices), o200k_base;",
+      `median over tasks, log scale. Dashed line: what ONE request may hold in a 128K window (${REQUEST_TOKEN_LIMIT.toLocaleString("en-US")}).`,
     ],
-    // A log scale has no zero: a task that exposed no tokens is drawn at 1.
-    bySize(episodes, (group) => median(group.map((e) => Math.max(1, e.tokensExposed)))),
+    bySize(episodes, (group) => median(group.map((e) => Math.max(1, e.tokensSent)))),
     {
       field: "value",
       type: "quantitative",
       scale: { type: "log" },
-      axis: { title: "Tokens exposed (median, log scale)", format: "~s", tickCount: 8 },
+      axis: { title: "Tokens sent (median, log scale)", format: "~s", tickCount: 8 },
     },
     [
       {
-        data: { values: [{ budget: TOOL_RESULT_BUDGET }] },
+        data: { values: [{ budget: REQUEST_TOKEN_LIMIT }] },
         mark: { type: "rule", strokeDash: [7, 5], color: "#555555", strokeWidth: 1.5 },
         encoding: { y: { field: "budget", type: "quantitative" } },
       },
       {
-        data: { values: [{ budget: TOOL_RESULT_BUDGET, label: "128K context budget" }] },
+        data: {
+          values: [{ budget: REQUEST_TOKEN_LIMIT, label: "one request's limit (128K window)" }],
+        },
         mark: {
           type: "text",
           align: "left",

@@ -1,4 +1,5 @@
 /** One task played by one policy, and the constants every policy shares. */
+import { scoreReport } from "./score.js";
 import type { Kind, Position, SizeLabel, Task } from "./workload.js";
 
 export const POLICIES = [
@@ -8,6 +9,7 @@ export const POLICIES = [
   "seed-50-50",
   "claude-mcp-25k",
   "spill-to-file",
+  "spill-to-file-shell",
   "paging-4000",
   "spillway",
   "spillway-extract",
@@ -25,10 +27,8 @@ export const TRUNCATION_POLICIES: readonly PolicyName[] = [
 /** The model the evaluation plays: a 128K-token context window, 4,096 tokens kept for replies. */
 export const CONTEXT_WINDOW = 128_000;
 export const MAX_OUTPUT_TOKENS = 4_096;
-/** System prompt, task and per-turn notice: what a request holds besides tool results. */
-export const PROMPT_OVERHEAD_TOKENS = 1_000;
-/** Tool-result tokens one conversation can hold before its requests stop fitting. */
-export const TOOL_RESULT_BUDGET = CONTEXT_WINDOW - MAX_OUTPUT_TOKENS - PROMPT_OVERHEAD_TOKENS;
+/** Tokens one request can hold (everything sent) before it stops fitting the window. */
+export const REQUEST_TOKEN_LIMIT = CONTEXT_WINDOW - MAX_OUTPUT_TOKENS;
 
 export interface Episode {
   readonly policy: PolicyName;
@@ -36,14 +36,25 @@ export interface Episode {
   readonly kind: Kind;
   readonly size: SizeLabel;
   readonly position: Position;
-  /** The answer is exactly the expected string. */
+  /** The final report names the expected value, and no other answer-shaped value. */
   readonly correct: boolean;
+  /** The answer-shaped value the report names, if any. */
   readonly answer: string | null;
+  /** The run's final report, as it ended (null: it ended without one). */
+  readonly report: string | null;
+  /** The report states a code-like value no tool result showed. */
+  readonly invented: boolean;
+  /** A retrieval call (read, grep, page, command, extraction) came before the report. */
+  readonly retrieved: boolean;
   /**
-   * Exact o200k_base tokens of every tool result the model was shown until it answered or gave
-   * up (per task, right or wrong). A raw request too big for the window counts the whole output:
-   * it was sent, and refused.
+   * Every token of every model request of the task (tool definitions, instructions, the prompt,
+   * each call and result, spillway's per-turn notice), exact o200k_base; a request refused for
+   * not fitting the window counts too (it was sent).
    */
+  readonly tokensSent: number;
+  /** Model requests of the task (the agent's; extraction calls are counted beside). */
+  readonly requests: number;
+  /** Exact o200k_base tokens of the tool results the model was shown (part of tokensSent). */
   readonly tokensExposed: number;
   /** Exact o200k_base tokens of the whole output. */
   readonly outputTokens: number;
@@ -69,33 +80,37 @@ export interface Episode {
   readonly note?: string;
 }
 
-/** What a policy did on a task, before scoring: every Episode field the task does not give. */
+/** What a policy did on a task, before scoring: every Episode field the task and scorer do not give. */
 export type Played = Omit<
   Episode,
-  "policy" | "taskId" | "kind" | "size" | "position" | "correct" | "answer" | "failure"
+  "policy" | "taskId" | "kind" | "size" | "position" | "correct" | "answer" | "invented" | "failure"
 > & {
-  readonly answer: string | null | undefined;
-  /** Why it could not answer, should the answer be wrong. */
+  /** Why it could not answer, should the report be wrong. */
   readonly failure: string | null;
+  /** Every tool result the model was shown (for invented values). */
+  readonly shown: string;
 };
 
 /**
- * Scores a played task: right only when the answer is exactly the expected string; a failure
- * reason is kept only for a wrong answer ("the answer was never visible" when none was given).
+ * Scores a played task from its report alone (eval/score.ts): right only when the report names
+ * the expected value and no other; a failure reason is kept only for a wrong one.
  */
 export function scoredEpisode(policy: PolicyName, task: Task, played: Played): Episode {
-  const answer = played.answer ?? null;
-  const correct = answer === task.expected;
+  const { shown, ...rest } = played;
+  const scored = scoreReport(task, played.report, shown);
   return {
-    ...played,
+    ...rest,
     policy,
     taskId: task.id,
     kind: task.kind,
     size: task.size,
     position: task.position,
-    correct,
-    answer,
-    failure: correct ? null : (played.failure ?? "the answer was never visible"),
+    correct: scored.correct,
+    answer: scored.answer,
+    invented: scored.invented,
+    failure: scored.correct
+      ? null
+      : (played.failure ?? (played.report ? "the report does not name it" : "no report")),
   };
 }
 

@@ -79,23 +79,31 @@ const result = await runEval({
   log: (line) => process.stderr.write(`${line}\n`),
 });
 const s = result.summary;
-const pct = (x: number) =>
-  x > 0 && x < 0.001 ? `${(x * 100).toPrecision(2)}%` : `${(x * 100).toFixed(1)}%`;
+const pct = (x: number | null) =>
+  x === null || Number.isNaN(x)
+    ? "–"
+    : x > 0 && x < 0.001
+      ? `${(x * 100).toPrecision(2)}%`
+      : `${(x * 100).toFixed(1)}%`;
+const int = (x: number | null) =>
+  x === null || Number.isNaN(x) ? "–" : Math.round(x).toLocaleString("en-US");
 const lines = [
   `episodes ${s.episodes} (${s.tasks} tasks) in ${result.seconds.toFixed(0)} s · report ${result.reportPath}`,
-  ...POLICIES.filter((p) => !Number.isNaN(s.recallByPolicy[p])).map(
-    (p) => `  ${p.padEnd(17)} recall ${pct(s.recallByPolicy[p])}`,
-  ),
-  `spillway: recall ${pct(s.spillwayRecall)} (target 100%: ${s.targets.spillwayRecallIs100 ? "PASS" : "FAIL"}), ` +
-    `median ${Math.round(s.spillwayMedianTokensPerAnswer)} tokens per task, lossless ${s.spillwayLossless ?? "not run"}`,
-  `at ${s.largestSize}: spillway median ${Math.round(s.spillwayMedianTokensAtLargest)} tokens = ${pct(s.spillwayMedianShareOfOutputAtLargest)} of the output ` +
-    `(target <= 1%: ${s.targets.tokensAtLargestAtMost1PctOfOutput ? "PASS" : "FAIL"}); paging ${Math.round(s.pagingMedianTokensAtLargest)} ` +
-    `(target <= 1/10 of paging: ${s.targets.tokensAtLargestAtMostTenthOfPaging ? "PASS" : "FAIL"}); medians per task`,
-  `at ${s.largestSize}, per right answer (all tokens / right answers): spillway ${Math.round(s.spillwayTokensPerCorrectAnswerAtLargest)}, ` +
-    `paging ${Math.round(s.pagingTokensPerCorrectAnswerAtLargest)}; on the ${s.pairedAtLargest.tasks} tasks both answered right: ` +
-    `spillway ${Math.round(s.pairedAtLargest.spillwayMedian)}, paging ${Math.round(s.pairedAtLargest.pagingMedian)}`,
-  `best truncation: ${s.bestTruncationPolicy} ${pct(s.bestTruncationRecall)}`,
+  "blind scripted agents (not a real model), scored from each run's final report:",
+  ...POLICIES.filter((p) => s.policies[p]).map((p) => {
+    const f = s.policies[p]!;
+    return (
+      `  ${p.padEnd(20)} recall ${pct(f.recall).padStart(6)} · retrieved first ${pct(f.retrievalBeforeAnswerRate).padStart(6)} · ` +
+      `invented ${pct(f.inventedRate)} · median tokens sent per task ${int(f.medianTokensPerTask)}, per right answer ${int(f.medianTokensPerRightAnswer)}`
+    );
+  }),
+  `spillway: lossless ${s.spillwayLossless ?? "not run"}; at ${s.largestSize} a median of ${int(s.spillwayMedianTokensAtLargest)} tokens sent per task = ` +
+    `${pct(s.spillwayMedianShareOfOutputAtLargest)} of the output (target <= 1%: ${s.targets.tokensAtLargestAtMost1PctOfOutput ? "PASS" : "FAIL"})`,
+  `paired with paging (tasks both answered right): ${s.paired.tasks} tasks, spillway ${int(s.paired.spillwayMedian)} vs paging ${int(s.paired.pagingMedian)} ` +
+    `(median ratio ${s.paired.medianRatio.toFixed(2)}); at ${s.largestSize}: ${s.pairedAtLargest.tasks} tasks, spillway ${int(s.pairedAtLargest.spillwayMedian)} ` +
+    `vs paging ${int(s.pairedAtLargest.pagingMedian)} (target <= 1/10: ${s.targets.pairedAtLargestAtMostTenthOfPaging ? "PASS" : "FAIL"})`,
+  `best peer: ${s.bestPeer.policy ?? "none"} ${pct(s.bestPeer.recall)}; best truncation: ${s.bestTruncationPolicy} ${pct(s.bestTruncationRecall)}`,
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 if (options.json)
-  process.stdout.write(`${JSON.stringify({ eval: "spillway", seconds: result.seconds, ...s })}\n`);
+  process.stdout.write(`${JSON.stringify({ eval: "scripted", seconds: result.seconds, ...s })}\n`);

@@ -13,7 +13,7 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
     label: "raw passthrough",
     source: "no handling: the whole tool result goes into the conversation",
     parameters:
-      "fails when the result does not fit a 128K-token window (4,096 reserved for the reply, 1,000 for prompt and notice)",
+      "fails when the request holding the result does not fit a 128K-token window (4,096 reserved for the reply)",
     agent: "answers from the output when it fits",
   },
   "codex-head-tail": {
@@ -48,13 +48,22 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
     agent: "answers from the output when it came; otherwise it has nothing",
   },
   "spill-to-file": {
-    label: "spill to file + 2 KB preview, Read/Grep (Claude Code today; Goose, deepagents alike)",
+    label: "spill to file + 2 KB preview, Read/Grep, no shell (Claude Code's tools without Bash)",
     source:
       "Claude Code `src/utils/toolResultStorage.ts` (threshold 50,000 characters, `PREVIEW_SIZE_BYTES = 2000`, `<persisted-output>` message), its Read (`offset`/`limit`, `N\\tline`, lines cut at 2,000 characters as its description says, 25,000-token cap) and Grep (ripgrep, `-n`, `--max-columns 500`, `head_limit` 250); no shell",
     parameters:
       "over 50,000 characters the result is written to a file; the model gets its path and the first 2 KB",
     agent:
-      "answers from the preview, else greps the file for the question's id (or regex) with context, then reads 40 lines around the first match",
+      "answers from the preview, else Grep for the id, form or phrase the question names (-n, -C 3, or -C 6 for what comes just before), then Read 50 lines around the first match",
+  },
+  "spill-to-file-shell": {
+    label: "spill to file + 2 KB preview, with a shell (Claude Code's Bash, Goose's shell)",
+    source:
+      "the same `<persisted-output>` message as Claude Code's spilling; a Bash tool running real commands (GNU grep, jq, head, tail, sed) on the real file, output capped at 30,000 characters as Claude Code's Bash caps it",
+    parameters:
+      "over 50,000 characters the result is written to a file; the model gets its path, the first 2 KB and a shell",
+    agent:
+      "answers from the preview, else: jq selecting the record by the question's id when the preview is JSON; `grep -n -o` with 300 characters of context around the id; `grep -o -P` for a described form; `grep -B 8 … | tail` for what comes just before a phrase at the end; wider `grep -A` / `grep -o` reads when the first does not answer",
   },
   "paging-4000": {
     label: "continuation paging, 4,000-character pages (seed 002)",
@@ -62,7 +71,7 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
       'seed 002: `[truncated — showing 4000/N chars. Call get_continuation with tool_call_id="…" to read more]` and `get_continuation(tool_call_id, offset)`',
     parameters: "4,000 characters a page; every page stays in the conversation",
     agent:
-      "jumps to the last page for questions about the end (the marker gives the total), else pages forward until it sees the answer or its context window is full",
+      'jumps to the last page when the question says "at the end" (the marker gives the total), else pages forward until it sees the answer or its context window is full',
   },
   spillway: {
     label: "spillway (default surface)",
@@ -70,7 +79,7 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
       "this repository, default settings: stored whole, then inline, a handle message, or (over 10,000 tokens) seed 003's ready text",
     parameters: "`get_tool_output` modes grep / slice / json (page and extract unused here)",
     agent:
-      "answers from what it was shown, else: JSONPath for JSON outputs, grep for the question's id (or regex) with context, then a slice around the match",
+      "answers from what it was shown, else takes the reads the shown text suggests: a JSONPath selecting the record by the question's id (built from the shown outline), grep for the id, form or phrase the question names (context 3, or 6 for what comes just before), then a slice around the hit; with the ready text (slice and extract only), a slice around the id or phrase, or extract for a described form",
   },
   "spillway-extract": {
     label: "spillway extract",
@@ -78,6 +87,6 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
       'this repository: `get_tool_output(mode="extract")`, strategy auto (full-chunked map-reduce or the read-grep agent), quotes verified against the stored bytes',
     parameters: "extraction model = the scripted model (128K window); maxChunks 20",
     agent:
-      "asks extract first; when extraction declines or finds nothing, falls back to JSONPath / grep / slice",
+      "asks extract first with the question as the query, and relays its answer; when extraction declines or finds nothing, takes the same reads as spillway",
   },
 };

@@ -2,8 +2,11 @@
  * A workload prepared once for every baseline (token count, line starts), the byte-exact cuts
  * peers make, and the episode record every baseline writes.
  */
+import { createHash } from "node:crypto";
 import { estimateTokens } from "../src/core/tokens.js";
+import type { DriveResult } from "./drive.js";
 import { coveredFraction, type Episode, type PolicyName, scoredEpisode } from "./episode.js";
+import { memoCounter } from "./request-tokens.js";
 import type { Task, Workload } from "./workload.js";
 
 /** A character range [start, end) of the output the model was shown. */
@@ -16,6 +19,24 @@ export interface Prepared {
   /** Character offset where each line starts. */
   readonly lineStarts: readonly number[];
   readonly count: (text: string) => number;
+  /** The id the prompt asks to fetch: opaque, so it says nothing of the output's kind or size. */
+  readonly docId: string;
+}
+
+/** An opaque id for a workload's output (`doc-` and 10 hex digits of a hash of its id and seed). */
+export function docIdOf(workload: Workload): string {
+  return `doc-${createHash("sha256").update(`${workload.id}:${workload.sha256}`).digest("hex").slice(0, 10)}`;
+}
+
+/**
+ * The prompt of a task, the same for every policy and for real models: fetch the output, then
+ * the question. Nothing else of the task (no id, kind, size, position or answer).
+ *
+ * @example
+ * promptOf(task, "doc-3f2a9c81d0"); // 'Call data__fetch with output="doc-3f2a9c81d0". What is … Answer with the exact value.'
+ */
+export function promptOf(task: Task, docId: string): string {
+  return `Call data__fetch with output="${docId}". ${task.question} Answer with the exact value.`;
 }
 
 /** Outputs longer than this are measured by the store's sampled estimate (within about 1%). */
@@ -39,7 +60,14 @@ export async function prepare(
     text.length <= EXACT_OUTPUT_TOKENS_MAX_CHARS
       ? count(text)
       : (await estimateTokens(text)).tokens;
-  return { workload, outputTokens, lineStarts: starts, count };
+  return {
+    workload,
+    outputTokens,
+    lineStarts: starts,
+    // Requests repeat their history: each text is counted once (the output's own count is known).
+    count: memoCounter(count, new Map([[text, outputTokens]])),
+    docId: docIdOf(workload),
+  };
 }
 
 export const utf8 = (s: string) => Buffer.byteLength(s, "utf8");
@@ -59,51 +87,29 @@ export function suffixBytes(text: string, bytes: number): string {
   return tail.startsWith("\uFFFD") ? tail.slice(1) : tail;
 }
 
-/** The episode a baseline played: scored against the task, with the fraction of the output it saw. */
-export function baselineEpisode(
+/**
+ * The episode a peer policy played (eval/drive.ts), scored from its report, with the fraction
+ * of the output it saw when the policy knows it (null for a shell, whose commands show anything).
+ */
+export function drivenEpisode(
   policy: PolicyName,
   task: Task,
   p: Prepared,
-  result: {
-    answer: string | undefined;
-    tokens: number;
-    calls: number;
-    wallMs: number;
-    ranges: readonly Range[];
-    failure: string | null;
-  },
+  run: DriveResult,
+  ranges: readonly Range[] | null,
 ): Episode {
   return scoredEpisode(policy, task, {
-    answer: result.answer,
-    tokensExposed: result.tokens,
+    report: run.report,
+    retrieved: run.retrieved,
+    tokensSent: run.tokensSent,
+    requests: run.requests,
+    tokensExposed: run.toolResultTokens,
     outputTokens: p.outputTokens,
-    toolCalls: result.calls,
-    wallMs: result.wallMs,
-    visibleFraction: coveredFraction(result.ranges, p.workload.text.length),
+    toolCalls: run.toolCalls,
+    wallMs: run.toolMs,
+    visibleFraction: ranges ? coveredFraction(ranges, p.workload.text.length) : null,
     lossless: null,
-    failure: result.failure,
+    failure: run.failure,
+    shown: run.shown.join("\n"),
   });
-}
-
-/**
- * A stopwatch for harness time that leaves out the evaluation's own token counting: `count`
- * counts like `p.count` but its time is not charged to the policy.
- *
- * @example
- * const clock = harnessClock(p);
- * const tokens = clock.count(page); // not timed
- * clock.elapsed(); // ms since the clock started, counting excluded
- */
-export function harnessClock(p: Prepared): { count(text: string): number; elapsed(): number } {
-  const started = performance.now();
-  let excluded = 0;
-  return {
-    count(text) {
-      const before = performance.now();
-      const tokens = p.count(text);
-      excluded += performance.now() - before;
-      return tokens;
-    },
-    elapsed: () => performance.now() - started - excluded,
-  };
 }

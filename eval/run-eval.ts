@@ -2,20 +2,21 @@
  * Runs the evaluation: every policy on every task of every workload, then the report. The
  * library entry point (`npm run eval` is eval/main.ts around it).
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadTokenizer } from "../src/core/tokens.js";
-import { runPagingPolicy, runViewPolicy } from "./baselines.js";
 import { renderCharts } from "./charts.js";
 import { type Episode, POLICIES, type PolicyName } from "./episode.js";
+import { type PeerPolicy, runPeerPolicy } from "./peers.js";
 import { prepare } from "./prepared.js";
 import { writeReport } from "./report.js";
-import { runSpillPolicy } from "./spill-to-file.js";
-import { type AgentState, spillwayResponder } from "./spillway-agent.js";
 import { startSpillwayEnv } from "./spillway-env.js";
-import { runSpillwayPolicy } from "./spillway-policy.js";
+import { runSpillwayPolicy, spillwayResponder } from "./spillway-policy.js";
 import { type Summary, summarize } from "./summary.js";
 import { generateWorkload, KINDS, type Kind, SIZES, type SizeLabel } from "./workload.js";
+
+/** Who plays the agents in `npm run eval`: blind scripts, never a real model. */
+export const SCRIPTED_MODEL = "scripted (blind stand-in, not a real model)";
 
 export interface EvalOptions {
   readonly kinds?: readonly Kind[];
@@ -37,16 +38,8 @@ export interface EvalResult {
   readonly reportPath: string;
 }
 
-const SINGLE_VIEW: readonly PolicyName[] = [
-  "raw",
-  "codex-head-tail",
-  "openhands-head",
-  "seed-50-50",
-  "claude-mcp-25k",
-];
-
 /** Seeds differ per workload but are fixed by the run's seed. */
-function seedOf(seed: number, kind: Kind, size: SizeLabel): number {
+export function seedOf(seed: number, kind: Kind, size: SizeLabel): number {
   return seed * 1000 + KINDS.indexOf(kind) * 10 + SIZES.findIndex((s) => s.label === size);
 }
 
@@ -66,8 +59,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   const log = options.log ?? (() => {});
   const tokenizer = await loadTokenizer("o200k_base");
   const count = (text: string) => tokenizer.count(text);
-  const state: AgentState = { tasks: new Map(), records: new Map() };
-  const env = await startSpillwayEnv(spillwayResponder(state));
+  const env = await startSpillwayEnv(spillwayResponder());
   const episodes: Episode[] = [];
   try {
     for (const size of sizes) {
@@ -75,15 +67,14 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
         const t0 = performance.now();
         const workload = generateWorkload(kind, size, seedOf(seed, kind, size));
         const prepared = await prepare(workload, count);
+        const spillDir = join(env.dir, "spill");
         const found: Episode[] = [];
         for (const policy of policies) {
           if (policy === "spillway" || policy === "spillway-extract")
-            found.push(...(await runSpillwayPolicy(env, state, prepared, policy)));
-          else if (policy === "paging-4000") found.push(...runPagingPolicy(prepared));
-          else if (policy === "spill-to-file")
-            found.push(...(await runSpillPolicy(prepared, join(env.dir, "spill"))));
-          else if (SINGLE_VIEW.includes(policy)) found.push(...runViewPolicy(policy, prepared));
+            found.push(...(await runSpillwayPolicy(env, prepared, policy)));
+          else found.push(...(await runPeerPolicy(policy as PeerPolicy, prepared, spillDir)));
         }
+        await rm(spillDir, { recursive: true, force: true });
         episodes.push(...found);
         const spillway = found.filter((e) => e.policy === "spillway");
         log(
@@ -95,7 +86,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   } finally {
     await env.close();
   }
-  const summary = summarize(episodes, sizes);
+  const summary = summarize(episodes, sizes, SCRIPTED_MODEL);
   await mkdir(options.out, { recursive: true });
   const charts = options.charts === false ? [] : await renderCharts(episodes, options.out);
   const seconds = (performance.now() - started) / 1000;

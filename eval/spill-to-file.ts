@@ -2,20 +2,14 @@
  * Spill to file + preview, as Claude Code does today (Goose and deepagents alike): a large
  * result is written to a file, the model gets its path and the first 2 KB, and reads the file
  * with Read (offset/limit) and Grep (ripgrep). Re-implemented from Claude Code's
- * src/utils/toolResultStorage.ts and its Read and Grep tools.
+ * src/utils/toolResultStorage.ts and its Read and Grep tools. This is the "no shell" variant;
+ * spill-shell.ts gives the model a shell over the same file.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Episode } from "./episode.js";
-import {
-  baselineEpisode,
-  harnessClock,
-  type Prepared,
-  prefixBytes,
-  type Range,
-  utf8,
-} from "./prepared.js";
-import { answerFrom, type Task } from "./workload.js";
+import type { ToolSpec } from "./agents/conversation.js";
+import type { PolicyEnv } from "./drive.js";
+import { type Prepared, prefixBytes, type Range, utf8 } from "./prepared.js";
 
 /** Claude Code's tool-result spilling (src/utils/toolResultStorage.ts), and its Read and Grep. */
 const SPILL_THRESHOLD_CHARS = 50_000;
@@ -131,84 +125,122 @@ function readLines(
   return { text, ranges };
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** Lines of context a competent model asks grep for, by where the answer sits near the cue. */
-function grepContext(task: Task): { before: number; after: number } {
-  if (task.position === "end-error") return { before: 3, after: 0 };
-  if (task.kind === "json-pretty") return { before: 0, after: 30 };
-  return { before: 1, after: 1 };
+/** What a spilling policy shows in place of the output, and the file it wrote. */
+export interface Spilled {
+  /** The `<persisted-output>` message, or the whole output when it is under the threshold. */
+  readonly message: string;
+  /** The spilled file (absent when nothing was spilled). */
+  readonly path?: string;
+  /** The part of the output the message shows. */
+  readonly ranges: Range[];
 }
 
 /**
- * Spill to file + 2 KB preview (Claude Code today; Goose and deepagents alike): a result over
- * 50,000 characters is written to a file and the model gets the preview; it then greps the file
- * and reads the lines around the match.
+ * Spills an output as Claude Code's toolResultStorage.ts does: over 50,000 characters it is
+ * written to a file and the model gets `<persisted-output>` with the path and a 2 KB preview.
  */
-export async function runSpillPolicy(p: Prepared, dir: string): Promise<Episode[]> {
+export async function spillOutput(p: Prepared, dir: string): Promise<Spilled> {
   const text = p.workload.text;
-  const episodes: Episode[] = [];
+  if (text.length <= SPILL_THRESHOLD_CHARS) return { message: text, ranges: [[0, text.length]] };
   await mkdir(dir, { recursive: true });
-  const path = join(dir, `${p.workload.id.replace("/", "-")}.txt`);
-  for (const task of p.workload.tasks) {
-    const clock = harnessClock(p);
-    if (text.length <= SPILL_THRESHOLD_CHARS) {
-      episodes.push(
-        baselineEpisode("spill-to-file", task, p, {
-          answer: answerFrom(task, text),
-          tokens: clock.count(text),
-          calls: 0,
-          wallMs: clock.elapsed(),
-          ranges: [[0, text.length]],
-          failure: null,
-        }),
-      );
-      continue;
-    }
-    await writeFile(path, text);
-    const shownPreview = preview(text);
-    const message = `<persisted-output>\nOutput too large (${sizeLabel(p.workload.bytes)}). Full output saved to: ${path}\n\nPreview (first 2KB):\n${shownPreview}\n...\n</persisted-output>`;
-    let tokens = clock.count(message);
-    const ranges: Range[] = [[0, shownPreview.length]];
-    let calls = 0;
-    let answer = answerFrom(task, message);
-    let spillFailure = "the answer was never visible";
-    if (!answer) {
-      calls++;
-      const pattern =
-        task.search.regex && !task.search.literal
-          ? new RegExp(task.search.regex)
-          : new RegExp(escapeRegex(task.search.literal!));
-      const context = grepContext(task);
-      const found = grep(p, pattern, context.before, context.after);
-      tokens += clock.count(found.text);
-      ranges.push(...found.ranges);
-      answer = answerFrom(task, found.text);
-      if (found.text.includes("[Omitted long line"))
-        spillFailure = "grep omits lines over 500 columns";
-      if (!answer && found.firstLine !== null) {
-        calls++;
-        const read = readLines(p, found.firstLine - context.before, 40, clock.count);
-        tokens += clock.count(read.text);
-        ranges.push(...read.ranges);
-        answer = answerFrom(task, read.text);
-        if (read.text.startsWith("File content ("))
-          spillFailure = `${spillFailure}; Read refuses more than ${READ_MAX_TOKENS.toLocaleString("en-US")} tokens`;
-        else if (read.ranges.some(([a, b]) => b - a === READ_MAX_LINE_CHARS))
-          spillFailure = `${spillFailure}; Read cuts lines at ${READ_MAX_LINE_CHARS.toLocaleString("en-US")} characters`;
+  const path = join(dir, `${p.docId}.txt`);
+  // Several tasks (and both spilling policies) share one output: write it once.
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.size !== p.workload.bytes) await writeFile(path, text);
+  const shownPreview = preview(text);
+  return {
+    message: `<persisted-output>\nOutput too large (${sizeLabel(p.workload.bytes)}). Full output saved to: ${path}\n\nPreview (first 2KB):\n${shownPreview}\n...\n</persisted-output>`,
+    path,
+    ranges: [[0, shownPreview.length]],
+  };
+}
+
+/** Claude Code's Read and Grep, as the model is offered them (parameters as in their schemas). */
+export const READ_GREP_TOOLS: readonly ToolSpec[] = [
+  {
+    name: "Read",
+    description:
+      "Reads a file from the local filesystem. Give file_path (absolute); optionally offset (line to start from, 1-based) and limit (number of lines; default 2000). Lines longer than 2000 characters are truncated. Results are returned as `N\\tline`. Reads over 25,000 tokens are refused: use offset and limit, or Grep.",
+    parameters: {
+      type: "object",
+      additionalProperties: false,
+      required: ["file_path"],
+      properties: {
+        file_path: { type: "string", description: "The absolute path to the file to read" },
+        offset: { type: "number", description: "The line number to start reading from" },
+        limit: { type: "number", description: "The number of lines to read" },
+      },
+    },
+  },
+  {
+    name: "Grep",
+    description:
+      'A search tool built on ripgrep. Supports full regex syntax. output_mode "content" shows matching lines (with -n line numbers, -A/-B/-C context); "files_with_matches" (default) shows file paths; "count" shows match counts. head_limit limits the output lines.',
+    parameters: {
+      type: "object",
+      additionalProperties: false,
+      required: ["pattern"],
+      properties: {
+        pattern: { type: "string", description: "The regular expression to search for" },
+        path: { type: "string", description: "File or directory to search in" },
+        output_mode: { type: "string", enum: ["content", "files_with_matches", "count"] },
+        "-B": { type: "number", description: "Lines to show before each match" },
+        "-A": { type: "number", description: "Lines to show after each match" },
+        "-C": { type: "number", description: "Lines to show before and after each match" },
+        "-n": { type: "boolean", description: "Show line numbers" },
+        "-i": { type: "boolean", description: "Case insensitive search" },
+        head_limit: { type: "number", description: "Limit output to the first N lines" },
+      },
+    },
+  },
+];
+
+const int = (value: unknown, fallback: number) =>
+  typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : fallback;
+
+/**
+ * Spill to file with Read and Grep over it (no shell), as an environment: the tools run on the
+ * spilled text as Claude Code's do (ripgrep -n --max-columns 500, head_limit 250; Read's 2,000
+ * character line cut and 25,000-token cap).
+ */
+export async function spillEnv(
+  p: Prepared,
+  dir: string,
+): Promise<PolicyEnv & { ranges(): Range[] }> {
+  const spilled = await spillOutput(p, dir);
+  const ranges: Range[] = [...spilled.ranges];
+  const wrongFile = (path: unknown) =>
+    spilled.path === undefined || (path !== undefined && path !== spilled.path)
+      ? `<tool_use_error>File does not exist: ${String(path)}</tool_use_error>`
+      : undefined;
+  return {
+    tools: spilled.path ? READ_GREP_TOOLS : [],
+    fetch: async () => spilled.message,
+    run: async (tool, args) => {
+      if (tool === "Grep") {
+        const bad = wrongFile(args.path);
+        if (bad) return bad;
+        let pattern: RegExp;
+        try {
+          pattern = new RegExp(String(args.pattern ?? ""), args["-i"] === true ? "i" : "");
+        } catch (error) {
+          return `<tool_use_error>regex parse error: ${(error as Error).message}</tool_use_error>`;
+        }
+        if (args.output_mode !== "content") return spilled.path!;
+        const context = int(args["-C"], 0);
+        const found = grep(p, pattern, int(args["-B"], context), int(args["-A"], context));
+        ranges.push(...found.ranges);
+        return found.text;
       }
-    }
-    episodes.push(
-      baselineEpisode("spill-to-file", task, p, {
-        answer,
-        tokens,
-        calls,
-        wallMs: clock.elapsed(),
-        ranges,
-        failure: answer ? null : spillFailure,
-      }),
-    );
-  }
-  await rm(path, { force: true });
-  return episodes;
+      if (tool === "Read") {
+        const bad = wrongFile(args.file_path);
+        if (bad) return bad;
+        const read = readLines(p, int(args.offset, 1), int(args.limit, 2000), p.count);
+        ranges.push(...read.ranges);
+        return read.text;
+      }
+      return `<tool_use_error>No such tool available: ${tool}</tool_use_error>`;
+    },
+    ranges: () => [...ranges],
+  };
 }

@@ -25,13 +25,15 @@ import { CONTEXT_WINDOW, MAX_OUTPUT_TOKENS } from "./episode.js";
 
 /** The model ref the agent uses: the scripted server, configured as a user configures a model. */
 export const EVAL_MODEL = "openai-compatible/eval/scripted-agent";
+/** The same scripted server, playing the extract-first strategy (spillway extract). */
+export const EVAL_EXTRACT_MODEL = "openai-compatible/eval/scripted-extract-agent";
 
 export interface SpillwayEnv {
   readonly dir: string;
   readonly agentPath: string;
   readonly stores: SpillwayStores;
   readonly server: ScriptedModelServer;
-  /** Outputs the MCP `fetch` tool serves, by workload id. */
+  /** Outputs the MCP `fetch` tool serves, by document id. */
   readonly outputs: Map<string, string>;
   close(): Promise<void>;
 }
@@ -102,9 +104,12 @@ export async function startSpillwayEnv(respond: Responder): Promise<SpillwayEnv>
     join(dir, "spillway.config.json"),
     JSON.stringify({
       providers: { "openai-compatible": { eval: { baseURL: server.baseURL } } },
-      models: {
-        [EVAL_MODEL]: { contextWindow: CONTEXT_WINDOW, maxOutputTokens: MAX_OUTPUT_TOKENS },
-      },
+      models: Object.fromEntries(
+        [EVAL_MODEL, EVAL_EXTRACT_MODEL].map((ref) => [
+          ref,
+          { contextWindow: CONTEXT_WINDOW, maxOutputTokens: MAX_OUTPUT_TOKENS },
+        ]),
+      ),
     }),
   );
   const agentPath = join(dir, "analyst.md");

@@ -31,7 +31,6 @@ export interface Format {
   tail?(rng: Rng, needle: Needle, index: number): string[];
   /** The question for a position needle (the cue names the record). */
   question(needle: Needle): string;
-  readonly window: { readonly before: number; readonly after: number };
 }
 
 const SERVICES = ["api-gateway", "checkout", "payment-svc", "search-svc", "auth", "inventory"];
@@ -88,7 +87,6 @@ const logFormat: Format = {
     `${timestamp(i + 2)} INFO [main] shutdown complete`,
   ],
   question: refundQuestion,
-  window: { before: 0, after: 300 },
 };
 
 interface Order {
@@ -158,7 +156,6 @@ const jsonPrettyFormat: Format = {
   filler: (rng, i) => prettyIndent(order(rng, i)),
   needle: (rng, needle, i) => prettyIndent(jsonNeedle(rng, needle, i)),
   question: jsonQuestion,
-  window: { before: 0, after: 900 },
 };
 
 const jsonMinFormat: Format = {
@@ -168,7 +165,6 @@ const jsonMinFormat: Format = {
   filler: (rng, i) => JSON.stringify(order(rng, i)),
   needle: (rng, needle, i) => JSON.stringify(jsonNeedle(rng, needle, i)),
   question: jsonQuestion,
-  window: { before: 0, after: 600 },
 };
 
 const csvFormat: Format = {
@@ -183,7 +179,6 @@ const csvFormat: Format = {
       : `${timestamp(i)},req_${chars(rng, BASE32, 10)},usr_${chars(rng, BASE32, 8)},${needle.cue},0,EUR,refunded,"refund_ref=${needle.answer}"`,
   question: (needle) =>
     `What is the refund reference in the note of the row for event ${needle.cue}?`,
-  window: { before: 0, after: 300 },
 };
 
 const markdownFormat: Format = {
@@ -209,7 +204,6 @@ const markdownFormat: Format = {
       ? `<p>The settlement mismatch was traced to ${needle.answer} during the audit.</p>`
       : `For event ${needle.cue} the refund reference is ${needle.answer}; keep it for the ledger.`,
   question: refundQuestion,
-  window: { before: 0, after: 300 },
 };
 
 const codeFormat: Format = {
@@ -238,7 +232,6 @@ const codeFormat: Format = {
       ? `const SETTLEMENT_MISMATCH = "${needle.answer}"; // manual review`
       : `export const REFUND_REFERENCE = "${needle.answer}"; // event ${needle.cue}`,
   question: (needle) => `Which refund reference constant is defined for event ${needle.cue}?`,
-  window: { before: 120, after: 20 },
 };
 
 const cjkFormat: Format = {
@@ -257,7 +250,6 @@ const cjkFormat: Format = {
       ? `结算不一致 ${needle.answer} 需要人工审核 ⚠️`
       : `事件 ${needle.cue} 的退款编号是 ${needle.answer} ✅`,
   question: refundQuestion,
-  window: { before: 0, after: 200 },
 };
 
 export const FORMATS: Record<Kind, Format> = {

@@ -43,27 +43,14 @@ export const POSITIONS = [
 ] as const;
 export type Position = (typeof POSITIONS)[number];
 
-/** How a competent model would look for a needle. */
-export interface Search {
-  /** A literal to grep for (the id the question names). */
-  readonly literal?: string;
-  /** A regular expression (JavaScript syntax) when no literal names the needle. */
-  readonly regex?: string;
-  /** A JSONPath that selects the answer, for JSON outputs. */
-  readonly jsonPath?: string;
-}
-
 export interface Task {
   readonly id: string;
   readonly kind: Kind;
   readonly size: SizeLabel;
   readonly position: Position;
   readonly question: string;
-  readonly search: Search;
-  /** The exact expected answer. */
+  /** The exact expected answer (for the scorer only: no agent ever sees a Task). */
   readonly expected: string;
-  /** Where the answer may sit around the cue, in characters (before its start, after its end). */
-  readonly window: { readonly before: number; readonly after: number };
   /** Character range of the needle (from the first of cue and answer to the end of the last). */
   readonly span: { readonly start: number; readonly end: number };
   /** 1-based line of the answer. */
@@ -202,8 +189,6 @@ function taskOf(
       ...base,
       question:
         "Which transaction id has the form TXN-, four digits, a dash, four capital letters? Exactly one does.",
-      search: { regex: TXN_PATTERN },
-      window: { before: 0, after: 0 },
       span: { start: answerAt, end: answerAt + needle.answer.length },
       line: lineAt(text, answerAt),
     };
@@ -225,8 +210,6 @@ function taskOf(
       ...base,
       question:
         'Which error code was logged just before the service shut down ("shutdown complete") at the end of the log?',
-      search: { literal: needle.cue },
-      window: { before: 400, after: 0 },
       span,
       line: lineAt(text, answerAt),
     };
@@ -235,50 +218,14 @@ function taskOf(
     return {
       ...base,
       question: `What is the payment authorization code (payment.auth.code) of order ${needle.cue}?`,
-      search: {
-        literal: needle.cue,
-        jsonPath: `$.orders[?(@.id=="${needle.cue}")].payment.auth.code`,
-      },
-      window: format.window,
       span,
       line: lineAt(text, answerAt),
     };
   }
-  const jsonKind = kind === "json-pretty" || kind === "json-min";
   return {
     ...base,
     question: format.question(needle),
-    search: {
-      literal: needle.cue,
-      ...(jsonKind ? { jsonPath: `$.orders[?(@.id=="${needle.cue}")].note` } : {}),
-    },
-    window: format.window,
     span,
     line: lineAt(text, answerAt),
   };
-}
-
-/** The answer in a selection that holds only the answer's field (a JSONPath result). */
-export function answerFromSelection(seen: string): string | undefined {
-  return new RegExp(ANSWER_PATTERN).exec(seen)?.[0];
-}
-
-/**
- * The answer a model would give from text it saw: the answer pattern near a cue (or the regex
- * match itself), or undefined when the text does not show it.
- */
-export function answerFrom(task: Task, seen: string): string | undefined {
-  if (task.search.regex && !task.search.literal)
-    return new RegExp(task.search.regex).exec(seen)?.[0];
-  const cue = task.search.literal!;
-  const answer = new RegExp(ANSWER_PATTERN, "g");
-  for (let at = seen.indexOf(cue); at !== -1; at = seen.indexOf(cue, at + 1)) {
-    const from = Math.max(0, at - task.window.before);
-    const to = at + cue.length + task.window.after;
-    answer.lastIndex = from;
-    for (let match = answer.exec(seen); match && match.index < to; match = answer.exec(seen)) {
-      if (match.index + match[0].length <= to || task.window.before > 0) return match[0];
-    }
-  }
-  return undefined;
 }

@@ -12,7 +12,7 @@ export interface TurnPlan {
   /** Only the final report is allowed. */
   readonly final: boolean;
   readonly tools: readonly ToolDefinition[];
-  /** The surface's tools are listed (some output is shown by handle). */
+  /** Some output is shown by handle: the notice offers to read it. */
   readonly canRetrieve: boolean;
 }
 

@@ -159,15 +159,42 @@ export function tokenizerOf(settings: SessionSettings): TokenizerName {
   return settings.models[0]?.tokenizer ?? "o200k_base";
 }
 
+/**
+ * How many of the model's own tokens one of our counted tokens may be, per provider family
+ * (SW-21). OpenAI's models use the tokenizers we count with (o200k_base, cl100k_base): 2% for
+ * what the chat format adds. Local and Ollama models (Qwen, Llama, Mistral…) and other
+ * OpenAI-compatible servers use their own: Qwen2.5's counts 0.96 to 1.27 times o200k_base on
+ * the evaluation's outputs (logs and CSV highest: it splits numbers into single digits;
+ * docs/evaluation.md), so 30%. Anthropic's tokenizer is not public: 30% as well.
+ */
+export const TOKENIZER_MARGINS: Readonly<Record<ModelTarget["provider"], number>> = {
+  openai: 1.02,
+  anthropic: 1.3,
+  ollama: 1.3,
+  "openai-compatible": 1.3,
+  local: 1.3,
+};
+
+/** The largest margin among the session's models: every fallback must fit. */
+export function tokenizerMarginOf(settings: SessionSettings): number {
+  return Math.max(1, ...settings.models.map((m) => TOKENIZER_MARGINS[m.provider] ?? 1.3));
+}
+
+/**
+ * The budget of one request in our counted tokens: the smallest context window, less the reply,
+ * divided by the tokenizer margin. Everything sent is charged against it (tool definitions,
+ * instructions, history, the notice).
+ */
+export function requestBudgetOf(settings: SessionSettings): number {
+  return Math.floor(
+    (contextWindowOf(settings) - maxOutputTokensOf(settings)) / tokenizerMarginOf(settings),
+  );
+}
+
 /** Tokens still free for tool results before the next model call. */
 export function remainingTokens(context: SessionContext): number {
   const { state, settings } = context;
-  return (
-    contextWindowOf(settings) -
-    maxOutputTokensOf(settings) -
-    state.projectedTokens -
-    state.pendingTokens
-  );
+  return requestBudgetOf(settings) - state.projectedTokens - state.pendingTokens;
 }
 
 /** The approximate characters free for a surface's answer (at most the byte cap's worth). */

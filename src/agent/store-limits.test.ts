@@ -56,7 +56,11 @@ describe("store limits reach the model as errors; the session goes on", () => {
           toolCall("get_tool_output", { id: handleIn(request, 0), mode: "json", outline: true }),
       ),
     );
-    const agent = await fixture.agent("json", { mcpServers: { test: testServerSpec() } });
+    // A window that holds the 400 KB argument itself (the model sent it; it stays in history).
+    const agent = await fixture.agent("json", {
+      mcpServers: { test: testServerSpec() },
+      contextWindow: 1_000_000,
+    });
     const result = await runAgent({
       agent,
       prompt: "go",

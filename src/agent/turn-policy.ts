@@ -33,13 +33,14 @@ export function planTurn(context: SessionContext): TurnPlan {
       canRetrieve: false,
     };
   // Retrieval tools are listed while some output is shown by handle, never in the final turn
-  // (D0-14, D0-15).
-  const canRetrieve =
-    context.surface.alwaysListed === true ||
-    (settings.toolOutput.enabled && state.hasStoredOutputs);
+  // (D0-14, D0-15); a surface may be listed from the first turn (SW-20: the default surface is,
+  // so the tool list, and with it a provider's prompt cache, holds from turn to turn).
+  const canRetrieve = settings.toolOutput.enabled && state.hasStoredOutputs;
+  const listed =
+    canRetrieve || (context.surface.alwaysListed === true && settings.toolOutput.enabled);
   const tools: ToolDefinition[] = [];
   for (const handler of context.tools.values()) {
-    if (handler.kind === "surface" && !canRetrieve) continue;
+    if (handler.kind === "surface" && !listed) continue;
     tools.push(handler.definition);
   }
   return { turn, maxTurns: settings.maxTurns, final: false, tools, canRetrieve };

@@ -215,7 +215,7 @@ describe("full-chunked", () => {
     expect(result.unverified).toBe(1);
     expect(result.confidence).toBe(0.5);
     expect(renderExtraction(result)).toContain(
-      "(1 quote the extraction model gave was not found in the output and was dropped.)",
+      "(1 quote the extraction model gave was dropped: not found verbatim in the output, too short, or found in several places.)",
     );
   });
 

@@ -3,7 +3,7 @@ import { mapConcurrent } from "../core/concurrency.js";
 import { type Chunk, type ChunkPlan, snapChunk } from "./chunker.js";
 import type { ParsedAnswer } from "./final-report.js";
 import { mapSystemPrompt, reduceSystemPrompt } from "./prompts.js";
-import { mergeSnippets, type Snippet, verifyQuotes } from "./quotes.js";
+import { mergeSnippets, type Snippet, unverifiedReason, verifyQuotes } from "./quotes.js";
 import type { ExtractionResult } from "./result.js";
 import { askForAnswer, type ExtractionRun } from "./run-context.js";
 import { EXTRACTION_PROMPT_VERSION } from "./settings.js";
@@ -150,7 +150,9 @@ export async function runFullChunked(
     // Even when one chunk failed, the answers of the others are kept for the next attempt.
     await run.cache?.putMany(pending);
   }
-  const relevant = distinctFindings(answers.filter((a) => a.parsed.relevant));
+  // A chunk answer counts only with a verified quote (SW-22): nothing else pins it to the output.
+  const claimed = answers.filter((a) => a.parsed.relevant);
+  const relevant = distinctFindings(claimed.filter((a) => a.snippets.length > 0));
   const unverifiedInMaps = answers.reduce((sum, a) => sum + a.unverified, 0);
   const base = {
     strategy: "full-chunked" as const,
@@ -160,6 +162,18 @@ export async function runFullChunked(
     chunksSearched: answers.length,
     chunksTotal: total,
   };
+  if (relevant.length === 0 && claimed.length > 0) {
+    return {
+      ...base,
+      found: false,
+      answer: "NO RELEVANT DATA FOUND",
+      snippets: [],
+      unverified: unverifiedInMaps,
+      confidence: 0,
+      noMatchReason: unverifiedReason(unverifiedInMaps),
+      model: claimed[0]!.model,
+    };
+  }
   if (relevant.length === 0) {
     const seen = [...new Set(answers.map((a) => a.parsed.text).filter(Boolean))].slice(0, 3);
     return {
@@ -205,14 +219,23 @@ export async function runFullChunked(
     reducedQuotes.snippets,
   );
   const unverified = unverifiedInMaps + reducedQuotes.unverified;
+  // The synthesized answer must cite a verified quote of its own, too.
+  const cited = reducedKnown.length + reducedQuotes.snippets.length > 0;
+  const found = reduced.parsed.relevant && cited;
   return {
     ...base,
-    found: reduced.parsed.relevant,
-    answer: reduced.parsed.relevant ? reduced.parsed.text : "NO RELEVANT DATA FOUND",
+    found,
+    answer: found ? reduced.parsed.text : "NO RELEVANT DATA FOUND",
     snippets,
     unverified,
     confidence: confidenceOf(reduced.parsed.confidence, snippets.length, unverified),
-    ...(reduced.parsed.relevant ? {} : { noMatchReason: reduced.parsed.text }),
+    ...(found
+      ? {}
+      : {
+          noMatchReason: reduced.parsed.relevant
+            ? unverifiedReason(reducedQuotes.unverified)
+            : reduced.parsed.text,
+        }),
     model: reduced.model,
   };
 }

@@ -22,12 +22,18 @@ export interface Snippet {
 
 export interface VerifiedQuotes {
   readonly snippets: Snippet[];
-  /** Quotes not found verbatim anywhere in the output: dropped. */
+  /**
+   * Quotes dropped: not found verbatim in the output, shorter than MIN_QUOTE_CHARS, or found in
+   * more than one place (they pin nothing).
+   */
   readonly unverified: number;
 }
 
-/** Quotes shorter than this prove nothing and are not kept. */
-const MIN_QUOTE_CHARS = 4;
+/**
+ * Quotes shorter than this (without surrounding spaces) pin nothing: `INFO`, `}`, `200 OK`
+ * (SW-22). A verified quote is also unique in the output: found once, it pins one place.
+ */
+export const MIN_QUOTE_CHARS = 12;
 
 function snippetAt(
   start: TextPosition,
@@ -50,9 +56,11 @@ function snippetAt(
 }
 
 /**
- * Verifies each quote against the stored output: found verbatim in the chunk it came from, it
- * keeps that place; found elsewhere in the output, it is relocated there; found nowhere (a
- * hallucination, or a paraphrase), it is dropped and counted.
+ * Verifies each quote against the stored output (SW-22). A quote verifies when it is at least
+ * MIN_QUOTE_CHARS long and occurs exactly once in the whole output: found in the chunk it came
+ * from, it keeps that place; found elsewhere, it is relocated there. A quote found nowhere (a
+ * hallucination, a paraphrase), too short, or found in several places (it pins nothing) is
+ * dropped and counted.
  */
 export async function verifyQuotes(
   quotes: readonly string[],
@@ -68,18 +76,17 @@ export async function verifyQuotes(
       unverified++;
       continue;
     }
-    if (chunk) {
-      const at = chunk.text.indexOf(quote);
-      if (at !== -1) {
-        snippets.push(
-          snippetAt(advance(chunk.start, chunk.text.slice(0, at)), quote, chunk.index, false),
-        );
-        continue;
-      }
-    }
-    const byte = await new ByteScanner(output.source, Buffer.from(quote, "utf8")).next();
-    if (byte === null) {
+    const scanner = new ByteScanner(output.source, Buffer.from(quote, "utf8"));
+    const byte = await scanner.next();
+    if (byte === null || (await scanner.next()) !== null) {
       unverified++;
+      continue;
+    }
+    const inChunk = chunk ? chunk.text.indexOf(quote) : -1;
+    if (chunk && inChunk !== -1) {
+      snippets.push(
+        snippetAt(advance(chunk.start, chunk.text.slice(0, inChunk)), quote, chunk.index, false),
+      );
       continue;
     }
     snippets.push(
@@ -104,4 +111,18 @@ export function mergeSnippets(...lists: readonly Snippet[][]): Snippet[] {
     }
   }
   return [...seen.values()].sort((a, b) => a.charStart - b.charStart || a.charEnd - b.charEnd);
+}
+
+/**
+ * Why an answer without a verified quote is not reported as found: what the model quoted did not
+ * pin its answer to the output. The unverified answer itself is not shown (the agent would relay it).
+ */
+export function unverifiedReason(dropped: number): string {
+  return (
+    "The extraction model gave an answer, but none of its quotes could be verified: " +
+    (dropped === 0
+      ? "it quoted nothing."
+      : `${dropped} quote${dropped === 1 ? " was" : "s were"} not found verbatim, too short (under ${MIN_QUOTE_CHARS} characters) or found in several places.`) +
+    " An unverified answer is not reported; read the output with grep or slice to check."
+  );
 }

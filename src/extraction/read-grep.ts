@@ -1,7 +1,7 @@
 import { SpillwayError } from "../core/errors.js";
 import { parseAnswer, unwrapFinalReport } from "./final-report.js";
 import { readGrepSystemPrompt } from "./prompts.js";
-import { verifyQuotes } from "./quotes.js";
+import { unverifiedReason, verifyQuotes } from "./quotes.js";
 import type { ExtractionResult } from "./result.js";
 import { type ExtractionRun, newNonce } from "./run-context.js";
 
@@ -65,10 +65,12 @@ export async function runReadGrep(
     ? await verifyQuotes(parsed.quotes, run.output, run.reader)
     : { snippets: [], unverified: 0 };
   const total = verified.snippets.length + verified.unverified;
+  // An answer with no verified quote is not found (SW-22): nothing pins it to the output.
+  const found = parsed.relevant && verified.snippets.length > 0;
   return {
     strategy: "read-grep",
-    found: parsed.relevant,
-    answer: parsed.relevant ? parsed.text : "NO RELEVANT DATA FOUND",
+    found,
+    answer: found ? parsed.text : "NO RELEVANT DATA FOUND",
     snippets: verified.snippets,
     unverified: verified.unverified,
     outputId: run.record.id,
@@ -79,12 +81,13 @@ export async function runReadGrep(
     confidence:
       parsed.confidence ??
       (total === 0 ? (parsed.relevant ? 0.5 : 0) : verified.snippets.length / total),
-    ...(parsed.relevant
+    ...(found
       ? {}
       : {
-          noMatchReason:
-            parsed.text ||
-            `The read-grep agent searched ${run.record.id} and found nothing for: ${run.query}`,
+          noMatchReason: parsed.relevant
+            ? unverifiedReason(verified.unverified)
+            : parsed.text ||
+              `The read-grep agent searched ${run.record.id} and found nothing for: ${run.query}`,
         }),
     model: run.targets[0]?.ref ?? null,
   };

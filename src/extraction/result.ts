@@ -77,7 +77,7 @@ export function renderExtraction(result: ExtractionResult): string {
   }
   if (result.unverified > 0) {
     parts.push(
-      `(${result.unverified} quote${result.unverified === 1 ? "" : "s"} the extraction model gave ${result.unverified === 1 ? "was" : "were"} not found in the output and ${result.unverified === 1 ? "was" : "were"} dropped.)`,
+      `(${result.unverified} quote${result.unverified === 1 ? "" : "s"} the extraction model gave ${result.unverified === 1 ? "was" : "were"} dropped: not found verbatim in the output, too short, or found in several places.)`,
     );
   }
   if (result.strategy !== "truncate") {

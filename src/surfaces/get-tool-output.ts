@@ -80,6 +80,8 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
   return {
     name: "get_tool_output",
     shownAs: "handle",
+    // Listed from the first turn: a tool list that does not change keeps prompt caches whole.
+    alwaysListed: true,
     uncountedTools: new Set(),
     tools: () => [definition],
     owns: (toolName) => toolName === GET_TOOL_OUTPUT,

@@ -4,10 +4,10 @@
  */
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runPagingPolicy, viewOf } from "../../eval/baselines.js";
-import { type Episode, TOOL_RESULT_BUDGET } from "../../eval/episode.js";
+import { viewOf } from "../../eval/baselines.js";
+import { type Episode, REQUEST_TOKEN_LIMIT } from "../../eval/episode.js";
+import { runPeerPolicy } from "../../eval/peers.js";
 import { type Prepared, prepare } from "../../eval/prepared.js";
-import { runSpillPolicy } from "../../eval/spill-to-file.js";
 import { summarize } from "../../eval/summary.js";
 import { generateWorkload } from "../../eval/workload.js";
 import { loadTokenizer } from "../../src/core/tokens.js";
@@ -92,7 +92,7 @@ describe("peer views", () => {
     expect(view.ranges).toEqual([]);
   });
 
-  it("raw passthrough fails when the output is over the tool-result budget", () => {
+  it("raw passthrough fails when the request holding the output does not fit the window", () => {
     expect(viewOf("raw", log).failure).toMatch(/^context overflow/);
     expect(() => viewOf("spillway", log)).toThrow("spillway is not a single-view policy");
   });
@@ -102,23 +102,33 @@ describe("peer tools on long lines and long conversations", () => {
   it("Claude Code's Read cuts a 51,000-character line at 2,000: the minified middle is out of reach", async () => {
     const minified = await prepared("json-min", "50KB");
     expect(minified.workload.text.length).toBeGreaterThan(50_000);
-    const episodes = await runSpillPolicy(minified, await tempDir("spillway-eval-read-"));
+    const dir = await tempDir("spillway-eval-read-");
+    const episodes = await runPeerPolicy("spill-to-file", minified, dir);
     const middle = episodes.find((e) => e.position === "middle")!;
     expect(middle.correct).toBe(false);
-    expect(middle.failure).toContain("Read cuts lines at 2,000 characters");
+    // It grepped, found only "[Omitted long line]", read line 1 (cut at 2,000), and said so.
+    expect(middle.retrieved).toBe(true);
+    expect(middle.report).toBe("I could not find it in what I read.");
     // What it saw: the 2 KB preview and 2,000 characters of the line, nothing past them.
     expect(middle.visibleFraction!).toBeLessThan(2_100 / minified.workload.text.length);
+    // The same file with a shell: grep -o and jq reach inside the line.
+    const shell = await runPeerPolicy("spill-to-file-shell", minified, dir);
+    expect(shell.find((e) => e.position === "middle")!.correct).toBe(true);
   });
 
-  it("paging never counts an answer from a page that did not fit the window", async () => {
+  it("paging resends every page, and never answers from a request that did not fit", async () => {
     const tokenizer = await loadTokenizer("o200k_base");
-    const big = await prepare(generateWorkload("log", "5MB", 3), (t) => tokenizer.count(t));
-    const episodes = runPagingPolicy(big);
-    const full = episodes.filter((e) => e.failure?.startsWith("context window full"));
+    const big = await prepare(generateWorkload("log", "500KB", 3), (t) => tokenizer.count(t));
+    const episodes = await runPeerPolicy("paging-4000", big, await tempDir("spillway-eval-page-"));
+    const full = episodes.filter((e) => e.failure?.startsWith("context overflow"));
     expect(full.length).toBeGreaterThan(0);
-    for (const e of full) expect(e.tokensExposed).toBeGreaterThan(TOOL_RESULT_BUDGET);
-    for (const e of episodes.filter((x) => x.correct))
-      expect(e.tokensExposed).toBeLessThanOrEqual(TOOL_RESULT_BUDGET);
+    for (const e of full) expect(e.correct).toBe(false);
+    const start = episodes.find((e) => e.position === "start")!;
+    expect(start).toMatchObject({ correct: true, requests: 2 });
+    // A request holds every page read so far: tokens sent grow with the square of the pages.
+    const far = episodes.find((e) => e.correct && e.requests > 20);
+    if (far) expect(far.tokensSent).toBeGreaterThan(far.tokensExposed * (far.requests / 4));
+    for (const e of full) expect(e.tokensSent).toBeGreaterThan(REQUEST_TOKEN_LIMIT);
   });
 });
 
@@ -131,6 +141,11 @@ describe("summarize", () => {
     position: "start",
     correct: true,
     answer: "ANS-AAAAAA",
+    report: "The answer is ANS-AAAAAA.",
+    invented: false,
+    retrieved: false,
+    tokensSent: 150,
+    requests: 2,
     tokensExposed: 100,
     outputTokens: 1_000,
     toolCalls: 0,
@@ -145,33 +160,61 @@ describe("summarize", () => {
     const s = summarize(
       [episode({}), episode({ size: "500KB", taskId: "log/500KB/start" })],
       ["500KB", "50KB"],
+      "scripted",
     );
     expect(s.spillwayLossless).toBeNull();
     expect(s.largestSize).toBe("500KB");
+    expect(s.policies["codex-head-tail"]).toMatchObject({
+      model: "scripted",
+      tasks: 2,
+      recall: 1,
+      retrievalBeforeAnswerRate: null,
+      inventedRate: 0,
+      medianTokensPerRightAnswer: 150,
+    });
   });
 
-  it("gives the cost per right answer and the paired medians beside the per-task medians", () => {
+  it("pairs spillway and paging on the tasks both answered right, and rates retrieval and invention", () => {
     const tasks = ["a", "b", "c", "d"];
     const s = summarize(
       [
-        ...tasks.map((t) =>
-          episode({ policy: "spillway", taskId: t, tokensExposed: 200, lossless: true }),
+        ...tasks.map((t, i) =>
+          episode({
+            policy: "spillway",
+            taskId: t,
+            tokensSent: 2_000 + i,
+            retrieved: i < 3,
+            invented: i === 3,
+            correct: i < 3,
+            lossless: true,
+          }),
         ),
         ...tasks.map((t, i) =>
           episode({
             policy: "paging-4000",
             taskId: t,
-            correct: i === 0,
-            tokensExposed: i === 0 ? 1_000 : 120_000,
+            correct: i < 2,
+            retrieved: true,
+            tokensSent: i === 0 ? 4_000 : i === 1 ? 40_000 : 900_000,
           }),
         ),
       ],
       ["50KB"],
+      "scripted",
     );
-    expect(s.pagingMedianTokensPerAnswer).toBe(120_000);
-    expect(s.pagingTokensPerCorrectAnswerAtLargest).toBe(361_000);
-    expect(s.spillwayTokensPerCorrectAnswerAtLargest).toBe(200);
-    expect(s.pairedAtLargest).toEqual({ tasks: 1, spillwayMedian: 200, pagingMedian: 1_000 });
+    expect(s.paired).toEqual({
+      tasks: 2,
+      spillwayMedian: 2_000.5,
+      pagingMedian: 22_000,
+      medianRatio: (4_000 / 2_000 + 40_000 / 2_001) / 2,
+    });
+    expect(s.policies.spillway).toMatchObject({
+      recall: 0.75,
+      retrievalBeforeAnswerRate: 0.75,
+      inventedRate: 0.25,
+      medianTokensPerRightAnswer: 2_001,
+    });
+    expect(s.policies["paging-4000"]!.tokensPerRightAnswer).toBe((4_000 + 40_000 + 1_800_000) / 2);
     expect(s.spillwayLossless).toBe(true);
   });
 });

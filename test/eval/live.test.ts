@@ -1,102 +1,94 @@
 /**
  * The live harness (`npm run eval:live`) measured against scripted stand-ins whose behaviour we
- * know: one that retrieves and answers from what it read, one that answers without reading.
- * The real measurement needs a real model (SPILLWAY_LIVE_MODEL); this checks that the harness
- * counts retrievals, right answers and invented values correctly.
+ * know: the blind agents (they read, and answer from what they read) and an inventor (it
+ * answers without reading). The real measurement needs a real model; this checks that the
+ * harness offers each policy's tools, scores reports, and counts retrievals and inventions.
  */
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { livePrompt, liveTasks, runLiveEval } from "../../eval/live.js";
+import { conversationOf, fetchOf, replyOf, responderOf } from "../../eval/agents/conversation.js";
+import { pagingAgent, shellAgent, viewAgent } from "../../eval/agents/peer-agents.js";
+import type { PolicyName } from "../../eval/episode.js";
+import { writeLiveReport } from "../../eval/live-report.js";
+import { type LiveTaskSpec, runLiveEval } from "../../eval/live-run.js";
 import { EVAL_MODEL } from "../../eval/spillway-env.js";
-import { ANSWER_PATTERN, answerFrom } from "../../eval/workload.js";
-import {
-  type ChatRequest,
-  findOutputIds,
-  type Responder,
-  textOf,
-  toolCall,
-  toolMessages,
-} from "../../src/testing/index.js";
+import { spillwayResponder } from "../../eval/spillway-policy.js";
+import { type Responder, toolCall } from "../../src/testing/index.js";
 import { tempDir } from "../helpers/temp-store.js";
 
-const tasks = liveTasks();
+const TASKS: LiveTaskSpec[] = [
+  { kind: "log", size: "50KB", position: "middle" },
+  { kind: "json-pretty", size: "50KB", position: "nested-json" },
+];
 
-function taskOf(request: ChatRequest) {
-  const user = request.messages.find((m) => m.role === "user");
-  const prompt = user ? textOf(user) : "";
-  const entry = tasks.find(({ task, id }) => prompt.includes(livePrompt(task, id)));
-  if (!entry) throw new Error(`no live task in the prompt: ${prompt.slice(0, 200)}`);
-  return entry;
-}
-
-/** Fetches, greps the stored output for the question's cue, answers from the grep result. */
-function retriever(found: Set<string>): Responder {
-  return (request) => {
-    const { task, id } = taskOf(request);
-    const results = toolMessages(request);
-    if (results.length === 0) return toolCall("data__fetch", { output: id });
-    const handle = findOutputIds(results[0]!.text)[0];
-    if (results.length === 1 && handle)
-      return toolCall("get_tool_output", {
-        id: handle,
-        mode: "grep",
-        pattern: task.search.literal ?? task.search.regex,
-        ...(task.search.literal ? {} : { regex: true }),
-        context: task.position === "end-error" ? 3 : task.kind === "json-pretty" ? 20 : 1,
-      });
-    const answer = answerFrom(task, results.at(-1)!.text);
-    if (answer) found.add(`${task.id}`);
-    return toolCall("agent__final_report", { report: answer ?? "I could not find it." });
-  };
-}
-
-/** Fetches, then states a value without reading anything. */
-const inventor: Responder = (request) => {
-  const { id } = taskOf(request);
-  if (toolMessages(request).length === 0) return toolCall("data__fetch", { output: id });
-  return toolCall("agent__final_report", { report: "The value is ANS-ZZZZZZ." });
-};
+const blind = (policy: PolicyName): Responder =>
+  policy === "spillway"
+    ? spillwayResponder()
+    : responderOf(
+        policy === "paging-4000"
+          ? pagingAgent
+          : policy === "spill-to-file-shell"
+            ? shellAgent
+            : viewAgent,
+      );
 
 describe("eval:live harness", () => {
-  it("counts retrievals and right answers, and no invention, for a model that reads", async () => {
+  it("offers each policy's tools to the model, scores the reports, and counts retrievals", async () => {
     const out = await tempDir("spillway-eval-live-");
-    const found = new Set<string>();
-    const { results, reportPath } = await runLiveEval({
+    const { episodes, seconds } = await runLiveEval({
       model: EVAL_MODEL,
       out,
-      variants: ["ready", "handle"],
-      scriptedStandIn: retriever(found),
+      tasks: TASKS,
+      scriptedStandIn: blind,
     });
-    expect(results).toHaveLength(tasks.length * 2);
-    expect(results.every((r) => r.status === "completed" && r.retrievedFirst)).toBe(true);
-    expect(results.filter((r) => r.invented)).toEqual([]);
-    // Right exactly where the grep showed the answer; the log's needles always are.
-    expect(results.filter((r) => r.correct).map((r) => r.task)).toEqual(
-      results.filter((r) => found.has(r.task)).map((r) => r.task),
+    expect(episodes).toHaveLength(TASKS.length * 4);
+    const of = (policy: PolicyName) => episodes.filter((e) => e.policy === policy);
+    // Readers that read on purpose: retrieved first, right, nothing invented.
+    for (const policy of ["spillway", "spill-to-file-shell", "paging-4000"] as const)
+      for (const e of of(policy))
+        expect(e, `${policy} ${e.taskId}`).toMatchObject({
+          correct: true,
+          retrieved: true,
+          invented: false,
+        });
+    // The shell really ran: its results are real command output from the spilled file.
+    expect(of("spill-to-file-shell").every((e) => e.requests >= 3)).toBe(true);
+    // Codex's cut keeps neither needle; the blind agent says so.
+    expect(of("codex-head-tail").every((e) => !e.correct && !e.invented && !e.retrieved)).toBe(
+      true,
     );
-    expect(results.filter((r) => r.correct).length).toBeGreaterThanOrEqual(8);
-    const report = await readFile(reportPath, "utf8");
+    await writeLiveReport({
+      episodes,
+      model: EVAL_MODEL,
+      modelLabel: "scripted stand-in",
+      scripted: true,
+      seconds,
+      out,
+      machine: "test",
+    });
+    const report = await readFile(`${out}/README.md`, "utf8");
     expect(report).toContain("**Scripted stand-in, not a real model**");
-    expect(report).toContain(`| ready | seed 003's ready text`);
-    const n = tasks.length;
-    const right = results.filter((r) => r.variant === "handle" && r.correct).length;
-    expect(report).toContain(` | ${n}/${n} | ${right}/${n} | 0/${n} | 0/${n} |`);
-  });
+    expect(report).toContain("| spillway (default surface) | 100% (2/2) | 100% (2/2) | 0% (0/2) |");
+  }, 120_000);
 
   it("flags a value the model was never shown, and no retrieval", async () => {
     const out = await tempDir("spillway-eval-live-");
-    const { results } = await runLiveEval({
+    const inventor: Responder = (request) => {
+      const seen = conversationOf(request);
+      return seen.steps.length > 0
+        ? toolCall("agent__final_report", { report: "The value is ANS-ZZZZZZ." })
+        : replyOf(fetchOf(seen.prompt)!);
+    };
+    const { episodes } = await runLiveEval({
       model: EVAL_MODEL,
       out,
-      variants: ["tool-output"],
-      scriptedStandIn: inventor,
+      tasks: TASKS.slice(0, 1),
+      policies: ["spillway", "spill-to-file-shell"],
+      scriptedStandIn: () => inventor,
     });
-    expect(new RegExp(ANSWER_PATTERN).test("ANS-ZZZZZZ")).toBe(true);
-    expect(results).toHaveLength(tasks.length);
-    expect(results.every((r) => r.invented && !r.correct && !r.retrievedFirst)).toBe(true);
-    await expect(
-      runLiveEval({ model: EVAL_MODEL, out, variants: ["nope"], scriptedStandIn: inventor }),
-    ).rejects.toThrow("unknown variant nope; valid: ready, handle, tool-output");
+    expect(episodes).toHaveLength(2);
+    for (const e of episodes)
+      expect(e).toMatchObject({ invented: true, correct: false, retrieved: false });
   });
 
   it("stops at once, naming the model and its error, when the model does not answer", async () => {
@@ -106,10 +98,10 @@ describe("eval:live harness", () => {
       requests += 1;
       return { error: { status: 503, message: "overloaded", retryAfterMs: 1 } };
     };
-    await expect(runLiveEval({ model: EVAL_MODEL, out, scriptedStandIn: down })).rejects.toThrow(
-      `eval:live: the model ${EVAL_MODEL} did not answer. MODEL_UNAVAILABLE`,
-    );
-    // One session's attempts, not eighteen sessions' worth.
+    await expect(
+      runLiveEval({ model: EVAL_MODEL, out, tasks: TASKS, scriptedStandIn: () => down }),
+    ).rejects.toThrow(`eval:live: the model ${EVAL_MODEL} did not answer. MODEL_UNAVAILABLE`);
+    // One session's attempts, not every task's.
     expect(requests).toBeLessThanOrEqual(4);
   });
 });
