@@ -1,8 +1,7 @@
 import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
-import { asyncReadyText } from "../surfaces/async-texts.js";
-import { placeholderText } from "./render-result.js";
+import { placeholderText, readyText } from "./render-result.js";
 import {
   asyncActive,
   asyncSettingsOf,
@@ -102,7 +101,7 @@ async function decideShown(context: SessionContext, record: OutputRecord): Promi
   // (D3-17: the tool won the race, then its size decides), even when it would fit inline.
   const async = asyncSettingsOf(settings);
   if (asyncActive(context) && tokens > async.tokenThreshold) {
-    const ready = asyncReadyText(record.id, record.toolName, tokens);
+    const ready = await readyText(context, record);
     state.pendingTokens += await countTokens(ready, tokenizerOf(settings));
     state.hasStoredOutputs = true;
     return "ready";

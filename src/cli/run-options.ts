@@ -3,7 +3,7 @@
  * positional arguments and prompt (from the argument, or from stdin when it is piped).
  */
 import { resolve } from "node:path";
-import type { CliSettings, ToolOutputSurface } from "../config/index.js";
+import type { AsyncReadyMessage, CliSettings, ToolOutputSurface } from "../config/index.js";
 import { UsageError } from "./errors.js";
 
 /** The flags of `spillway run` as commander parses them. */
@@ -26,6 +26,7 @@ export interface RunFlags {
   readonly asyncTimeout?: number;
   readonly asyncTokenThreshold?: number;
   readonly asyncMaxRunning?: number;
+  readonly asyncReadyMessage?: AsyncReadyMessage;
   readonly config?: string;
   readonly resume?: string;
   /** False with --no-preflight. */
@@ -65,6 +66,9 @@ export function cliSettingsOf(flags: RunFlags): CliSettings {
       ? { asyncTokenThreshold: flags.asyncTokenThreshold }
       : {}),
     ...(flags.asyncMaxRunning !== undefined ? { asyncMaxRunning: flags.asyncMaxRunning } : {}),
+    ...(flags.asyncReadyMessage !== undefined
+      ? { asyncReadyMessage: flags.asyncReadyMessage }
+      : {}),
     ...(flags.extractionModel !== undefined && flags.extractionModel.length > 0
       ? { extraction: { models: [...flags.extractionModel] } }
       : {}),

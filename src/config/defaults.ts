@@ -4,7 +4,7 @@
  */
 import type { TokenizerName } from "../core/tokens.js";
 import type { ModelRef } from "./model-ref.js";
-import type { ToolOutputSurface } from "./settings-schema.js";
+import type { AsyncReadyMessage, ToolOutputSurface } from "./settings-schema.js";
 
 /** The model when nothing names one (and `SPILLWAY_MODEL` is unset). */
 export const DEFAULT_MODEL = "ollama/qwen2.5:7b";
@@ -42,6 +42,7 @@ export const DEFAULT_SETTINGS: {
   readonly asyncTimeoutSecs: number;
   readonly asyncTokenThreshold: number;
   readonly asyncMaxRunning: number;
+  readonly asyncReadyMessage: AsyncReadyMessage;
 } = {
   maxTurns: 20,
   toolResponseMaxBytes: 12_288,
@@ -59,6 +60,7 @@ export const DEFAULT_SETTINGS: {
   asyncTimeoutSecs: 5,
   asyncTokenThreshold: 10_000,
   asyncMaxRunning: 4,
+  asyncReadyMessage: "handle",
 };
 
 /**

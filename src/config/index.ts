@@ -54,4 +54,9 @@ export {
   resolveSettings,
   type SettingSource,
 } from "./resolve-settings.js";
-export { TOOL_OUTPUT_SURFACES, type ToolOutputSurface } from "./settings-schema.js";
+export {
+  ASYNC_READY_MESSAGES,
+  type AsyncReadyMessage,
+  TOOL_OUTPUT_SURFACES,
+  type ToolOutputSurface,
+} from "./settings-schema.js";

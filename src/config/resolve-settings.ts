@@ -22,7 +22,12 @@ import {
 import { type ModelRef, parseModelRef } from "./model-ref.js";
 import { problemsFromIssues, throwProblems } from "./problems.js";
 import { strictObject } from "./schema-helpers.js";
-import { type SettingsValues, settingsShape, type ToolOutputSurface } from "./settings-schema.js";
+import {
+  type AsyncReadyMessage,
+  type SettingsValues,
+  settingsShape,
+  type ToolOutputSurface,
+} from "./settings-schema.js";
 
 /** The level a resolved setting came from. */
 export type SettingSource = "cli" | "frontmatter" | "config" | "env" | "default";
@@ -60,6 +65,7 @@ export interface CliSettings {
   asyncTimeoutSecs?: Maybe<number>;
   asyncTokenThreshold?: Maybe<number>;
   asyncMaxRunning?: Maybe<number>;
+  asyncReadyMessage?: Maybe<AsyncReadyMessage>;
   /** Server specs (a relative `cwd` resolves against `process.cwd()`) or config server names. */
   mcpServers?: Maybe<Readonly<Record<string, McpServerSpec>> | readonly string[]>;
 }
@@ -103,6 +109,7 @@ export interface ResolvedSettings {
   asyncTimeoutSecs: number;
   asyncTokenThreshold: number;
   asyncMaxRunning: number;
+  asyncReadyMessage: AsyncReadyMessage;
   /** Servers by name (`cwd` absolute); empty when neither CLI nor frontmatter names any. */
   mcpServers: Record<string, McpServerSpec>;
   /** The config file's `providers` (empty without a config file). */
@@ -165,7 +172,8 @@ type ScalarKey =
   | "async"
   | "asyncTimeoutSecs"
   | "asyncTokenThreshold"
-  | "asyncMaxRunning";
+  | "asyncMaxRunning"
+  | "asyncReadyMessage";
 
 const SCALAR_KEYS: readonly ScalarKey[] = [
   "maxTurns",
@@ -178,6 +186,7 @@ const SCALAR_KEYS: readonly ScalarKey[] = [
   "asyncTimeoutSecs",
   "asyncTokenThreshold",
   "asyncMaxRunning",
+  "asyncReadyMessage",
 ];
 
 const TOOL_OUTPUT_KEYS = ["enabled", "surface", "continuationChars", "synopsisLines"] as const;
