@@ -97,7 +97,8 @@ export type Played = Omit<
  */
 export function scoredEpisode(policy: PolicyName, task: Task, played: Played): Episode {
   const { shown, ...rest } = played;
-  const scored = scoreReport(task, played.report, shown);
+  // The question was shown too: a value it names is not invented.
+  const scored = scoreReport(task, played.report, `${task.question}\n${shown}`);
   return {
     ...rest,
     policy,

@@ -5,7 +5,7 @@ import { type StoredResult, storeToolResult } from "../store/store-result.js";
 
 import { decideShown } from "../surfaces/show-decision.js";
 import { checkStoredWhole, reportViolation, strictInvariants } from "./invariants.js";
-import { placeholderText } from "./render-result.js";
+import { placeholderText, readyText } from "./render-result.js";
 import {
   asyncActive,
   asyncSettingsOf,
@@ -102,6 +102,7 @@ async function decideShownIn(context: SessionContext, record: OutputRecord): Pro
       remainingTokens: remainingTokens(context),
       countTokens: (text) => countTokens(text, tokenizer),
       placeholder: () => placeholderText(context, record),
+      ready: () => readyText(context, record),
     },
   );
   // When even a placeholder does not fit (decision.exhausted), the next projection makes room

@@ -4,7 +4,7 @@ import type { ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { asyncReadyText, asyncRunningText } from "../surfaces/async-texts.js";
 import { continuationMarker } from "../surfaces/get-continuation.js";
-import type { SessionContext } from "./session-context.js";
+import { asyncSettingsOf, type SessionContext } from "./session-context.js";
 
 /** What rendering reads of a session (a viewer such as `sessions show` can build just this). */
 export type RenderContext = Pick<
@@ -50,6 +50,18 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
   });
 }
 
+/**
+ * What an output over asyncTokenThreshold shows (the size trigger): the surface's handle message
+ * by default, since its size, kind, synopsis and exact calls got a real model to read the output
+ * where seed 003's terse ready text did not (SW-23); seed 003's text exactly with
+ * `asyncReadyMessage: seed-003`.
+ */
+export function readyText(context: RenderContext, record: OutputRecord): Promise<string> {
+  if (asyncSettingsOf(context.settings).readyMessage === "seed-003")
+    return Promise.resolve(asyncReadyText(record.id, record.toolName, record.tokenEstimate ?? 0));
+  return placeholderText(context, record);
+}
+
 /** Legacy truncation (toolOutput.enabled: false, D0-25): head and tail within the byte cap, marked. */
 async function legacyTruncated(context: RenderContext, record: OutputRecord): Promise<string> {
   // Bytes to characters at 3 bytes each: the cap holds, whatever the script.
@@ -84,8 +96,7 @@ export async function renderResult(context: RenderContext, ref: ToolResultRef): 
     case "output": {
       const record = await outputRecord(context, ref.outputId);
       let text: string;
-      if (ref.shown === "ready")
-        text = asyncReadyText(record.id, record.toolName, record.tokenEstimate ?? 0);
+      if (ref.shown === "ready") text = await readyText(context, record);
       else if (ref.shown === "inline")
         text = await cached(context, `inline:${record.id}`, () => inlineText(context, record));
       else if (ref.shown === "truncated")

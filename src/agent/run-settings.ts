@@ -136,6 +136,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
       enabled: resolved.async,
       timeoutSecs: resolved.asyncTimeoutSecs,
       tokenThreshold: resolved.asyncTokenThreshold,
+      readyMessage: resolved.asyncReadyMessage,
       maxRunning: resolved.asyncMaxRunning,
     },
     compaction: compactionSettings(resolved, options.home),

@@ -74,6 +74,8 @@ export interface AsyncSettings {
   readonly tokenThreshold: number;
   /** Background tools running at once; async sub-agents beyond it wait in a queue. */
   readonly maxRunning: number;
+  /** What an output over tokenThreshold shows: the handle message, or seed 003's ready text (SW-23). */
+  readonly readyMessage?: "handle" | "seed-003";
 }
 
 const ASYNC_OFF: AsyncSettings = {

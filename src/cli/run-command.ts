@@ -8,7 +8,7 @@ import { type Command, Option } from "commander";
 import { runAgent } from "../agent/run-agent.js";
 import { planRun, type RunPlan, resumePlan, storedPlan } from "../agent/run-settings.js";
 import type { AgentRunResult, RunAgentOptions } from "../agent/run-types.js";
-import { COMPACTION_MODELS, TOOL_OUTPUT_SURFACES } from "../config/index.js";
+import { ASYNC_READY_MESSAGES, COMPACTION_MODELS, TOOL_OUTPUT_SURFACES } from "../config/index.js";
 import type { SessionRecord } from "../store/history.js";
 import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
 import { type CliContext, contextOf } from "./context.js";
@@ -271,6 +271,12 @@ export function addRunCommand(program: Command): void {
       `--async-token-threshold ${N}`,
       "tokens over which a finished output is announced ready instead of shown (default 10000)",
       integer(0),
+    )
+    .addOption(
+      new Option(
+        "--async-ready-message <kind>",
+        "what an output over the threshold shows: the handle message (default) or seed 003's ready text",
+      ).choices(ASYNC_READY_MESSAGES),
     )
     .option(
       `--async-max-running ${N}`,

@@ -3,7 +3,12 @@
  * positional arguments and prompt (from the argument, or from stdin when it is piped).
  */
 import { resolve } from "node:path";
-import type { CliSettings, CompactionModel, ToolOutputSurface } from "../config/index.js";
+import type {
+  AsyncReadyMessage,
+  CliSettings,
+  CompactionModel,
+  ToolOutputSurface,
+} from "../config/index.js";
 import { UsageError } from "./errors.js";
 
 /** The flags of `spillway run` as commander parses them. */
@@ -33,6 +38,7 @@ export interface RunFlags {
   readonly compactionHard?: number;
   readonly compactionModel?: CompactionModel;
   readonly summaryMaxTokens?: number;
+  readonly asyncReadyMessage?: AsyncReadyMessage;
   readonly config?: string;
   readonly resume?: string;
   /** False with --no-preflight. */
@@ -82,6 +88,9 @@ export function cliSettingsOf(flags: RunFlags): CliSettings {
       ? { asyncTokenThreshold: flags.asyncTokenThreshold }
       : {}),
     ...(flags.asyncMaxRunning !== undefined ? { asyncMaxRunning: flags.asyncMaxRunning } : {}),
+    ...(flags.asyncReadyMessage !== undefined
+      ? { asyncReadyMessage: flags.asyncReadyMessage }
+      : {}),
     ...(flags.extractionModel !== undefined && flags.extractionModel.length > 0
       ? { extraction: { models: [...flags.extractionModel] } }
       : {}),

@@ -4,7 +4,7 @@
  */
 import type { TokenizerName } from "../core/tokens.js";
 import type { ModelRef } from "./model-ref.js";
-import type { CompactionModel, ToolOutputSurface } from "./settings-schema.js";
+import type { AsyncReadyMessage, CompactionModel, ToolOutputSurface } from "./settings-schema.js";
 
 /** The model when nothing names one (and `SPILLWAY_MODEL` is unset). */
 export const DEFAULT_MODEL = "ollama/qwen2.5:7b";
@@ -50,6 +50,7 @@ export const DEFAULT_SETTINGS: {
     readonly model: CompactionModel;
     readonly summaryMaxTokens: number;
   };
+  readonly asyncReadyMessage: AsyncReadyMessage;
 } = {
   maxTurns: 20,
   toolResponseMaxBytes: 12_288,
@@ -75,6 +76,7 @@ export const DEFAULT_SETTINGS: {
     model: "serving",
     summaryMaxTokens: 2_048,
   },
+  asyncReadyMessage: "handle",
 };
 
 /**

@@ -56,6 +56,8 @@ export {
   type SettingSource,
 } from "./resolve-settings.js";
 export {
+  ASYNC_READY_MESSAGES,
+  type AsyncReadyMessage,
   COMPACTION_MODELS,
   type CompactionModel,
   TOOL_OUTPUT_SURFACES,

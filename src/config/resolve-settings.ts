@@ -24,6 +24,7 @@ import { problemsFromIssues, throwProblems } from "./problems.js";
 import { type ResolvedCompaction, resolveCompaction } from "./resolve-compaction.js";
 import { strictObject } from "./schema-helpers.js";
 import {
+  type AsyncReadyMessage,
   type CompactionModel,
   type SettingsValues,
   settingsShape,
@@ -74,6 +75,7 @@ export interface CliSettings {
     model?: Maybe<CompactionModel>;
     summaryMaxTokens?: Maybe<number>;
   }>;
+  asyncReadyMessage?: Maybe<AsyncReadyMessage>;
   /** Server specs (a relative `cwd` resolves against `process.cwd()`) or config server names. */
   mcpServers?: Maybe<Readonly<Record<string, McpServerSpec>> | readonly string[]>;
 }
@@ -118,6 +120,7 @@ export interface ResolvedSettings {
   asyncTokenThreshold: number;
   asyncMaxRunning: number;
   compaction: ResolvedCompaction;
+  asyncReadyMessage: AsyncReadyMessage;
   /** Servers by name (`cwd` absolute); empty when neither CLI nor frontmatter names any. */
   mcpServers: Record<string, McpServerSpec>;
   /** The config file's `providers` (empty without a config file). */
@@ -180,7 +183,8 @@ type ScalarKey =
   | "async"
   | "asyncTimeoutSecs"
   | "asyncTokenThreshold"
-  | "asyncMaxRunning";
+  | "asyncMaxRunning"
+  | "asyncReadyMessage";
 
 const SCALAR_KEYS: readonly ScalarKey[] = [
   "maxTurns",
@@ -193,6 +197,7 @@ const SCALAR_KEYS: readonly ScalarKey[] = [
   "asyncTimeoutSecs",
   "asyncTokenThreshold",
   "asyncMaxRunning",
+  "asyncReadyMessage",
 ];
 
 const TOOL_OUTPUT_KEYS = ["enabled", "surface", "continuationChars", "synopsisLines"] as const;

@@ -20,6 +20,15 @@ export const TOOL_OUTPUT_SURFACES = ["get_tool_output", "tool_output", "get_cont
 
 export type ToolOutputSurface = (typeof TOOL_OUTPUT_SURFACES)[number];
 
+/**
+ * What the model is shown for an output over asyncTokenThreshold (the size trigger): the
+ * handle message (size, kind, synopsis, the calls that read it; the default, SW-23), or seed
+ * 003's ready text, exact (`Tool Output ID … Use get_tool_output(…)` with extract and slice).
+ */
+export const ASYNC_READY_MESSAGES = ["handle", "seed-003"] as const;
+
+export type AsyncReadyMessage = (typeof ASYNC_READY_MESSAGES)[number];
+
 const MODEL_REF_ALLOWED = 'a model ref "provider/model", e.g. "openai/gpt-4.1"';
 
 function checkRef(ref: string, ctx: Parameters<typeof addIssue>[0]): ModelRef | undefined {
@@ -121,6 +130,7 @@ export const settingsShape = {
   asyncTokenThreshold: int(0).optional(),
   asyncMaxRunning: int(1, 64).optional(),
   compaction: compactionSchema.optional(),
+  asyncReadyMessage: oneOf(ASYNC_READY_MESSAGES).optional(),
 };
 
 /** The config file's `defaults`. */

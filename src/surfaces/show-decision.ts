@@ -32,6 +32,11 @@ export interface ShowBudget {
   readonly countTokens: (text: string) => Promise<number>;
   /** The surface's placeholder text for this output (only asked for when it is needed). */
   readonly placeholder: () => Promise<string>;
+  /**
+   * The text an output over `readyOverTokens` is announced with, when the caller shows something
+   * other than seed 003's ready text (spillway's runtime shows the handle message by default).
+   */
+  readonly ready?: () => Promise<string>;
 }
 
 /** What was decided, for the caller to apply to its own state. */
@@ -81,7 +86,9 @@ export async function decideShown(
   // size (D3-13) instead of shown (D3-17: the tool won the race, then its size
   // decides), even when it would fit inline.
   if (policy.readyOverTokens !== undefined && tokens > policy.readyOverTokens) {
-    const ready = asyncReadyText(record.id, record.toolName, tokens);
+    const ready = budget.ready
+      ? await budget.ready()
+      : asyncReadyText(record.id, record.toolName, tokens);
     return {
       shown: "ready",
       tokens: await budget.countTokens(ready),

@@ -299,7 +299,7 @@ describe("async tools: limits", () => {
 });
 
 describe("async tools: the size trigger", () => {
-  it("an output over asyncTokenThreshold is announced ready with its size; raw is refused with the size and the modes that work", async () => {
+  it("with asyncReadyMessage: seed-003, an output over asyncTokenThreshold is announced with seed 003's ready text; raw is refused with the size and the modes that work", async () => {
     const respond: Responder = (request) => {
       const results = toolMessages(request);
       if (results.length === 0)
@@ -317,7 +317,7 @@ describe("async tools: the size trigger", () => {
         return toolCall("get_tool_output", { id: "out_00000000000000000000000000", mode: "raw" });
       return report(results.map((r) => r.text).join("\n====\n"));
     };
-    const { fixture, agent } = await setup(respond);
+    const { fixture, agent } = await setup(respond, { asyncReadyMessage: "seed-003" });
     const result = await runAgent({
       agent,
       prompt: "size",
@@ -354,7 +354,7 @@ describe("async tools: the size trigger", () => {
     );
   }, 30_000);
 
-  it("the size trigger applies even to an output that would fit inline (D3-17)", async () => {
+  it("the size trigger applies even to an output that would fit inline (D3-17), and shows the handle message by default", async () => {
     const respond: Responder = (request) =>
       toolMessages(request).length === 0
         ? toolCall("test__generate_output", { bytes: 2_000, kind: "log" })
@@ -367,7 +367,12 @@ describe("async tools: the size trigger", () => {
       cwd: fixture.dir,
     });
     expect(result.report).toMatch(
-      /^Tool Output ID: out_\w+\nTool: test__generate_output\nSize: ~\d+ tokens\n/,
+      /^\[spillway\] The output of test__generate_output is stored whole as out_\w+ \([\d,]+ bytes, [\d,]+ lines, ~[\d,]+ tokens, kind \w+\)\.\n/,
+    );
+    expect(result.report).toContain('mode="grep"');
+    // Ready, as the size trigger makes it: the notice lists it with its retrievals.
+    expect(noticeOf(fixture.server.requests.at(-1)!)).toMatch(
+      /### Ready \(1\)\n- test__generate_output/,
     );
   }, 30_000);
 

@@ -198,5 +198,9 @@ describe("scoring from the report", () => {
     expect(scoreReport(task, `It is ${task.expected}.`, `... ${task.expected} ...`).invented).toBe(
       false,
     );
+    // A small model's favourite: digits it made up.
+    expect(scoreReport(task, "The code is 1234567890.", "nothing like it").inventedValues).toEqual([
+      "1234567890",
+    ]);
   });
 });
