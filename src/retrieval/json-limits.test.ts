@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { isSpillwayError } from "../core/errors.js";
 import { MATCH_COUNT_LIMIT } from "./json-evaluate.js";
-import { readOutput } from "./read-output.js";
+import { readOutput, retrieve } from "./read-output.js";
 
 async function errorOf(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -104,5 +104,23 @@ describe("json mode: a deadline and a memory bound, as for regexes", () => {
     }
     const outline = await readOutput(store, record.id, SCOPE, { mode: "json", outline: true });
     expect(outline.kind === "outline" && outline.outline).toContain("array[1] of array");
+  });
+});
+
+describe("json mode: an opened output can be read again", () => {
+  it("two queries on one opened inline output both answer (the worker gets its own copy)", async () => {
+    const { store } = await tempStore();
+    const record = await store.put(origin(), JSON.stringify({ items: [{ id: 1 }, { id: 2 }] }));
+    // The HTTP server keeps an output open across requests: the same source serves both reads.
+    const opened = await store.open(record.id, SCOPE);
+    try {
+      const first = await retrieve(opened, { mode: "json", query: "$.items[1].id" });
+      const second = await retrieve(opened, { mode: "json", query: "$.items[0].id" });
+      if (first.kind !== "query" || second.kind !== "query") throw new Error("query expected");
+      expect(first.matches.map((m) => m.value)).toEqual([2]);
+      expect(second.matches.map((m) => m.value)).toEqual([1]);
+    } finally {
+      await opened.close();
+    }
   });
 });

@@ -6,7 +6,11 @@ import { StoreCorruptError } from "../core/errors.js";
 /** Random-access bytes of one stored payload, wherever it lives (inline row or blob file). */
 export interface BlobSource {
   readonly size: number;
-  /** Reads up to `length` bytes at `offset` (fewer only at the end of the payload). */
+  /**
+   * Reads up to `length` bytes at `offset` (fewer only at the end of the payload). The bytes
+   * are the caller's: a reader may move them to a worker (json mode does), so a source never
+   * hands out a view of memory it keeps.
+   */
   read(offset: number, length: number): Promise<Uint8Array>;
   /**
    * Reads into a caller's buffer (reused across calls by scanners, so no new memory is mapped
@@ -25,11 +29,19 @@ export class MemoryBlobSource implements BlobSource {
   }
 
   async read(offset: number, length: number): Promise<Uint8Array> {
-    return this.data.subarray(offset, Math.min(this.data.byteLength, offset + length));
+    // A copy: the caller owns what it reads (json mode transfers it to a worker, which would
+    // detach this payload's memory for every later read of the same opened output).
+    // (`new Uint8Array(view)` copies; a Buffer's own `slice` would return a view.)
+    return new Uint8Array(
+      this.data.subarray(offset, Math.min(this.data.byteLength, offset + length)),
+    );
   }
 
   async readInto(target: Uint8Array, offset: number): Promise<number> {
-    const bytes = await this.read(offset, target.byteLength);
+    const bytes = this.data.subarray(
+      offset,
+      Math.min(this.data.byteLength, offset + target.byteLength),
+    );
     target.set(bytes);
     return bytes.byteLength;
   }
