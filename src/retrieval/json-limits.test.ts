@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { isSpillwayError } from "../core/errors.js";
 import { MATCH_COUNT_LIMIT } from "./json-evaluate.js";
-import { readOutput, retrieve } from "./read-output.js";
+import { type RetrievalResult, readOutput, retrieve } from "./read-output.js";
 
 async function errorOf(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -114,8 +114,14 @@ describe("json mode: an opened output can be read again", () => {
     // The HTTP server keeps an output open across requests: the same source serves both reads.
     const opened = await store.open(record.id, SCOPE);
     try {
-      const first = await retrieve(opened, { mode: "json", query: "$.items[1].id" });
-      const second = await retrieve(opened, { mode: "json", query: "$.items[0].id" });
+      const first = (await retrieve(opened, {
+        mode: "json",
+        query: "$.items[1].id",
+      })) as RetrievalResult<"json">;
+      const second = (await retrieve(opened, {
+        mode: "json",
+        query: "$.items[0].id",
+      })) as RetrievalResult<"json">;
       if (first.kind !== "query" || second.kind !== "query") throw new Error("query expected");
       expect(first.matches.map((m) => m.value)).toEqual([2]);
       expect(second.matches.map((m) => m.value)).toEqual([1]);
