@@ -25,10 +25,14 @@ function invariantsText(c: HistoryCounters): string {
 }
 
 function contextText(u: ContextUsage): string {
+  // The input window is in our counted tokens: the window less the reply, over the provider
+  // family's tokenizer margin (a model's own tokenizer may split text finer than ours).
+  const margin = (u.contextWindow - u.reservedOutputTokens) / Math.max(1, u.inputWindow);
   return (
     `${formatCount(u.tokens)} of ${formatCount(u.inputWindow)} tokens at turn ${u.turn} (${pct(u.used)}, ${u.level}) · ` +
     `warn ${pct(u.thresholds.warn)} · compact ${pct(u.thresholds.compact)}${u.compactionEnabled ? "" : " (off)"} · hard ${pct(u.thresholds.hard)} ` +
-    `of the ${formatCount(u.contextWindow)}-token window less ${formatCount(u.reservedOutputTokens)} for the reply`
+    `of the ${formatCount(u.contextWindow)}-token window less ${formatCount(u.reservedOutputTokens)} for the reply` +
+    (margin >= 1.005 ? `, over a ${Number(margin.toFixed(2))}x tokenizer margin` : "")
   );
 }
 
@@ -50,7 +54,7 @@ export function healthFields(
     rows.push([
       i === 0 ? "compactions" : "",
       `#${c.seq} ${turns} (messages ${c.fromSeq}-${c.throughSeq}) · ${formatCount(c.tokensBefore)} → ${formatCount(c.tokensAfter)} tokens · ` +
-        `${formatCount(c.coveredCalls)} calls${c.indexOutputId ? ` · index ${c.indexOutputId}` : ""} · by ${c.model}`,
+        `${formatCount(c.coveredCalls)} ${c.coveredCalls === 1 ? "call" : "calls"}${c.indexOutputId ? ` · index ${c.indexOutputId}` : ""} · by ${c.model}`,
     ]);
   }
   rows.push([

@@ -8,7 +8,12 @@ import type { AgentEvent } from "../agent/events.js";
 import { isSpillwayError } from "../core/errors.js";
 import { readOutput } from "../retrieval/read-output.js";
 import type { OutputStore } from "../store/output-store.js";
-import { type ContextThresholds, contextStatus, thresholdsFrom } from "./context-status.js";
+import {
+  type ContextThresholds,
+  contextStatus,
+  thresholdLabel,
+  thresholdsFrom,
+} from "./context-status.js";
 import type { WireEvent } from "./event-hub.js";
 
 /** A tool result's preview on the event stream. */
@@ -197,8 +202,26 @@ export async function projectEvent(
       const type: string = event.type;
       if (type.startsWith("compaction"))
         return [{ ...event, ...base, type: "compaction", kind: type }];
+      if (event.type === "context") {
+        // The projection's own count before the call (the tokens it sends, against the input
+        // window), in the same wire shape as the status after a model call: `source` tells them
+        // apart.
+        const { type: _type, ...usage } = event;
+        return [
+          {
+            ...usage,
+            ...base,
+            type: "context",
+            source: "projection",
+            usedTokens: usage.tokens,
+            windowTokens: usage.inputWindow,
+            fraction: usage.used,
+            label: thresholdLabel(usage.thresholds),
+          },
+        ];
+      }
       if (type.startsWith("context")) {
-        // A session that reports its own window status (compaction does) is passed through.
+        // Another window status a session reports about itself is passed through.
         return [{ ...event, ...base, type: "context" }];
       }
       if (type.startsWith("extraction.")) {

@@ -105,10 +105,17 @@ describe("agent sessions over HTTP", () => {
     expect(history.context.length).toBeGreaterThan(0);
     expect(history.context[0]!.label).toBe("warns at 75%, compacts at 90%, hard limit 95%");
 
-    const context = JSON.parse(events.find((e) => e.event === "context")!.data) as Ev;
-    expect(context).toMatchObject({
+    const contexts = events
+      .filter((e) => e.event === "context")
+      .map((e) => JSON.parse(e.data) as Ev & { source: string });
+    // Two sources in one shape: the projection's count before each call, the provider's after.
+    expect(contexts.find((c) => c.source === "model.call")).toMatchObject({
       thresholds: { warn: 0.75, compact: 0.9, hard: 0.95 },
       source: "model.call",
+    });
+    expect(contexts.find((c) => c.source === "projection")).toMatchObject({
+      thresholds: { warn: 0.75, compact: 0.9, hard: 0.95 },
+      label: "warns at 75%, compacts at 90%, hard limit 95%",
     });
 
     // Resume after an event id: exactly the events after it.

@@ -107,12 +107,14 @@ describe("spillway run", () => {
     );
     expect(run.stderr).not.toContain("resume");
 
-    // Over asyncTokenThreshold (default 10000 tokens) the model was shown seed 003's size
-    // text (D3-13), not the output; the session is recorded.
+    // Over asyncTokenThreshold (default 10000 tokens) the model was shown the handle message
+    // (asyncReadyMessage: handle, the default; seed 003's terse text is `seed-003`), not the
+    // output; the session is recorded.
     const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
     expect(handle).toMatch(
-      /^Tool Output ID: out_[0-9a-z]{26}\nTool: test__generate_output\nSize: ~[\d]+ tokens\n\nUse get_tool_output\("out_/,
+      /^\[spillway\] The output of test__generate_output is stored whole as out_[0-9a-z]{26} \(3,000,000 bytes/,
     );
+    expect(handle).toContain('get_tool_output(id="out_');
     expect(handle).not.toContain(NEEDLE);
     const session = await fixture.stores.history.getSession(sessionId!);
     expect(session).toMatchObject({

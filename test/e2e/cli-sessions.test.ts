@@ -239,7 +239,7 @@ describe("spillway run and sessions show: compaction", () => {
     );
     expect(run.stdout).toBe("done\n");
     expect(run.stderr).toMatch(
-      /\[turn \d+\/30\] compacted turns 1-\d+ into summary 1 by openai-compatible\/scripted\/scripted-policy: [\d.]+k? → [\d.]+k? tokens · \d+ calls indexed/,
+      /\[turn \d+\/30\] compacted turns? 1(-\d+)? into summary 1 by openai-compatible\/scripted\/scripted-policy: [\d.]+k? → [\d.]+k? tokens · \d+ calls? indexed/,
     );
     const [session] = await fixture.stores.history.listSessions({ parentSessionId: null });
     const show = (await ok(["sessions", "show", session!.id], at)).stdout;
@@ -250,15 +250,15 @@ describe("spillway run and sessions show: compaction", () => {
       /^long session +2 compactions \(0 failed\) · [\d,]+ tokens saved · 0 refetches of \d+ tool calls$/m,
     );
     expect(show).toMatch(
-      /^context +[\d,]+ of 7,168 tokens at turn \d+ \(\d+%, ok\) · warn 50% · compact 70% · hard 95% of the 8,192-token window less 1,024 for the reply$/m,
+      /^context +[\d,]+ of 5,513 tokens at turn \d+ \(\d+%, (ok|warn)\) · warn 50% · compact 70% · hard 95% of the 8,192-token window less 1,024 for the reply, over a 1.3x tokenizer margin$/m,
     );
     expect(show).toMatch(
-      /^compactions +#1 turns 1-\d+ \(messages 2-\d+\) · [\d,]+ → [\d,]+ tokens · \d+ calls · index out_\w+ · by openai-compatible/m,
+      /^compactions +#1 turns? 1(-\d+)? \(messages 2-\d+\) · [\d,]+ → [\d,]+ tokens · \d+ calls? · index out_\w+ · by openai-compatible/m,
     );
-    expect(show).toMatch(/^ +#2 turns \d+-\d+ /m);
+    expect(show).toMatch(/^ +#2 turns? \d+(-\d+)? /m);
     // In the history: each summary after the last message it covers, as the model is sent it.
     expect(show).toMatch(
-      /^── compaction 1 · turns 1-\d+ \(messages 2-\d+\) · [\d,]+ → [\d,]+ tokens · a record of its own; the messages above are unchanged\. The model is sent, in their place:\n {2}\[spillway\] Summary of earlier work \(turns 1-\d+; compaction 1 of this session\)/m,
+      /^── compaction 1 · turns? 1(-\d+)? \(messages 2-\d+\) · [\d,]+ → [\d,]+ tokens · a record of its own; the messages above are unchanged\. The model is sent, in their place:\n {2}\[spillway\] Summary of earlier work \(turns? 1(-\d+)?; compaction 1 of this session\)/m,
     );
     expect(show).toMatch(/^store total +1 session: canonical writes with a truncation marker 0 /m);
     const doc = JSON.parse((await ok(["sessions", "show", session!.id, "--json"], at)).stdout);
@@ -268,7 +268,7 @@ describe("spillway run and sessions show: compaction", () => {
       truncatedCanonicalWrites: 0,
     });
     expect(doc.health.context).toMatchObject({
-      inputWindow: 7168,
+      inputWindow: 5513, // (8,192 - 1,024) / 1.3 tokenizer margin
       thresholds: { warn: 0.5, compact: 0.7, hard: 0.95 },
     });
     expect(doc.storeCounters.sessions).toBe(1);

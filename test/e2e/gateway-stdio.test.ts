@@ -221,8 +221,8 @@ describe("spillway mcp over stdio (built CLI, real server-filesystem)", () => {
         encoding: "utf8",
       },
     );
-    expect(shown).toContain("agent     mcp-gateway");
-    expect(shown).toContain("status    completed");
+    expect(shown).toMatch(/^agent\s+mcp-gateway$/m);
+    expect(shown).toMatch(/^status\s+completed$/m);
     expect(shown).toMatch(/→ read_text_file \{"path":".*note\.txt"\}/);
     expect(shown).toContain(`[${id} · `);
     expect(shown).toContain("shown as handle");

@@ -77,7 +77,7 @@ describe("web inspector", () => {
     await f.agent("inspect-me", {
       mcpServers: { test: testServerSpec() },
       async: false,
-      contextWindow: 1000,
+      contextWindow: 8000,
     });
     const started = await f.post("/v1/sessions", {
       agent: { path: "inspect-me.md" },
