@@ -22,7 +22,7 @@ import { randomId } from "../../core/ids.js";
 import { type LocalRuntime, type LocalRuntimeOptions, localRuntime } from "./local-runtime.js";
 import { resolveModelFile } from "./model-files.js";
 import { promptToHistory } from "./prompt-to-history.js";
-import { mayBeToolCallText, recoverToolCalls } from "./recover-tool-calls.js";
+import { malformedToolCall, mayBeToolCallText, recoverToolCalls } from "./recover-tool-calls.js";
 import { toGbnfSchema } from "./tool-schema.js";
 
 /** Options of a local model. */
@@ -293,8 +293,13 @@ export class LocalLanguageModel implements LanguageModelV3 {
     const content: LanguageModelV3Content[] = [];
     let source: Generation["toolCallSource"] = "none";
     const native = response.functionCalls ?? [];
-    const recovered =
+    const readable =
       native.length === 0 && recover ? recoverToolCalls(response.response, known) : undefined;
+    const broken =
+      native.length === 0 && recover && !readable
+        ? malformedToolCall(response.response, known)
+        : undefined;
+    const recovered = readable ?? (broken ? [broken] : undefined);
     if (recovered) {
       source = "recovered";
       for (const call of recovered)

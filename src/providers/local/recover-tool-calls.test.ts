@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mayBeToolCallText, recoverToolCalls } from "./recover-tool-calls.js";
+import { malformedToolCall, mayBeToolCallText, recoverToolCalls } from "./recover-tool-calls.js";
 
 const tools = new Set(["get_tool_output", "agent__final_report"]);
 
@@ -32,6 +32,26 @@ describe("recoverToolCalls", () => {
     expect(
       recoverToolCalls('{"name": "get_tool_output", "arguments": {}}', new Set()),
     ).toBeUndefined();
+  });
+
+  it("keeps one call to a known tool with broken arguments as that call, arguments verbatim", () => {
+    // What Qwen2.5-Coder 1.5B wrote in CI: a "key=value" string where a property belongs.
+    const text =
+      '```json\n{"name": "get_tool_output", "arguments": {"id": "out_abc", "mode": "grep", "pattern": "ERROR", "context=2"}}\n```';
+    expect(recoverToolCalls(text, tools)).toBeUndefined();
+    expect(malformedToolCall(text, tools)).toEqual({
+      toolName: "get_tool_output",
+      input: '{"id": "out_abc", "mode": "grep", "pattern": "ERROR", "context=2"}',
+    });
+    // Readable calls, unknown tools, prose and non-object arguments are not its business.
+    expect(
+      malformedToolCall('{"name": "get_tool_output", "arguments": {}}', tools),
+    ).toBeUndefined();
+    expect(malformedToolCall('{"name": "rm_rf", "arguments": {"a"}}', tools)).toBeUndefined();
+    expect(
+      malformedToolCall('I will call {"name": "get_tool_output", "arguments": {"a"}}', tools),
+    ).toBeUndefined();
+    expect(malformedToolCall('{"name": "get_tool_output", "arguments": 7}', tools)).toBeUndefined();
   });
 
   it("says while streaming whether text could still be a call", () => {

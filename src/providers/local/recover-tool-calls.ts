@@ -3,8 +3,11 @@
  * template asks for (`{"name": …, "arguments": …}`), but inside a Markdown code block or
  * without the `<tool_call>` tags, so the function-calling grammar never engaged. When a whole
  * reply is nothing but such calls to tools the model was given, it meant to call them: this
- * turns the text into the calls. Anything else (prose around the JSON, an unknown tool, a
- * malformed object) stays text.
+ * turns the text into the calls. Anything else (prose around the JSON, an unknown tool) stays
+ * text. A reply that is plainly one call to a known tool with broken arguments becomes that
+ * call with the arguments as written (`malformedToolCall`): the caller's JSON check then sends
+ * the model an error naming the tool, and the model can try again, instead of its call being
+ * shown back to it as its own prose.
  */
 
 /** A call read back from a reply's text. */
@@ -119,4 +122,28 @@ export function mayBeToolCallText(text: string): boolean {
     start.startsWith("```") ||
     "<tool_call>".startsWith(start.slice(0, 11))
   );
+}
+
+/** `{"name": "<tool>", "arguments": <anything>}`, the shape a chat template asks for. */
+const CALL_SHAPE =
+  /^\{\s*"name"\s*:\s*"([^"\\]+)"\s*,\s*"(?:arguments|parameters)"\s*:\s*([\s\S]*?)\s*\}$/;
+
+/**
+ * A reply that is a single call to a known tool whose arguments are not valid JSON, as that
+ * call with its arguments text kept verbatim; undefined for anything else (including a call
+ * `recoverToolCalls` can read). Only for a whole reply: while streaming, text is incomplete.
+ *
+ * @example
+ * malformedToolCall('{"name": "get_tool_output", "arguments": {"id": "out_1", "context=2"}}', new Set(["get_tool_output"]));
+ * // { toolName: "get_tool_output", input: '{"id": "out_1", "context=2"}' }
+ */
+export function malformedToolCall(
+  text: string,
+  tools: ReadonlySet<string>,
+): RecoveredCall | undefined {
+  if (recoverToolCalls(text, tools)) return undefined;
+  const shape = CALL_SHAPE.exec(unwrap(text));
+  if (!shape || !tools.has(shape[1]!)) return undefined;
+  const input = shape[2]!.trim();
+  return input.startsWith("{") ? { toolName: shape[1]!, input } : undefined;
 }
