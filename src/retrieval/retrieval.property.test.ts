@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
-import type { SqliteOutputStore } from "../store/sqlite-output-store.js";
+import { STORE_ENGINES } from "../../test/helpers/store-engines.js";
+import { origin, SCOPE } from "../../test/helpers/temp-store.js";
+import type { OutputStore } from "../store/output-store.js";
 import { grepOutput } from "./grep.js";
 import { readPage } from "./page.js";
 import { readSlice } from "./slice.js";
@@ -48,7 +49,7 @@ const smallText = fc.array(fragment, { maxLength: 60 }).map((parts) => parts.joi
 
 const anyText = fc.oneof({ arbitrary: smallText, weight: 2 }, { arbitrary: bigText, weight: 1 });
 
-async function stored(store: SqliteOutputStore, text: string) {
+async function stored(store: OutputStore, text: string) {
   const record = await store.put(origin(), text);
   return { record, opened: await store.open(record.id, SCOPE), canonical: text.toWellFormed() };
 }
@@ -56,9 +57,10 @@ async function stored(store: SqliteOutputStore, text: string) {
 const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
-describe("retrieval properties", () => {
+// Run unchanged on every store engine: SQLite, and a real PostgreSQL server.
+describe.each(STORE_ENGINES)("retrieval properties on $name", (engine) => {
   it("any sequence of pages reconstructs the output exactly", async () => {
-    const { store } = await tempStore();
+    const store = await engine.open();
     await fc.assert(
       fc.asyncProperty(
         anyText,
@@ -92,7 +94,7 @@ describe("retrieval properties", () => {
   });
 
   it("any character slice equals the same range of the original", async () => {
-    const { store } = await tempStore();
+    const store = await engine.open();
     await fc.assert(
       fc.asyncProperty(
         anyText,
@@ -142,7 +144,7 @@ describe("retrieval properties", () => {
   });
 
   it("line slices equal the reference split, terminators included", async () => {
-    const { store } = await tempStore();
+    const store = await engine.open();
     await fc.assert(
       fc.asyncProperty(
         anyText,
@@ -171,7 +173,7 @@ describe("retrieval properties", () => {
   });
 
   it("grep finds exactly the lines a reference scan finds", async () => {
-    const { store } = await tempStore();
+    const store = await engine.open();
     const patterns = fc.constantFrom(
       { pattern: "ERROR", regex: false, ignoreCase: false },
       { pattern: "error", regex: false, ignoreCase: true },

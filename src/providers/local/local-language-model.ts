@@ -266,7 +266,8 @@ export class LocalLanguageModel implements LanguageModelV3 {
       onText?.(chunk);
       if (!recover || stopper.signal.aborted) return;
       written += chunk;
-      if (recoverToolCalls(written, known)) stopper.abort();
+      // A whole call has been written (readable, or one to answer with an error): stop there.
+      if (recoverToolCalls(written, known) || malformedToolCall(written, known)) stopper.abort();
     };
     let response: LlamaChatResponse<ChatModelFunctions>;
     let meter: { usedInputTokens: number; usedOutputTokens: number };

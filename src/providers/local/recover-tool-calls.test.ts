@@ -43,6 +43,10 @@ describe("recoverToolCalls", () => {
       toolName: "get_tool_output",
       input: '{"id": "out_abc", "mode": "grep", "pattern": "ERROR", "context=2"}',
     });
+    // A call still being written is not one yet.
+    expect(
+      malformedToolCall('{"name": "get_tool_output", "arguments": {"id": "out_abc", "x"}', tools),
+    ).toBeUndefined();
     // Readable calls, unknown tools, prose and non-object arguments are not its business.
     expect(
       malformedToolCall('{"name": "get_tool_output", "arguments": {}}', tools),

@@ -24,31 +24,32 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Where the first balanced `{…}` or `[…]` of `text` ends (strings respected); -1 if it does not. */
+function balancedEnd(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
 /** Splits text into top-level JSON values separated by whitespace; undefined if it is not that. */
 function jsonValues(text: string): unknown[] | undefined {
   const values: unknown[] = [];
   let rest = text.trim();
   while (rest !== "") {
     if (rest[0] !== "{" && rest[0] !== "[") return undefined;
-    // Find the end of the first balanced value (strings respected).
-    let depth = 0;
-    let inString = false;
-    let end = -1;
-    for (let i = 0; i < rest.length; i++) {
-      const c = rest[i];
-      if (inString) {
-        if (c === "\\") i++;
-        else if (c === '"') inString = false;
-      } else if (c === '"') inString = true;
-      else if (c === "{" || c === "[") depth++;
-      else if (c === "}" || c === "]") {
-        depth--;
-        if (depth === 0) {
-          end = i + 1;
-          break;
-        }
-      }
-    }
+    const end = balancedEnd(rest);
     if (end < 0) return undefined;
     try {
       values.push(JSON.parse(rest.slice(0, end)) as unknown);
@@ -142,7 +143,10 @@ export function malformedToolCall(
   tools: ReadonlySet<string>,
 ): RecoveredCall | undefined {
   if (recoverToolCalls(text, tools)) return undefined;
-  const shape = CALL_SHAPE.exec(unwrap(text));
+  const body = unwrap(text);
+  // The whole reply must be one balanced object: a prefix of a call still being written is not.
+  if (balancedEnd(body) !== body.length) return undefined;
+  const shape = CALL_SHAPE.exec(body);
   if (!shape || !tools.has(shape[1]!)) return undefined;
   const input = shape[2]!.trim();
   return input.startsWith("{") ? { toolName: shape[1]!, input } : undefined;

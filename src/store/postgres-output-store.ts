@@ -1,0 +1,443 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Pool, PoolClient } from "pg";
+import { type Clock, systemClock } from "../core/clock.js";
+import {
+  InvalidArgumentError,
+  isSpillwayError,
+  OutputFailedError,
+  OutputNotFoundError,
+  OutputNotReadyError,
+  StoreCorruptError,
+} from "../core/errors.js";
+import { type IdGenerator, OUTPUT_ID_PREFIX, randomId } from "../core/ids.js";
+import type { OutputKind } from "../core/kinds.js";
+import type { TokenizerName } from "../core/tokens.js";
+import { BlobDirectory, BlobSink } from "./blob-files.js";
+import { sha256Of } from "./blob-source.js";
+import { type IngestResult, ingest, type OutputContent } from "./ingest.js";
+import { LineIndex } from "./line-index.js";
+import type {
+  ListOutputsFilter,
+  OpenedOutput,
+  OutputOrigin,
+  OutputRecord,
+  OutputStore,
+  PutOutputOptions,
+  ReadScope,
+  VerifyResult,
+} from "./output-store.js";
+import { PostgresBlobSource, writeBlob } from "./postgres-blobs.js";
+import {
+  openPostgresPool,
+  type PostgresOptions,
+  redactConnectionString,
+  withTransaction,
+} from "./postgres-database.js";
+import { checkQuota, payloadLimit, type SessionQuota, sessionQuotaError } from "./session-quota.js";
+import { DEFAULT_INLINE_MAX_BYTES, DEFAULT_MAX_OUTPUT_BYTES } from "./sqlite-output-store.js";
+import * as check from "./store-arguments.js";
+
+export interface PostgresOutputStoreOptions extends PostgresOptions {
+  /** Largest accepted output in bytes (default 1 GiB). */
+  readonly maxOutputBytes?: number;
+  /** Most bytes one session's outputs may take (default no limit); past it SESSION_QUOTA_EXCEEDED. */
+  readonly maxSessionBytes?: number;
+  /** Tokenizer for token estimates (default o200k_base). */
+  readonly tokenizer?: TokenizerName;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+}
+
+/** An `outputs` row as `pg` returns it (bigint columns come back as text). */
+interface PgOutputRow {
+  id: string;
+  session_id: string;
+  tool_name: string;
+  tool_args: string;
+  tool_call_id: string | null;
+  status: OutputRecord["status"];
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
+  blob_sha256: string | null;
+  byte_size: string | null;
+  char_count: string | null;
+  line_count: string | null;
+  token_estimate: string | null;
+  token_method: string | null;
+  kind: OutputKind | null;
+  media_type: string | null;
+  sanitized: boolean;
+  read_count: string;
+}
+
+const num = (value: string | null): number | null => (value === null ? null : Number(value));
+
+function toRecord(row: PgOutputRow): OutputRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    toolName: row.tool_name,
+    toolArgs: row.tool_args,
+    toolCallId: row.tool_call_id,
+    status: row.status,
+    error: row.error,
+    createdAt: Number(row.created_at),
+    completedAt: num(row.completed_at),
+    byteSize: num(row.byte_size),
+    charCount: num(row.char_count),
+    lineCount: num(row.line_count),
+    tokenEstimate: num(row.token_estimate),
+    tokenMethod: row.token_method,
+    kind: row.kind,
+    mediaType: row.media_type,
+    sha256: row.blob_sha256,
+    sanitized: row.sanitized,
+    readCount: Number(row.read_count),
+  };
+}
+
+/**
+ * Opens the output store in a PostgreSQL database (migrating it first): records and payloads
+ * in one database, so every worker that shares it can read every output.
+ *
+ * @example
+ * const store = await openPostgresOutputStore({ connectionString: "postgres://localhost/spillway" });
+ * const record = await store.put(
+ *   { sessionId: "ses_demo", toolName: "shell__run", toolArgs: '{"cmd":"cat app.log"}' },
+ *   logText,
+ * );
+ */
+export async function openPostgresOutputStore(
+  options: PostgresOutputStoreOptions,
+): Promise<PostgresOutputStore> {
+  const pool = await openPostgresPool(options);
+  const scratch = await mkdtemp(join(tmpdir(), "spillway-pg-ingest-"));
+  const blobs = new BlobDirectory(scratch);
+  await blobs.prepare();
+  return new PostgresOutputStore(pool, scratch, blobs, options, true);
+}
+
+/** The PostgreSQL implementation of {@link OutputStore}. Open it with {@link openPostgresOutputStore}. */
+export class PostgresOutputStore implements OutputStore {
+  readonly location: string;
+  readonly maxOutputBytes: number;
+  private readonly clock: Clock;
+  private readonly ids: IdGenerator;
+  private readonly indexes = new Map<string, LineIndex>();
+
+  constructor(
+    private readonly pool: Pool,
+    /** A local directory where a payload is gathered before it is copied in. */
+    private readonly scratch: string,
+    private readonly blobs: BlobDirectory,
+    private readonly options: PostgresOutputStoreOptions,
+    /** False when the pool is shared with other stores that close it. */
+    private readonly ownsPool: boolean,
+  ) {
+    this.location = redactConnectionString(options.connectionString);
+    this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.clock = options.clock ?? systemClock;
+    this.ids = options.ids ?? randomId;
+  }
+
+  async put(
+    origin: OutputOrigin,
+    content: OutputContent,
+    options: PutOutputOptions = {},
+  ): Promise<OutputRecord> {
+    origin = check.checkOrigin(origin);
+    options = check.checkPutOptions(options);
+    content = check.checkContent(content);
+    const id = this.ids(OUTPUT_ID_PREFIX);
+    const createdAt = origin.createdAt ?? this.clock();
+    await this.storeAndRecord(content, options, origin.sessionId, async (client, stored) => {
+      await this.insertRunning(client, id, origin, createdAt);
+      await this.markReady(client, id, stored, options);
+    });
+    return this.getRow(id);
+  }
+
+  async begin(origin: OutputOrigin): Promise<OutputRecord> {
+    origin = check.checkOrigin(origin);
+    const id = this.ids(OUTPUT_ID_PREFIX);
+    await this.insertRunning(this.pool, id, origin, origin.createdAt ?? this.clock());
+    return this.getRow(id);
+  }
+
+  async complete(
+    id: string,
+    content: OutputContent,
+    options: PutOutputOptions = {},
+  ): Promise<OutputRecord> {
+    id = check.checkOutputId(id);
+    options = check.checkPutOptions(options);
+    content = check.checkContent(content);
+    const sessionId = await this.requireRunning(this.pool, id);
+    await this.storeAndRecord(content, options, sessionId, async (client, stored) => {
+      await this.requireRunning(client, id, true);
+      await this.markReady(client, id, stored, options);
+    });
+    return this.getRow(id);
+  }
+
+  async fail(id: string, error: string): Promise<OutputRecord> {
+    id = check.checkOutputId(id);
+    if (typeof error !== "string")
+      throw new InvalidArgumentError("error", `got ${typeof error}`, "the tool's error text");
+    await withTransaction(this.pool, async (client) => {
+      await this.requireRunning(client, id, true);
+      await client.query(
+        "UPDATE outputs SET status = 'failed', error = $1, completed_at = $2 WHERE id = $3",
+        [error, this.clock(), id],
+      );
+    });
+    return this.getRow(id);
+  }
+
+  async get(id: string, scope: ReadScope): Promise<OutputRecord> {
+    id = check.checkOutputId(id);
+    const checked = check.checkReadScope(scope);
+    const { rows } = await this.pool.query<PgOutputRow>("SELECT * FROM outputs WHERE id = $1", [
+      id,
+    ]);
+    const row = rows[0];
+    const scoped = "sessionId" in checked;
+    if (!row || (scoped && row.session_id !== checked.sessionId))
+      throw new OutputNotFoundError(id, scoped);
+    return toRecord(row);
+  }
+
+  async list(filter: ListOutputsFilter = {}): Promise<OutputRecord[]> {
+    filter = check.checkListFilter(filter);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.sessionId !== undefined) {
+      params.push(filter.sessionId);
+      where.push(`session_id = $${params.length}`);
+    }
+    if (filter.status !== undefined) {
+      params.push(filter.status);
+      where.push(`status = $${params.length}`);
+    }
+    params.push(filter.limit ?? 100, filter.offset ?? 0);
+    const { rows } = await this.pool.query<PgOutputRow>(
+      `SELECT * FROM outputs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ` +
+        `ORDER BY created_at DESC, row_seq DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    return rows.map(toRecord);
+  }
+
+  async open(id: string, scope: ReadScope): Promise<OpenedOutput> {
+    const record = await this.get(id, scope);
+    if (record.status === "running") throw new OutputNotReadyError(id, record.toolName);
+    if (record.status === "failed")
+      throw new OutputFailedError(id, record.toolName, record.error ?? "unknown error");
+    const sha256 = record.sha256;
+    const { rows } = sha256
+      ? await this.pool.query<{ byte_size: string; chunk_bytes: number; line_index: Buffer }>(
+          "SELECT byte_size, chunk_bytes, line_index FROM blobs WHERE sha256 = $1",
+          [sha256],
+        )
+      : { rows: [] };
+    const blob = rows[0];
+    if (!sha256 || !blob)
+      throw new StoreCorruptError(`Output "${id}" is ready but its payload record is missing.`, {
+        outputId: id,
+        sha256,
+      });
+    const source = new PostgresBlobSource(
+      this.pool,
+      sha256,
+      Number(blob.byte_size),
+      blob.chunk_bytes,
+    );
+    const index = record.kind === "binary" ? null : this.indexFor(sha256, blob.line_index);
+    return {
+      record: { ...record, status: "ready", sha256 },
+      source,
+      index,
+      close: () => source.close(),
+    };
+  }
+
+  async countRead(id: string, times = 1): Promise<void> {
+    if (!Number.isSafeInteger(times) || times < 1)
+      throw new InvalidArgumentError("times", `got ${times}`, "a whole number >= 1");
+    await this.pool.query("UPDATE outputs SET read_count = read_count + $1 WHERE id = $2", [
+      times,
+      id,
+    ]);
+  }
+
+  async verify(id: string, scope: ReadScope): Promise<VerifyResult> {
+    const opened = await this.open(id, scope);
+    try {
+      const actualSha256 = await sha256Of(opened.source);
+      return {
+        id,
+        ok: actualSha256 === opened.record.sha256,
+        expectedSha256: opened.record.sha256,
+        actualSha256,
+        byteSize: opened.source.size,
+      };
+    } finally {
+      await opened.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsPool) await this.pool.end().catch(() => {});
+    await rm(this.scratch, { recursive: true, force: true });
+  }
+
+  /**
+   * Ingests content into a local scratch file (hashing, indexing, counting as it streams in),
+   * then, in one transaction, copies the payload in chunks and lets `record` write the
+   * output's row: a record never appears without its payload.
+   */
+  private async storeAndRecord(
+    content: OutputContent,
+    options: PutOutputOptions,
+    sessionId: string,
+    record: (client: PoolClient, stored: IngestResult) => Promise<void>,
+  ): Promise<void> {
+    const sink = new BlobSink(this.blobs, DEFAULT_INLINE_MAX_BYTES);
+    const quota = await this.quota(this.pool, sessionId);
+    const maxBytes = payloadLimit(this.maxOutputBytes, quota);
+    let stored: IngestResult;
+    try {
+      stored = await ingest(content, sink, {
+        maxBytes,
+        ...(options.binary ? { binary: true } : {}),
+        ...(this.options.tokenizer ? { tokenizer: this.options.tokenizer } : {}),
+      });
+    } catch (error) {
+      await sink.abort();
+      if (quota && maxBytes < this.maxOutputBytes && isSpillwayError(error, "OUTPUT_TOO_LARGE"))
+        throw sessionQuotaError(sessionId, quota.usedBytes, maxBytes, quota.maxSessionBytes, true);
+      throw error;
+    }
+    try {
+      await withTransaction(this.pool, async (client) => {
+        checkQuota(sessionId, stored.byteSize, await this.quota(client, sessionId));
+        await writeBlob(
+          client,
+          {
+            sha256: stored.sha256,
+            byteSize: stored.byteSize,
+            lineIndex: stored.index,
+            createdAt: this.clock(),
+          },
+          stored.payload,
+        );
+        await record(client, stored);
+      });
+    } finally {
+      if ("tempPath" in stored.payload) await this.blobs.discard(stored.payload.tempPath);
+    }
+  }
+
+  private async insertRunning(
+    db: Pool | PoolClient,
+    id: string,
+    origin: OutputOrigin,
+    createdAt: number,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO outputs (id, session_id, tool_name, tool_args, tool_call_id, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, 'running', $6)`,
+      [
+        id,
+        origin.sessionId,
+        origin.toolName,
+        origin.toolArgs,
+        origin.toolCallId ?? null,
+        createdAt,
+      ],
+    );
+  }
+
+  private async markReady(
+    client: PoolClient,
+    id: string,
+    stored: IngestResult,
+    options: PutOutputOptions,
+  ): Promise<void> {
+    await client.query(
+      `UPDATE outputs SET status = 'ready', completed_at = $1, blob_sha256 = $2, byte_size = $3,
+         char_count = $4, line_count = $5, token_estimate = $6, token_method = $7, kind = $8,
+         media_type = $9, sanitized = $10
+       WHERE id = $11`,
+      [
+        this.clock(),
+        stored.sha256,
+        stored.byteSize,
+        stored.charCount,
+        stored.lineCount,
+        stored.tokenEstimate,
+        stored.tokenMethod,
+        stored.kind,
+        options.mediaType ?? null,
+        stored.sanitized,
+        id,
+      ],
+    );
+  }
+
+  private async quota(db: Pool | PoolClient, sessionId: string): Promise<SessionQuota | undefined> {
+    const maxSessionBytes = this.options.maxSessionBytes;
+    if (maxSessionBytes === undefined) return undefined;
+    const { rows } = await db.query<{ used: string }>(
+      "SELECT COALESCE(SUM(byte_size), 0) AS used FROM outputs WHERE session_id = $1 AND status = 'ready'",
+      [sessionId],
+    );
+    return { usedBytes: Number(rows[0]?.used ?? 0), maxSessionBytes };
+  }
+
+  /** Checks that `id` is running (locking its row inside a transaction); returns its session. */
+  private async requireRunning(db: Pool | PoolClient, id: string, lock = false): Promise<string> {
+    const { rows } = await db.query<{ status: string; tool_name: string; session_id: string }>(
+      `SELECT status, tool_name, session_id FROM outputs WHERE id = $1${lock ? " FOR UPDATE" : ""}`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) throw new OutputNotFoundError(id);
+    if (row.status !== "running")
+      throw new InvalidArgumentError(
+        "id",
+        `output "${id}" of tool ${row.tool_name} is already ${row.status}`,
+        "the id of a running output (from begin())",
+      );
+    return row.session_id;
+  }
+
+  private async getRow(id: string): Promise<OutputRecord> {
+    const { rows } = await this.pool.query<PgOutputRow>("SELECT * FROM outputs WHERE id = $1", [
+      id,
+    ]);
+    if (!rows[0]) throw new OutputNotFoundError(id);
+    return toRecord(rows[0]);
+  }
+
+  private indexFor(sha256: string, packed: Buffer): LineIndex {
+    let index = this.indexes.get(sha256);
+    if (!index) {
+      try {
+        index = new LineIndex(packed);
+      } catch (error) {
+        throw new StoreCorruptError(
+          `The line index of payload ${sha256} is unreadable.`,
+          { sha256 },
+          error,
+        );
+      }
+      if (this.indexes.size >= 64) this.indexes.delete(this.indexes.keys().next().value!);
+      this.indexes.set(sha256, index);
+    }
+    return index;
+  }
+}
