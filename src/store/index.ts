@@ -35,6 +35,11 @@ export type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
+export {
+  openPostgresOutputStore,
+  PostgresOutputStore,
+  type PostgresOutputStoreOptions,
+} from "./postgres-output-store.js";
 export type { ExtractionCache } from "./sqlite-extraction-cache.js";
 export { openSqliteStores, type SpillwayStores } from "./sqlite-history-store.js";
 export {

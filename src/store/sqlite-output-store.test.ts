@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { origin, SCOPE, SESSION, tempStore } from "../../test/helpers/temp-store.js";
+import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { isSpillwayError } from "../core/errors.js";
 import { readOutput } from "../retrieval/read-output.js";
 
@@ -109,7 +109,6 @@ describe("SqliteOutputStore.put", () => {
     expect(await readdir(join(home, "tmp"))).toEqual([]);
     expect(await readdir(join(home, "blobs"))).toEqual([]);
   });
-
 });
 
 describe("durability and corruption", () => {

@@ -26,7 +26,7 @@ const ok =
   summary.resumeFailures === 0 &&
   summary.tempFilesAfterGc === 0;
 process.stdout.write(
-  [
+  `${[
     `kills: ${summary.ingestKills} during ingests, ${summary.sessionKills} during sessions (${seconds.toFixed(0)} s)`,
     `committed outputs checked after kills: ${summary.committedChecked}, lost: ${summary.lost}`,
     `ready records verified (SHA-256): ${summary.readyVerified}, partial or dangling: ${summary.partial}`,
@@ -34,7 +34,7 @@ process.stdout.write(
     `temp files left by kills: ${summary.tempFilesBeforeGc} before store gc, ${summary.tempFilesAfterGc} after`,
     ...summary.problems.map((problem) => `PROBLEM ${problem}`),
     ok ? "PASS" : "FAIL",
-  ].join("\n") + "\n",
+  ].join("\n")}\n`,
 );
 if (process.argv.includes("--json"))
   process.stdout.write(`${JSON.stringify({ ...summary, seconds, pass: ok })}\n`);
