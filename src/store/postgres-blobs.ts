@@ -83,8 +83,17 @@ export async function writeBlob(
 }
 
 /** The bytes of one stored payload, read chunk by chunk on demand. */
+interface ChunkRow {
+  readonly seq: number;
+  readonly data: Buffer;
+}
+
 export class PostgresBlobSource implements BlobSource {
   private readonly cache = new Map<number, Buffer>();
+  /** The stretch a forward scan will read next, already being fetched. */
+  private ahead: { first: number; last: number; rows: Promise<ChunkRow[]> } | undefined;
+  /** The last chunk of the previous read (-1 before any): a read right after it is a scan. */
+  private lastEnd = -1;
 
   constructor(
     private readonly pool: Pool,
@@ -108,6 +117,9 @@ export class PostgresBlobSource implements BlobSource {
 
   async close(): Promise<void> {
     this.cache.clear();
+    // A read-ahead still in flight must finish before the pool may be closed.
+    await this.ahead?.rows.catch(() => {});
+    this.ahead = undefined;
   }
 
   private async fill(target: Uint8Array, offset: number): Promise<void> {
@@ -128,12 +140,49 @@ export class PostgresBlobSource implements BlobSource {
   private async load(first: number, last: number): Promise<void> {
     const missing: number[] = [];
     for (let seq = first; seq <= last; seq++) if (!this.cache.has(seq)) missing.push(seq);
-    if (missing.length === 0) return;
-    const { rows } = await this.pool.query<{ seq: number; data: Buffer }>(
+    if (missing.length > 0) {
+      const from = missing[0]!;
+      const to = missing.at(-1)!;
+      const ahead = this.ahead;
+      this.ahead = undefined;
+      const rows =
+        ahead && ahead.first === from && ahead.last >= to
+          ? await ahead.rows
+          : await this.fetch(from, to);
+      this.check(missing, rows);
+      for (const row of rows) {
+        this.cache.delete(row.seq);
+        this.cache.set(row.seq, row.data);
+      }
+    }
+    // A scan reads forward: fetch its next stretch while the caller works on this one.
+    const span = last - first + 1;
+    if (first === this.lastEnd + 1 && last + 1 < this.chunkCount && !this.ahead) {
+      const next = { first: last + 1, last: Math.min(this.chunkCount - 1, last + span) };
+      const rows = this.fetch(next.first, next.last);
+      rows.catch(() => {}); // a failed read-ahead is fetched again, and reported, when needed
+      this.ahead = { ...next, rows };
+    }
+    this.lastEnd = last;
+    // Keep the newest few: scans move forward, and a slice rereads its neighbours.
+    while (this.cache.size > Math.max(CACHED_CHUNKS, span))
+      this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  private get chunkCount(): number {
+    return this.size === 0 ? 0 : Math.ceil(this.size / this.chunkBytes);
+  }
+
+  private async fetch(first: number, last: number): Promise<ChunkRow[]> {
+    const { rows } = await this.pool.query<ChunkRow>(
       "SELECT seq, data FROM blob_chunks WHERE sha256 = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq",
-      [this.sha256, missing[0], missing.at(-1)],
+      [this.sha256, first, last],
     );
-    const chunks = this.size === 0 ? 0 : Math.ceil(this.size / this.chunkBytes);
+    return rows;
+  }
+
+  private check(missing: readonly number[], rows: readonly ChunkRow[]): void {
+    const chunks = this.chunkCount;
     for (const seq of missing) {
       const row = rows.find((r) => r.seq === seq);
       const expected = seq === chunks - 1 ? this.size - seq * this.chunkBytes : this.chunkBytes;
@@ -143,12 +192,5 @@ export class PostgresBlobSource implements BlobSource {
           { sha256: this.sha256, chunk: seq },
         );
     }
-    // Keep the newest few: scans move forward, and a slice rereads its neighbours.
-    for (const row of rows) {
-      this.cache.delete(row.seq);
-      this.cache.set(row.seq, row.data);
-    }
-    while (this.cache.size > Math.max(CACHED_CHUNKS, last - first + 1))
-      this.cache.delete(this.cache.keys().next().value!);
   }
 }

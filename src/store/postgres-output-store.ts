@@ -232,19 +232,26 @@ export class PostgresOutputStore implements OutputStore {
   }
 
   async open(id: string, scope: ReadScope): Promise<OpenedOutput> {
-    const record = await this.get(id, scope);
+    id = check.checkOutputId(id);
+    const checked = check.checkReadScope(scope);
+    // One round trip for the record and its payload's size; the line index only when not cached.
+    const { rows } = await this.pool.query<
+      PgOutputRow & { blob_size: string | null; chunk_bytes: number | null }
+    >(
+      `SELECT o.*, b.byte_size AS blob_size, b.chunk_bytes FROM outputs o
+       LEFT JOIN blobs b ON b.sha256 = o.blob_sha256 WHERE o.id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    const scoped = "sessionId" in checked;
+    if (!row || (scoped && row.session_id !== checked.sessionId))
+      throw new OutputNotFoundError(id, scoped);
+    const record = toRecord(row);
     if (record.status === "running") throw new OutputNotReadyError(id, record.toolName);
     if (record.status === "failed")
       throw new OutputFailedError(id, record.toolName, record.error ?? "unknown error");
     const sha256 = record.sha256;
-    const { rows } = sha256
-      ? await this.pool.query<{ byte_size: string; chunk_bytes: number; line_index: Buffer }>(
-          "SELECT byte_size, chunk_bytes, line_index FROM blobs WHERE sha256 = $1",
-          [sha256],
-        )
-      : { rows: [] };
-    const blob = rows[0];
-    if (!sha256 || !blob)
+    if (!sha256 || row.blob_size === null || row.chunk_bytes === null)
       throw new StoreCorruptError(`Output "${id}" is ready but its payload record is missing.`, {
         outputId: id,
         sha256,
@@ -252,10 +259,10 @@ export class PostgresOutputStore implements OutputStore {
     const source = new PostgresBlobSource(
       this.pool,
       sha256,
-      Number(blob.byte_size),
-      blob.chunk_bytes,
+      Number(row.blob_size),
+      row.chunk_bytes,
     );
-    const index = record.kind === "binary" ? null : this.indexFor(sha256, blob.line_index);
+    const index = record.kind === "binary" ? null : await this.indexFor(sha256);
     return {
       record: { ...record, status: "ready", sha256 },
       source,
@@ -423,11 +430,16 @@ export class PostgresOutputStore implements OutputStore {
     return toRecord(rows[0]);
   }
 
-  private indexFor(sha256: string, packed: Buffer): LineIndex {
+  /** A payload's line index: parsed once per process (payloads never change), fetched on first use. */
+  private async indexFor(sha256: string): Promise<LineIndex> {
     let index = this.indexes.get(sha256);
     if (!index) {
+      const { rows } = await this.pool.query<{ line_index: Buffer }>(
+        "SELECT line_index FROM blobs WHERE sha256 = $1",
+        [sha256],
+      );
       try {
-        index = new LineIndex(packed);
+        index = new LineIndex(rows[0]!.line_index);
       } catch (error) {
         throw new StoreCorruptError(
           `The line index of payload ${sha256} is unreadable.`,

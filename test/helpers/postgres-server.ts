@@ -69,7 +69,10 @@ let databases = 0;
  * const server = await startPostgres();
  * const store = await openPostgresOutputStore({ connectionString: await server.createDatabase() });
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(
+  /** fsync on, as a production server runs (benchmarks); tests run without it. */
+  options: { durable?: boolean } = {},
+): Promise<PostgresServer> {
   const bin = await serverBinaries();
   const dir = await mkdtemp(join(tmpdir(), "spillway-pg-"));
   const data = join(dir, "data");
@@ -91,7 +94,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     join(dir, "server.log"),
     "-w",
     "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${options.durable ? "on" : "off"} -c max_connections=200`,
     "start",
   ]);
   const url = `postgres://spillway@127.0.0.1:${port}/postgres`;
