@@ -165,8 +165,11 @@ export class PostgresBlobSource implements BlobSource {
     }
     this.lastEnd = last;
     // Keep the newest few: scans move forward, and a slice rereads its neighbours.
-    while (this.cache.size > Math.max(CACHED_CHUNKS, span))
-      this.cache.delete(this.cache.keys().next().value!);
+    // (never the chunks of this read, which the caller copies next).
+    for (const seq of this.cache.keys()) {
+      if (this.cache.size <= Math.max(CACHED_CHUNKS, span)) break;
+      if (seq < first || seq > last) this.cache.delete(seq);
+    }
   }
 
   private get chunkCount(): number {
