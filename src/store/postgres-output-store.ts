@@ -4,7 +4,6 @@ import { join } from "node:path";
 import type { Pool, PoolClient } from "pg";
 import { type Clock, systemClock } from "../core/clock.js";
 import {
-  InvalidArgumentError,
   isSpillwayError,
   OutputFailedError,
   OutputNotFoundError,
@@ -12,12 +11,10 @@ import {
   StoreCorruptError,
 } from "../core/errors.js";
 import { type IdGenerator, OUTPUT_ID_PREFIX, randomId } from "../core/ids.js";
-import type { OutputKind } from "../core/kinds.js";
 import type { TokenizerName } from "../core/tokens.js";
 import { BlobDirectory, BlobSink } from "./blob-files.js";
-import { sha256Of } from "./blob-source.js";
 import { type IngestResult, ingest, type OutputContent } from "./ingest.js";
-import { LineIndex } from "./line-index.js";
+import type { LineIndex } from "./line-index.js";
 import type {
   ListOutputsFilter,
   OpenedOutput,
@@ -28,6 +25,13 @@ import type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
+import {
+  checkFailureText,
+  checkReadTimes,
+  LineIndexCache,
+  notRunningError,
+  verifyStored,
+} from "./output-store-common.js";
 import { PostgresBlobSource, writeBlob } from "./postgres-blobs.js";
 import {
   openPostgresPool,
@@ -35,6 +39,7 @@ import {
   redactConnectionString,
   withTransaction,
 } from "./postgres-database.js";
+import { type PgOutputRow, toRecord } from "./postgres-output-rows.js";
 import { checkQuota, payloadLimit, type SessionQuota, sessionQuotaError } from "./session-quota.js";
 import { DEFAULT_INLINE_MAX_BYTES, DEFAULT_MAX_OUTPUT_BYTES } from "./sqlite-output-store.js";
 import * as check from "./store-arguments.js";
@@ -48,55 +53,6 @@ export interface PostgresOutputStoreOptions extends PostgresOptions {
   readonly tokenizer?: TokenizerName;
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
-}
-
-/** An `outputs` row as `pg` returns it (bigint columns come back as text). */
-interface PgOutputRow {
-  id: string;
-  session_id: string;
-  tool_name: string;
-  tool_args: string;
-  tool_call_id: string | null;
-  status: OutputRecord["status"];
-  error: string | null;
-  created_at: string;
-  completed_at: string | null;
-  blob_sha256: string | null;
-  byte_size: string | null;
-  char_count: string | null;
-  line_count: string | null;
-  token_estimate: string | null;
-  token_method: string | null;
-  kind: OutputKind | null;
-  media_type: string | null;
-  sanitized: boolean;
-  read_count: string;
-}
-
-const num = (value: string | null): number | null => (value === null ? null : Number(value));
-
-function toRecord(row: PgOutputRow): OutputRecord {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    toolName: row.tool_name,
-    toolArgs: row.tool_args,
-    toolCallId: row.tool_call_id,
-    status: row.status,
-    error: row.error,
-    createdAt: Number(row.created_at),
-    completedAt: num(row.completed_at),
-    byteSize: num(row.byte_size),
-    charCount: num(row.char_count),
-    lineCount: num(row.line_count),
-    tokenEstimate: num(row.token_estimate),
-    tokenMethod: row.token_method,
-    kind: row.kind,
-    mediaType: row.media_type,
-    sha256: row.blob_sha256,
-    sanitized: row.sanitized,
-    readCount: Number(row.read_count),
-  };
 }
 
 /**
@@ -126,7 +82,7 @@ export class PostgresOutputStore implements OutputStore {
   readonly maxOutputBytes: number;
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
-  private readonly indexes = new Map<string, LineIndex>();
+  private readonly indexes = new LineIndexCache();
 
   constructor(
     private readonly pool: Pool,
@@ -185,8 +141,7 @@ export class PostgresOutputStore implements OutputStore {
 
   async fail(id: string, error: string): Promise<OutputRecord> {
     id = check.checkOutputId(id);
-    if (typeof error !== "string")
-      throw new InvalidArgumentError("error", `got ${typeof error}`, "the tool's error text");
+    checkFailureText(error);
     await withTransaction(this.pool, async (client) => {
       await this.requireRunning(client, id, true);
       await client.query(
@@ -272,8 +227,7 @@ export class PostgresOutputStore implements OutputStore {
   }
 
   async countRead(id: string, times = 1): Promise<void> {
-    if (!Number.isSafeInteger(times) || times < 1)
-      throw new InvalidArgumentError("times", `got ${times}`, "a whole number >= 1");
+    checkReadTimes(times);
     await this.pool.query("UPDATE outputs SET read_count = read_count + $1 WHERE id = $2", [
       times,
       id,
@@ -281,19 +235,7 @@ export class PostgresOutputStore implements OutputStore {
   }
 
   async verify(id: string, scope: ReadScope): Promise<VerifyResult> {
-    const opened = await this.open(id, scope);
-    try {
-      const actualSha256 = await sha256Of(opened.source);
-      return {
-        id,
-        ok: actualSha256 === opened.record.sha256,
-        expectedSha256: opened.record.sha256,
-        actualSha256,
-        byteSize: opened.source.size,
-      };
-    } finally {
-      await opened.close();
-    }
+    return verifyStored(this, id, scope);
   }
 
   async close(): Promise<void> {
@@ -413,12 +355,7 @@ export class PostgresOutputStore implements OutputStore {
     );
     const row = rows[0];
     if (!row) throw new OutputNotFoundError(id);
-    if (row.status !== "running")
-      throw new InvalidArgumentError(
-        "id",
-        `output "${id}" of tool ${row.tool_name} is already ${row.status}`,
-        "the id of a running output (from begin())",
-      );
+    if (row.status !== "running") throw notRunningError(id, row.tool_name, row.status);
     return row.session_id;
   }
 
@@ -430,26 +367,14 @@ export class PostgresOutputStore implements OutputStore {
     return toRecord(rows[0]);
   }
 
-  /** A payload's line index: parsed once per process (payloads never change), fetched on first use. */
+  /** A payload's line index, fetched and parsed once per process (payloads never change). */
   private async indexFor(sha256: string): Promise<LineIndex> {
-    let index = this.indexes.get(sha256);
-    if (!index) {
+    return this.indexes.get(sha256, async () => {
       const { rows } = await this.pool.query<{ line_index: Buffer }>(
         "SELECT line_index FROM blobs WHERE sha256 = $1",
         [sha256],
       );
-      try {
-        index = new LineIndex(rows[0]!.line_index);
-      } catch (error) {
-        throw new StoreCorruptError(
-          `The line index of payload ${sha256} is unreadable.`,
-          { sha256 },
-          error,
-        );
-      }
-      if (this.indexes.size >= 64) this.indexes.delete(this.indexes.keys().next().value!);
-      this.indexes.set(sha256, index);
-    }
-    return index;
+      return rows[0]?.line_index ?? new Uint8Array();
+    });
   }
 }

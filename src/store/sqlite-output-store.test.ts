@@ -1,27 +1,11 @@
 // What every engine must do is the contract in test/contract/output-store.contract.test.ts;
 // this file keeps what is SQLite's own: blob files, their modes, directories, files on disk.
-import { createHash } from "node:crypto";
 import { readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
+import { chunks, errorOf, origin, SCOPE, sha, tempStore } from "../../test/helpers/temp-store.js";
 import { isSpillwayError } from "../core/errors.js";
 import { readOutput } from "../retrieval/read-output.js";
-
-const sha = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
-
-async function* chunks(parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {
-  for (const part of parts) yield part;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("SqliteOutputStore.put", () => {
   it("gives each output an unguessable id, even for identical content", async () => {

@@ -1,7 +1,6 @@
 import type Database from "better-sqlite3";
 import { type Clock, systemClock } from "../core/clock.js";
 import {
-  InvalidArgumentError,
   isSpillwayError,
   OutputFailedError,
   OutputNotFoundError,
@@ -11,9 +10,9 @@ import {
 import { type IdGenerator, OUTPUT_ID_PREFIX, randomId } from "../core/ids.js";
 import type { TokenizerName } from "../core/tokens.js";
 import { type BlobDirectory, BlobSink } from "./blob-files.js";
-import { type BlobSource, FileBlobSource, MemoryBlobSource, sha256Of } from "./blob-source.js";
+import { type BlobSource, FileBlobSource, MemoryBlobSource } from "./blob-source.js";
 import { type IngestResult, ingest, type OutputContent } from "./ingest.js";
-import { LineIndex } from "./line-index.js";
+import type { LineIndex } from "./line-index.js";
 import type {
   ListOutputsFilter,
   OpenedOutput,
@@ -24,6 +23,13 @@ import type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
+import {
+  checkFailureText,
+  checkReadTimes,
+  LineIndexCache,
+  notRunningError,
+  verifyStored,
+} from "./output-store-common.js";
 import { checkQuota, payloadLimit, sessionQuotaError, sqliteQuota } from "./session-quota.js";
 import { diskFullError, openSqliteDatabase, type SqliteSynchronous } from "./sqlite-database.js";
 import { type BlobRow, type OutputRow, toRecord } from "./sqlite-output-rows.js";
@@ -84,8 +90,7 @@ export class SqliteOutputStore implements OutputStore {
   private readonly inlineMaxBytes: number;
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
-  /** Parsed indexes by blob, so positions remembered by one read help the next. */
-  private readonly indexes = new Map<string, LineIndex>();
+  private readonly indexes = new LineIndexCache();
 
   constructor(
     readonly location: string,
@@ -153,9 +158,7 @@ export class SqliteOutputStore implements OutputStore {
 
   async fail(id: string, error: string): Promise<OutputRecord> {
     id = check.checkOutputId(id);
-    if (typeof error !== "string") {
-      throw new InvalidArgumentError("error", `got ${typeof error}`, "the tool's error text");
-    }
+    checkFailureText(error);
     this.db
       .transaction(() => {
         this.requireRunning(id);
@@ -226,25 +229,12 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   async countRead(id: string, times = 1): Promise<void> {
-    if (!Number.isSafeInteger(times) || times < 1)
-      throw new InvalidArgumentError("times", `got ${times}`, "a whole number >= 1");
+    checkReadTimes(times);
     this.db.prepare("UPDATE outputs SET read_count = read_count + ? WHERE id = ?").run(times, id);
   }
 
   async verify(id: string, scope: ReadScope): Promise<VerifyResult> {
-    const opened = await this.open(id, scope);
-    try {
-      const actualSha256 = await sha256Of(opened.source);
-      return {
-        id,
-        ok: actualSha256 === opened.record.sha256,
-        expectedSha256: opened.record.sha256,
-        actualSha256,
-        byteSize: opened.source.size,
-      };
-    } finally {
-      await opened.close();
-    }
+    return verifyStored(this, id, scope);
   }
 
   async close(): Promise<void> {
@@ -347,13 +337,7 @@ export class SqliteOutputStore implements OutputStore {
       .prepare("SELECT status, tool_name, session_id FROM outputs WHERE id = ?")
       .get(id) as { status: string; tool_name: string; session_id: string } | undefined;
     if (!row) throw new OutputNotFoundError(id);
-    if (row.status !== "running") {
-      throw new InvalidArgumentError(
-        "id",
-        `output "${id}" of tool ${row.tool_name} is already ${row.status}`,
-        "the id of a running output (from begin())",
-      );
-    }
+    if (row.status !== "running") throw notRunningError(id, row.tool_name, row.status);
     return row.session_id;
   }
 
@@ -380,20 +364,6 @@ export class SqliteOutputStore implements OutputStore {
   }
 
   private indexFor(blob: BlobRow): LineIndex {
-    let index = this.indexes.get(blob.sha256);
-    if (!index) {
-      try {
-        index = new LineIndex(blob.line_index);
-      } catch (error) {
-        throw new StoreCorruptError(
-          `The line index of payload ${blob.sha256} is unreadable.`,
-          { sha256: blob.sha256 },
-          error,
-        );
-      }
-      if (this.indexes.size >= 64) this.indexes.delete(this.indexes.keys().next().value!);
-      this.indexes.set(blob.sha256, index);
-    }
-    return index;
+    return this.indexes.getSync(blob.sha256, blob.line_index);
   }
 }

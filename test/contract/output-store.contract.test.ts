@@ -4,27 +4,11 @@
  * process on the same data reads every output byte for byte. Engine-specific behaviour (blob
  * files, chunk rows) is tested beside each engine.
  */
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { isSpillwayError } from "../../src/core/errors.js";
 import { readOutput } from "../../src/retrieval/read-output.js";
 import { STORE_ENGINES } from "../helpers/store-engines.js";
-import { origin, SCOPE, SESSION } from "../helpers/temp-store.js";
-
-const sha = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
-
-async function* chunks(parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {
-  for (const part of parts) yield part;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
+import { chunks, errorOf, origin, SCOPE, SESSION, sha } from "../helpers/temp-store.js";
 
 describe.each(STORE_ENGINES)("output store contract: $name", (engine) => {
   it("stores a text output whole with its record fields", async () => {

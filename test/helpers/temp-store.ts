@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,4 +43,22 @@ export const SCOPE = { sessionId: SESSION } as const;
 /** The origin of a test tool call. */
 export function origin(toolName = "test__tool", toolArgs = "{}") {
   return { sessionId: SESSION, toolName, toolArgs };
+}
+
+/** SHA-256 (hex) of a string's UTF-8 or of bytes. */
+export const sha = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+/** A content stream of the given pieces. */
+export async function* chunks(parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {
+  for (const part of parts) yield part;
+}
+
+/** What `promise` rejected with (a test failure if it resolves). */
+export async function errorOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
 }
