@@ -208,7 +208,7 @@ export interface HistoryStore {
   updateSession(
     id: string,
     patch: Partial<
-      Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting">
+      Pick<SessionRecord, "status" | "finalReport" | "error" | "turns" | "accounting" | "settings">
     >,
   ): Promise<void>;
 

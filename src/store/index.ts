@@ -35,11 +35,17 @@ export type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
+export { PostgresHistoryStore } from "./postgres-history-store.js";
 export {
   openPostgresOutputStore,
   PostgresOutputStore,
   type PostgresOutputStoreOptions,
 } from "./postgres-output-store.js";
+export {
+  openPostgresStores,
+  PostgresExtractionCache,
+  type PostgresStoresOptions,
+} from "./postgres-stores.js";
 export type { ExtractionCache } from "./sqlite-extraction-cache.js";
 export { openSqliteStores, type SpillwayStores } from "./sqlite-history-store.js";
 export {

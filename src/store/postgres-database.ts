@@ -62,10 +62,74 @@ const MIGRATIONS: readonly string[] = [
      value text NOT NULL,
      created_at bigint NOT NULL
    );`,
+  // The canonical history (sessions, messages, tool calls) and compaction summaries, as on SQLite.
+  `CREATE TABLE sessions (
+     id text PRIMARY KEY,
+     parent_session_id text REFERENCES sessions (id),
+     parent_tool_call_id text,
+     agent_name text NOT NULL,
+     agent_path text,
+     prompt text NOT NULL,
+     status text NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'aborted')),
+     settings text NOT NULL,
+     final_report text,
+     error text,
+     turns integer NOT NULL DEFAULT 0,
+     accounting text,
+     created_at bigint NOT NULL,
+     updated_at bigint NOT NULL,
+     row_seq bigserial
+   );
+   CREATE INDEX sessions_by_created ON sessions (created_at DESC, row_seq DESC);
+   CREATE INDEX sessions_by_parent ON sessions (parent_session_id);
+   CREATE TABLE messages (
+     session_id text NOT NULL REFERENCES sessions (id),
+     seq integer NOT NULL,
+     turn integer NOT NULL,
+     role text NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+     parts text NOT NULL,
+     created_at bigint NOT NULL,
+     PRIMARY KEY (session_id, seq)
+   );
+   CREATE TABLE tool_calls (
+     session_id text NOT NULL REFERENCES sessions (id),
+     tool_call_id text NOT NULL,
+     turn integer NOT NULL,
+     tool_name text NOT NULL,
+     args text NOT NULL,
+     status text NOT NULL CHECK (status IN ('running', 'ok', 'error', 'aborted')),
+     output_id text REFERENCES outputs (id),
+     error text,
+     started_at bigint NOT NULL,
+     finished_at bigint,
+     row_seq bigserial,
+     PRIMARY KEY (session_id, tool_call_id)
+   );
+   CREATE TABLE summaries (
+     session_id text NOT NULL REFERENCES sessions (id),
+     seq integer NOT NULL,
+     from_seq integer NOT NULL,
+     through_seq integer NOT NULL,
+     from_turn integer NOT NULL,
+     through_turn integer NOT NULL,
+     summary text NOT NULL,
+     text text NOT NULL,
+     calls text NOT NULL,
+     index_output_id text REFERENCES outputs (id),
+     model text NOT NULL,
+     tokens_before bigint NOT NULL,
+     tokens_after bigint NOT NULL,
+     text_tokens bigint NOT NULL,
+     created_at bigint NOT NULL,
+     PRIMARY KEY (session_id, seq)
+   );`,
 ];
 
 /** The schema version this build writes. */
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** PostgreSQL's type id of bigint. */
+const INT8_OID = 20;
 
 /** Any fixed number: the advisory lock that serialises migrations across workers. */
 const MIGRATION_LOCK = 0x5350_4c57;
@@ -121,6 +185,17 @@ export async function openPostgresPool(options: PostgresOptions): Promise<Pool> 
   const pg = await import("pg");
   const config: PoolConfig = {
     connectionString: options.connectionString,
+    // bigint columns (times, sizes, counts) as numbers: every value spillway stores fits in 2^53.
+    // Set on this pool only, never on the pg module other code may share.
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === INT8_OID
+          ? Number
+          : pg.default.types.getTypeParser(
+              oid,
+              format as "text",
+            )) as typeof pg.default.types.getTypeParser,
+    },
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: 10_000,
   };

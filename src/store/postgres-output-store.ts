@@ -76,7 +76,13 @@ export async function openPostgresOutputStore(
   return new PostgresOutputStore(pool, scratch, blobs, options, true);
 }
 
-/** The PostgreSQL implementation of {@link OutputStore}. Open it with {@link openPostgresOutputStore}. */
+/**
+ * The PostgreSQL implementation of {@link OutputStore}. Open it with {@link openPostgresOutputStore}.
+ *
+ * @example
+ * const store = await openPostgresOutputStore({ connectionString: "postgres://localhost/spillway" });
+ * const slice = await readOutput(store, "out_…", { sessionId: "ses_42" }, { mode: "slice", start: 0, length: 4096 });
+ */
 export class PostgresOutputStore implements OutputStore {
   readonly location: string;
   readonly maxOutputBytes: number;
@@ -191,7 +197,7 @@ export class PostgresOutputStore implements OutputStore {
     const checked = check.checkReadScope(scope);
     // One round trip for the record and its payload's size; the line index only when not cached.
     const { rows } = await this.pool.query<
-      PgOutputRow & { blob_size: string | null; chunk_bytes: number | null }
+      PgOutputRow & { blob_size: number | null; chunk_bytes: number | null }
     >(
       `SELECT o.*, b.byte_size AS blob_size, b.chunk_bytes FROM outputs o
        LEFT JOIN blobs b ON b.sha256 = o.blob_sha256 WHERE o.id = $1`,

@@ -9,103 +9,26 @@ import type {
   NewSession,
   NewSummary,
   SessionRecord,
-  SessionStatus,
   SummaryRecord,
   ToolCallRecord,
   ToolCallStatus,
   ToolResultRef,
 } from "./history.js";
+import {
+  type MessageRow,
+  type SessionRow,
+  storedJson,
+  type ToolCallRow,
+  toSession,
+  toToolCall,
+} from "./history-rows.js";
 import { openSqliteDatabase } from "./sqlite-database.js";
 import { SqliteExtractionCache } from "./sqlite-extraction-cache.js";
 import { SqliteOutputStore, type SqliteOutputStoreOptions } from "./sqlite-output-store.js";
 import { insertSummary, selectSummaries } from "./sqlite-summaries.js";
+import type { SpillwayStores } from "./stores.js";
 
-interface SessionRow {
-  id: string;
-  parent_session_id: string | null;
-  parent_tool_call_id: string | null;
-  agent_name: string;
-  agent_path: string | null;
-  prompt: string;
-  status: SessionStatus;
-  settings: string;
-  final_report: string | null;
-  error: string | null;
-  turns: number;
-  accounting: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-interface MessageRow {
-  seq: number;
-  turn: number;
-  role: MessageRole;
-  parts: string;
-  created_at: number;
-}
-
-interface ToolCallRow {
-  session_id: string;
-  tool_call_id: string;
-  turn: number;
-  tool_name: string;
-  args: string;
-  status: ToolCallStatus;
-  output_id: string | null;
-  error: string | null;
-  started_at: number;
-  finished_at: number | null;
-}
-
-/** Parses JSON this store wrote itself; a failure means the row was changed outside spillway. */
-function storedJson(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new SpillwayError(
-      "STORE_CORRUPT",
-      `Stored JSON in ${where} is unreadable.`,
-      { where },
-      { fault: "store", cause: error },
-    );
-  }
-}
-
-function toSession(row: SessionRow): SessionRecord {
-  return {
-    id: row.id,
-    parentSessionId: row.parent_session_id,
-    parentToolCallId: row.parent_tool_call_id,
-    agentName: row.agent_name,
-    agentPath: row.agent_path,
-    prompt: row.prompt,
-    status: row.status,
-    settings: storedJson(row.settings, `session ${row.id} settings`),
-    finalReport: row.final_report,
-    error: row.error,
-    turns: row.turns,
-    accounting:
-      row.accounting === null ? null : storedJson(row.accounting, `session ${row.id} accounting`),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toToolCall(row: ToolCallRow): ToolCallRecord {
-  return {
-    sessionId: row.session_id,
-    toolCallId: row.tool_call_id,
-    turn: row.turn,
-    toolName: row.tool_name,
-    argsText: row.args,
-    status: row.status,
-    outputId: row.output_id,
-    error: row.error,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-  };
-}
+export type { SpillwayStores } from "./stores.js";
 
 /** The SQLite implementation of {@link HistoryStore}, in the same database as the outputs. */
 export class SqliteHistoryStore implements HistoryStore {
@@ -313,13 +236,11 @@ export class SqliteHistoryStore implements HistoryStore {
   }
 }
 
-/** The output store and the history store over one database. Close it once. */
-export interface SpillwayStores {
-  readonly home: string;
+/** The SQLite stores: {@link SpillwayStores} with the SQLite classes. */
+export interface SqliteStores extends SpillwayStores {
   readonly outputs: SqliteOutputStore;
   readonly history: SqliteHistoryStore;
   readonly extractionCache: SqliteExtractionCache;
-  close(): Promise<void>;
 }
 
 /**
@@ -332,7 +253,7 @@ export interface SpillwayStores {
  */
 export async function openSqliteStores(
   options: SqliteOutputStoreOptions = {},
-): Promise<SpillwayStores> {
+): Promise<SqliteStores> {
   const clock = options.clock ?? systemClock;
   const { home, db, blobs } = await openSqliteDatabase(options.home, clock, options.synchronous);
   const outputs = new SqliteOutputStore(home, db, blobs, options, false);

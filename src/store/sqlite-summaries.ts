@@ -1,59 +1,11 @@
 import type Database from "better-sqlite3";
-import { SpillwayError } from "../core/errors.js";
-import type { CoveredCall, NewSummary, SummaryRecord } from "./history.js";
+import type { NewSummary, SummaryRecord } from "./history.js";
+import { rangeError, type SummaryRow, toSummary } from "./history-rows.js";
 
 /**
  * Compaction summaries in SQLite (`summaries`, migration 4): one row a summary, beside the
  * history it stands in for, which it never changes.
  */
-
-interface SummaryRow {
-  session_id: string;
-  seq: number;
-  from_seq: number;
-  through_seq: number;
-  from_turn: number;
-  through_turn: number;
-  summary: string;
-  text: string;
-  calls: string;
-  index_output_id: string | null;
-  model: string;
-  tokens_before: number;
-  tokens_after: number;
-  text_tokens: number;
-  created_at: number;
-}
-
-function toSummary(row: SummaryRow, parse: (text: string, where: string) => unknown) {
-  const record: SummaryRecord = {
-    sessionId: row.session_id,
-    seq: row.seq,
-    fromSeq: row.from_seq,
-    throughSeq: row.through_seq,
-    fromTurn: row.from_turn,
-    throughTurn: row.through_turn,
-    summary: row.summary,
-    text: row.text,
-    calls: parse(row.calls, `summary ${row.session_id}#${row.seq} calls`) as CoveredCall[],
-    indexOutputId: row.index_output_id,
-    model: row.model,
-    tokensBefore: row.tokens_before,
-    tokensAfter: row.tokens_after,
-    textTokens: row.text_tokens,
-    createdAt: row.created_at,
-  };
-  return record;
-}
-
-function rangeError(summary: NewSummary, why: string): SpillwayError {
-  return new SpillwayError(
-    "INVALID_ARGUMENT",
-    `A summary of messages ${summary.fromSeq}-${summary.throughSeq} of session ${summary.sessionId} cannot be stored: ${why}.`,
-    { sessionId: summary.sessionId, fromSeq: summary.fromSeq, throughSeq: summary.throughSeq },
-    { fault: "internal" },
-  );
-}
 
 /** Inserts a summary after checking its range (one immediate transaction). */
 export function insertSummary(

@@ -164,11 +164,11 @@ describe.each(STORE_ENGINES)("output store contract: $name", (engine) => {
     const store = await engine.open();
     const mine = await store.put(origin(), "secret");
     for (const attempt of [
-      store.get(mine.id, { sessionId: "ses_other" }),
-      store.open(mine.id, { sessionId: "ses_other" }),
-      readOutput(store, mine.id, { sessionId: "ses_other" }, { mode: "raw" }),
+      () => store.get(mine.id, { sessionId: "ses_other" }),
+      () => store.open(mine.id, { sessionId: "ses_other" }),
+      () => readOutput(store, mine.id, { sessionId: "ses_other" }, { mode: "raw" }),
     ])
-      expect(isSpillwayError(await errorOf(attempt), "OUTPUT_NOT_FOUND")).toBe(true);
+      expect(isSpillwayError(await errorOf(attempt()), "OUTPUT_NOT_FOUND")).toBe(true);
     expect((await store.get(mine.id, { allSessions: true })).id).toBe(mine.id);
     expect(((await errorOf(store.get("out_doesnotexist", SCOPE))) as Error).message).toContain(
       "out_doesnotexist",

@@ -13,9 +13,12 @@ import {
   openPostgresOutputStore,
   type PostgresOutputStoreOptions,
 } from "../../src/store/postgres-output-store.js";
+import { openPostgresStores } from "../../src/store/postgres-stores.js";
+import { openSqliteStores } from "../../src/store/sqlite-history-store.js";
 import type { SqliteOutputStoreOptions } from "../../src/store/sqlite-output-store.js";
+import type { SpillwayStores } from "../../src/store/stores.js";
 import { type PostgresServer, startPostgres } from "./postgres-server.js";
-import { onCleanup, tempStore } from "./temp-store.js";
+import { onCleanup, tempDir, tempStore } from "./temp-store.js";
 
 /** Options both engines take. */
 export type EngineOptions = Pick<
@@ -29,6 +32,8 @@ export interface StoreEngine {
   open(options?: EngineOptions): Promise<OutputStore>;
   /** A second store on the same data (another process, or another worker), closed after the test. */
   reopen(store: OutputStore): Promise<OutputStore>;
+  /** Every store (outputs, history, extraction cache) over one new, empty database; and a second set on the same data. */
+  openStores(): Promise<{ stores: SpillwayStores; again: () => Promise<SpillwayStores> }>;
 }
 
 let server: Promise<PostgresServer> | undefined;
@@ -59,6 +64,15 @@ export const SQLITE_ENGINE: StoreEngine = {
     onCleanup(() => again.close());
     return again;
   },
+  async openStores() {
+    const home = await tempDir();
+    const open = async () => {
+      const stores = await openSqliteStores({ home });
+      onCleanup(() => stores.close());
+      return stores;
+    };
+    return { stores: await open(), again: open };
+  },
 };
 
 export const POSTGRES_ENGINE: StoreEngine = {
@@ -74,6 +88,16 @@ export const POSTGRES_ENGINE: StoreEngine = {
     const again = await openPostgresOutputStore({ connectionString: urls.get(store)! });
     onCleanup(() => again.close());
     return again;
+  },
+  async openStores() {
+    const connectionString = await (await postgresServer()).createDatabase();
+    const home = await tempDir();
+    const open = async () => {
+      const stores = await openPostgresStores({ connectionString, home });
+      onCleanup(() => stores.close());
+      return stores;
+    };
+    return { stores: await open(), again: open };
   },
 };
 

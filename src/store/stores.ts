@@ -1,0 +1,21 @@
+import type { HistoryStore } from "./history.js";
+import type { OutputStore } from "./output-store.js";
+import type { ExtractionCache } from "./sqlite-extraction-cache.js";
+
+/**
+ * The canonical stores of one spillway installation: outputs, history and the extraction
+ * cache, over one database (SQLite in a directory, or PostgreSQL). Close it once.
+ *
+ * @example
+ * const stores = await openSqliteStores(); // or openPostgresStores({ connectionString, home })
+ * await stores.history.listSessions();
+ * await stores.close();
+ */
+export interface SpillwayStores {
+  /** The local directory for this process's files (traces, server state); the data may live elsewhere. */
+  readonly home: string;
+  readonly outputs: OutputStore;
+  readonly history: HistoryStore;
+  readonly extractionCache: ExtractionCache;
+  close(): Promise<void>;
+}
