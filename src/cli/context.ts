@@ -4,11 +4,10 @@
  */
 import type { Command } from "commander";
 import { resolveHome } from "../core/home.js";
+import { checkStoreUrl, openOutputStore, openStores } from "../store/open-stores.js";
 import type { OutputStore, ReadScope } from "../store/output-store.js";
-import {
-  openSqliteOutputStore,
-  type SqliteOutputStoreOptions,
-} from "../store/sqlite-output-store.js";
+import type { SqliteOutputStoreOptions } from "../store/sqlite-output-store.js";
+import type { SpillwayStores } from "../store/stores.js";
 import { Output } from "./output.js";
 
 /** The CLI reads as the store owner: every session is visible. */
@@ -16,6 +15,7 @@ export const OWNER_SCOPE: ReadScope = { allSessions: true };
 
 export interface GlobalOptions {
   readonly home?: string;
+  readonly store?: string;
   readonly json?: boolean;
 }
 
@@ -24,6 +24,8 @@ export interface CliContext {
   readonly home: string;
   /** True when --home was given explicitly (follow-up commands must repeat it). */
   readonly explicitHome: boolean;
+  /** A PostgreSQL URL (--store, else $SPILLWAY_STORE); undefined: SQLite in `home`. */
+  readonly store: string | undefined;
   readonly json: boolean;
   readonly out: Output;
 }
@@ -37,6 +39,10 @@ export function contextOf(command: Command): CliContext {
   return {
     home: resolveHome(globals.home),
     explicitHome: globals.home !== undefined,
+    store: checkStoreUrl(
+      globals.store ?? process.env.SPILLWAY_STORE,
+      globals.store !== undefined ? "--store" : "SPILLWAY_STORE",
+    ),
     json: globals.json === true,
     out: sharedOutput,
   };
@@ -46,12 +52,26 @@ export function contextOf(command: Command): CliContext {
 export async function withStore<T>(
   context: CliContext,
   work: (store: OutputStore) => Promise<T>,
-  options: Omit<SqliteOutputStoreOptions, "home"> = {},
+  options: Pick<SqliteOutputStoreOptions, "maxOutputBytes" | "maxSessionBytes"> = {},
 ): Promise<T> {
-  const store = await openSqliteOutputStore({ ...options, home: context.home });
+  const store = await openOutputStore({ ...options, home: context.home, store: context.store });
   try {
     return await work(store);
   } finally {
     await store.close();
+  }
+}
+
+/** Opens every store (outputs, history, extraction cache), runs `work`, and closes them. */
+export async function withStores<T>(
+  context: CliContext,
+  work: (stores: SpillwayStores) => Promise<T>,
+  options: Pick<SqliteOutputStoreOptions, "maxSessionBytes"> = {},
+): Promise<T> {
+  const stores = await openStores({ ...options, home: context.home, store: context.store });
+  try {
+    return await work(stores);
+  } finally {
+    await stores.close();
   }
 }

@@ -40,7 +40,7 @@ function subcommandOf(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--") return undefined;
-    if (arg === "--home") i++;
+    if (arg === "--home" || arg === "--store") i++;
     else if (!arg.startsWith("-")) return arg;
   }
   return undefined;
@@ -66,6 +66,10 @@ export async function buildProgram(only?: string | null): Promise<Command> {
     )
     .version(packageVersion(), "-V, --version")
     .option("--home <dir>", "store directory (default: $SPILLWAY_HOME or ~/.spillway)")
+    .option(
+      "--store <url>",
+      "a PostgreSQL store shared by several workers, postgres://user:password@host/db (default: $SPILLWAY_STORE; none: SQLite in --home)",
+    )
     .option("--json", "print one JSON document on stdout (errors too), for scripts")
     .exitOverride()
     .configureOutput({ outputError: () => {} })

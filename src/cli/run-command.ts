@@ -10,7 +10,8 @@ import { planRun, type RunPlan, resumePlan, storedPlan } from "../agent/run-sett
 import type { AgentRunResult, RunAgentOptions } from "../agent/run-types.js";
 import { ASYNC_READY_MESSAGES, COMPACTION_MODELS, TOOL_OUTPUT_SURFACES } from "../config/index.js";
 import type { SessionRecord } from "../store/history.js";
-import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
+import { openStores } from "../store/open-stores.js";
+import type { SpillwayStores } from "../store/stores.js";
 import { type CliContext, contextOf } from "./context.js";
 import { EXIT_ABORTED, EXIT_ERROR, EXIT_OK } from "./errors.js";
 import { pullMissingLocalModel } from "./first-use-pull.js";
@@ -131,8 +132,9 @@ export async function runCommand(
   // Usage errors come before anything is opened; a resume needs the session first.
   const early = flags.resume === undefined ? runTarget(first, second, flags, null) : undefined;
   const earlyPrompt = early ? await readPrompt(early.prompt, false) : undefined;
-  const stores = await openSqliteStores({
+  const stores = await openStores({
     home: context.home,
+    store: context.store,
     ...(flags.maxSessionBytes !== undefined ? { maxSessionBytes: flags.maxSessionBytes } : {}),
   });
   const progress = new RunProgress(progressMode(context, flags), context.out);

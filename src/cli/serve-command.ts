@@ -4,6 +4,7 @@
  * sessions gracefully and close the server.
  */
 import type { Command } from "commander";
+import { describeStore } from "../store/open-stores.js";
 import { contextOf } from "./context.js";
 import { integer } from "./option-parsers.js";
 
@@ -61,6 +62,7 @@ export function addServeCommand(program: Command): void {
         host: flags.host,
         port: flags.port,
         home: context.home,
+        ...(context.store ? { store: context.store } : {}),
         ...(token ? { token } : {}),
         ...(flags.tokensFile ? { tokensFile: flags.tokensFile } : {}),
         ...(flags.agentsDir ? { agentsDir: flags.agentsDir } : {}),
@@ -76,11 +78,11 @@ export function addServeCommand(program: Command): void {
       // One JSON line (like `run --json`): the server runs on after it.
       if (context.json)
         process.stdout.write(
-          `${JSON.stringify({ type: "listening", url: server.url, home: context.home })}\n`,
+          `${JSON.stringify({ type: "listening", url: server.url, home: context.home, store: describeStore(context, context.home) })}\n`,
         );
       else
         process.stderr.write(
-          `spillway serve: ${server.url} (${auth}) · inspector ${server.url}/ · API ${server.url}/v1 · OpenAPI ${server.url}/openapi.json · store ${context.home}\n`,
+          `spillway serve: ${server.url} (${auth}) · inspector ${server.url}/ · API ${server.url}/v1 · OpenAPI ${server.url}/openapi.json · store ${describeStore(context, context.home)}\n`,
         );
       await new Promise<void>((resolve) => {
         const stop = () => {

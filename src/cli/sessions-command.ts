@@ -11,8 +11,7 @@ import { tracePathOf } from "../agent/trace.js";
 import { clipText } from "../core/clip-text.js";
 import { isSpillwayError } from "../core/errors.js";
 import type { SessionRecord } from "../store/history.js";
-import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
-import { type CliContext, contextOf } from "./context.js";
+import { type CliContext, contextOf, withStores } from "./context.js";
 import { EXIT_OK } from "./errors.js";
 import {
   fields,
@@ -43,18 +42,6 @@ function planOf(session: SessionRecord): RunPlan | null {
   } catch (error) {
     if (isSpillwayError(error, "STORE_CORRUPT")) return null;
     throw error;
-  }
-}
-
-async function withStores<T>(
-  context: CliContext,
-  work: (stores: SpillwayStores) => Promise<T>,
-): Promise<T> {
-  const stores = await openSqliteStores({ home: context.home });
-  try {
-    return await work(stores);
-  } finally {
-    await stores.close();
   }
 }
 

@@ -1,12 +1,14 @@
 /** `spillway store stats` and `spillway store gc`: what the store holds, and retention. */
 import type { Command } from "commander";
+import { InvalidArgumentError } from "../core/errors.js";
+import { describeStore } from "../store/open-stores.js";
 import {
   collectGarbage,
   type GcReport,
   type StoreStats,
   storeStats,
 } from "../store/store-maintenance.js";
-import { type CliContext, contextOf } from "./context.js";
+import { type CliContext, contextOf, withStores } from "./context.js";
 import { EXIT_OK } from "./errors.js";
 import { fields, formatBytes, formatCount, table } from "./format.js";
 import { duration } from "./option-parsers.js";
@@ -82,7 +84,18 @@ function gcLines(report: GcReport): string[] {
   ];
 }
 
+/** stats and gc read SQLite's files; on PostgreSQL they would silently report the local home. */
+function sqliteOnly(context: CliContext, command: string): void {
+  if (context.store)
+    throw new InvalidArgumentError(
+      "--store",
+      `spillway store ${command} works on the SQLite store in --home, not on PostgreSQL`,
+      "no --store (and no SPILLWAY_STORE) for the SQLite store; on PostgreSQL use its own tools (psql, pg_dump, VACUUM) as docs/scale-out.md says",
+    );
+}
+
 async function statsCommand(context: CliContext): Promise<number> {
+  sqliteOnly(context, "stats");
   const stats = await storeStats({ home: context.home });
   if (context.json) await context.out.json(stats);
   else await context.out.lines(statsLines(stats));
@@ -96,6 +109,7 @@ interface GcFlags {
 }
 
 async function gcCommand(context: CliContext, flags: GcFlags): Promise<number> {
+  sqliteOnly(context, "gc");
   const report = await collectGarbage({
     home: context.home,
     ...(flags.dryRun ? { dryRun: true } : {}),
@@ -107,8 +121,27 @@ async function gcCommand(context: CliContext, flags: GcFlags): Promise<number> {
   return EXIT_OK;
 }
 
+/** Brings the store's schema to this build's version (opening a store does it too) and says so. */
+async function migrateCommand(context: CliContext): Promise<number> {
+  const where = describeStore(context, context.home);
+  await withStores(context, async () => {});
+  if (context.json) await context.out.json({ store: where, migrated: true });
+  else await context.out.lines([`store ${where}: schema up to date`]);
+  return EXIT_OK;
+}
+
 export function addStoreCommand(program: Command): void {
-  const store = program.command("store").description("what the store holds, and retention (gc)");
+  const store = program
+    .command("store")
+    .description("what the store holds, retention (gc), and its schema (migrate)");
+  store
+    .command("migrate")
+    .description(
+      "bring the store's schema (SQLite in --home, or PostgreSQL with --store) to this version; run before rolling out workers",
+    )
+    .action(async (_options, command: Command) => {
+      process.exitCode = await migrateCommand(contextOf(command));
+    });
   store
     .command("stats")
     .description("outputs, sessions, payloads and files in the store, and what gc would free")

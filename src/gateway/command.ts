@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { checkModelRef, loadConfig } from "../config/index.js";
 import { resolveHome } from "../core/home.js";
-import { openSqliteStores } from "../store/sqlite-history-store.js";
+import { checkStoreUrl, describeStore, openStores } from "../store/open-stores.js";
 import { type GatewayCliOptions, resolveGatewaySettings } from "./gateway-settings.js";
 import { startHttpGateway } from "./http-gateway.js";
 import { serveStdio } from "./stdio-gateway.js";
@@ -125,6 +125,8 @@ export async function mcpCommand(
   home: string,
   command: readonly string[],
   flags: McpFlags,
+  /** A PostgreSQL URL (--store, SPILLWAY_STORE); undefined: SQLite in `home`. */
+  store?: string,
 ): Promise<number> {
   if (flags.http && flags.session !== undefined) {
     throw new InvalidArgumentError(
@@ -140,7 +142,7 @@ export async function mcpCommand(
   const log = (line: string) => process.stderr.write(`spillway mcp: ${line}\n`);
   const serverInfo = { name: "spillway", version: version() };
   // The store seam: the same stores agent runs use (sessions show, the inspector).
-  const stores = await openSqliteStores({ home, synchronous: settings.durability });
+  const stores = await openStores({ home, store, synchronous: settings.durability });
   const stop = new AbortController();
   const onSignal = () => stop.abort(new Error("signal"));
   process.on("SIGINT", onSignal);
@@ -157,7 +159,7 @@ export async function mcpCommand(
         log,
         ...(flags.idleTimeout !== undefined ? { idleMs: flags.idleTimeout * 1000 } : {}),
       });
-      log(`listening on ${gateway.url} (store ${stores.home})`);
+      log(`listening on ${gateway.url} (store ${describeStore({ store }, stores.home)})`);
       if (stop.signal.aborted === false) {
         await new Promise<void>((resolve) =>
           stop.signal.addEventListener("abort", () => resolve(), { once: true }),
@@ -264,7 +266,11 @@ export function addMcpCommand(program: Command): void {
       integer(1),
     )
     .action(async (command: string[], flags: McpFlags, self: Command) => {
-      const globals = self.optsWithGlobals<{ home?: string }>();
-      process.exitCode = await mcpCommand(resolveHome(globals.home), command, flags);
+      const globals = self.optsWithGlobals<{ home?: string; store?: string }>();
+      const store = checkStoreUrl(
+        globals.store ?? process.env.SPILLWAY_STORE,
+        globals.store !== undefined ? "--store" : "SPILLWAY_STORE",
+      );
+      process.exitCode = await mcpCommand(resolveHome(globals.home), command, flags, store);
     });
 }

@@ -13,7 +13,8 @@ import type { Hono } from "hono";
 import type { RunAgentOptions } from "../agent/run-agent.js";
 import { type Clock, systemClock } from "../core/clock.js";
 import { SpillwayError } from "../core/errors.js";
-import { openSqliteStores, type SpillwayStores } from "../store/sqlite-history-store.js";
+import { openStores } from "../store/open-stores.js";
+import type { SpillwayStores } from "../store/stores.js";
 import { createApp } from "./app.js";
 import { TokenTable } from "./auth.js";
 import { EventHub, type SessionEventFeed } from "./event-hub.js";
@@ -36,6 +37,8 @@ export interface ServeOptions {
   readonly port?: number;
   /** Store directory (default $SPILLWAY_HOME or ~/.spillway). Ignored when `stores` is given. */
   readonly home?: string;
+  /** A PostgreSQL URL: outputs and sessions in that database (several workers may share it). */
+  readonly store?: string;
   readonly stores?: SpillwayStores;
   /** One bearer token (the store's owner). */
   readonly token?: string;
@@ -140,7 +143,11 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     );
   const ownStores = !options.stores;
   const stores =
-    options.stores ?? (await openSqliteStores(options.home ? { home: options.home } : {}));
+    options.stores ??
+    (await openStores({
+      ...(options.home ? { home: options.home } : {}),
+      ...(options.store ? { store: options.store } : {}),
+    }));
   try {
     const cwd = resolve(options.cwd ?? process.cwd());
     const agentsDir = await realpath(resolve(cwd, options.agentsDir ?? "."));

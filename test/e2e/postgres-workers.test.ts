@@ -1,0 +1,152 @@
+/**
+ * Two `spillway serve` workers (the built CLI, separate processes and homes) on one real
+ * PostgreSQL database: an output stored through one is read whole through the other, a session
+ * run by one is served, with its history, by the other; the CLI's --store reads the same data,
+ * and what works only on SQLite refuses PostgreSQL by name. The model is the scripted stand-in,
+ * playing blind from the tool results it is shown.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { findOutputIds, type Responder, toolCall, toolMessages } from "../../src/testing/index.js";
+import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
+import { BIN, CLI_ENV, ensureBuilt, runCli } from "../helpers/built-cli.js";
+import { postgresServer } from "../helpers/store-engines.js";
+import { tempDir } from "../helpers/temp-store.js";
+
+const NEEDLE = "NEEDLE-two-workers-4410";
+const workers: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const worker of workers.splice(0)) worker.kill("SIGKILL");
+});
+
+/** Starts `spillway serve --store URL` and resolves with its base URL once it listens. */
+async function serve(store: string, cwd: string): Promise<string> {
+  const home = await tempDir("spillway-worker-");
+  const child = spawn(
+    process.execPath,
+    [BIN, "--home", home, "--store", store, "--json", "serve", "--port", "0"],
+    {
+      cwd,
+      env: CLI_ENV,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  workers.push(child);
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split("\n").find((l) => l.includes('"listening"'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+}
+
+const policy: Responder = (request) => {
+  const results = toolMessages(request);
+  const last = results.at(-1);
+  if (!last)
+    return toolCall("test__generate_output", {
+      bytes: 600_000,
+      kind: "log",
+      needle: NEEDLE,
+      needle_at: 0.4,
+    });
+  if (last.toolName === "test__generate_output")
+    return toolCall("get_tool_output", {
+      id: findOutputIds(last.text)[0],
+      mode: "grep",
+      pattern: NEEDLE,
+    });
+  const found = last.text.split("\n").find((line) => line.includes(NEEDLE)) ?? "not found";
+  return toolCall("agent__final_report", { report: `Found: ${found}` });
+};
+
+describe("two spillway serve workers on one PostgreSQL", () => {
+  it("serve each other's outputs and sessions; the CLI's --store reads the same data", async () => {
+    await ensureBuilt();
+    const fixture = await agentFixture(policy);
+    await fixture.agent("finder", {
+      mcpServers: { test: testServerSpec() },
+      maxTurns: 5,
+      async: false,
+    });
+    const store = await (await postgresServer()).createDatabase();
+    const [a, b] = await Promise.all([serve(store, fixture.dir), serve(store, fixture.dir)]);
+
+    // An output stored through A, read whole through B.
+    const body = `${`${"x".repeat(80)}\n`.repeat(40_000)}the ${NEEDLE} line\n`;
+    const put = await fetch(`${a}/v1/outputs?session=ses_shared&tool=fs__read&args=%7B%7D`, {
+      method: "POST",
+      body,
+    });
+    expect(put.status).toBe(201);
+    const { output } = (await put.json()) as { output: { id: string; sha256: string } };
+    const raw = Buffer.from(await (await fetch(`${b}/v1/outputs/${output.id}/raw`)).arrayBuffer());
+    expect(createHash("sha256").update(raw).digest("hex")).toBe(output.sha256);
+    const grep = (await (
+      await fetch(`${b}/v1/outputs/${output.id}/content?mode=grep&pattern=${NEEDLE}`)
+    ).json()) as {
+      matches: { line: number }[];
+    };
+    expect(grep.matches.map((m) => m.line)).toEqual([40_001]);
+
+    // A session run by A, served with its history by B.
+    const started = await fetch(`${a}/v1/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ agent: { path: "finder.md" }, prompt: "Find the needle." }),
+    });
+    expect(started.status).toBe(201);
+    const { session } = (await started.json()) as { session: { id: string } };
+    let seen:
+      | { session: { status: string; finalReport: string | null }; calls: { toolName: string }[] }
+      | undefined;
+    for (let i = 0; i < 150 && seen?.session.status !== "completed"; i++) {
+      await new Promise((done) => setTimeout(done, 200));
+      const answer = await fetch(`${b}/v1/sessions/${session.id}`);
+      if (answer.status === 200) seen = (await answer.json()) as typeof seen;
+    }
+    expect(seen?.session.status).toBe("completed");
+    expect(seen?.session.finalReport).toContain(NEEDLE);
+    expect(seen?.calls.map((c) => c.toolName)).toEqual([
+      "test__generate_output",
+      "get_tool_output",
+      "agent__final_report",
+    ]);
+
+    // The CLI on the same database, from a third home.
+    const cliHome = await tempDir();
+    const list = await runCli(["--store", store, "outputs", "list", "--json"], {
+      cwd: fixture.dir,
+      home: cliHome,
+    });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(output.id);
+    const show = await runCli(["--store", store, "sessions", "show", session.id], {
+      cwd: fixture.dir,
+      home: cliHome,
+    });
+    expect(show.stdout).toMatch(/^status +completed$/m);
+    const stats = await runCli(["--store", store, "store", "stats"], {
+      cwd: fixture.dir,
+      home: cliHome,
+    });
+    expect(stats.code).not.toBe(0);
+    expect(stats.stderr).toContain("works on the SQLite store in --home, not on PostgreSQL");
+    const bad = await runCli(["--store", "mysql://u:secret@h/db", "outputs", "list"], {
+      cwd: fixture.dir,
+      home: cliHome,
+    });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("--store");
+    expect(bad.stderr).not.toContain("secret");
+  });
+});
