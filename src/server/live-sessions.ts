@@ -10,6 +10,7 @@ import { type ContextThresholds, sessionThresholds } from "./context-status.js";
 import type { SessionEventFeed } from "./event-hub.js";
 import { projectEvent } from "./event-projection.js";
 import { HttpProblem } from "./problem.js";
+import type { LeaseKeeper } from "./session-lease.js";
 import type { SessionRun, SessionRunner, SessionRunRequest } from "./session-runner.js";
 import type { SessionOwners } from "./tenancy.js";
 
@@ -29,6 +30,8 @@ export interface LiveSessionsOptions {
   readonly previewChars: number;
   /** Called with errors of event projection (they never stop a run). */
   readonly onError: (error: unknown) => void;
+  /** Session leases in the shared store (several workers on one database). */
+  readonly leases: LeaseKeeper;
 }
 
 /**
@@ -132,16 +135,25 @@ export class LiveSessions {
         { "retry-after": "5" },
       );
     }
+    // Another worker on the same store may be running it: its lease says so.
+    if (request.resume) await this.options.leases.claim(request.resume);
     this.starting.set(tenant, (this.starting.get(tenant) ?? 0) + 1);
     let rootId: string | undefined = request.resume;
     const early: (AgentEvent & { depth: number })[] = [];
     try {
-      const run = await this.options.runner.start(request, (event) => {
-        if (rootId === undefined && event.depth === 0) rootId = event.sessionId;
-        if (rootId === undefined) early.push(event);
-        else this.publish(rootId, event);
-      });
+      const run = await this.options.runner
+        .start(request, (event) => {
+          if (rootId === undefined && event.depth === 0) rootId = event.sessionId;
+          if (rootId === undefined) early.push(event);
+          else this.publish(rootId, event);
+        })
+        .catch(async (error: unknown) => {
+          if (request.resume) await this.options.leases.release(request.resume);
+          throw error;
+        });
       rootId = run.sessionId;
+      if (!request.resume) await this.options.leases.claim(run.sessionId);
+      this.options.leases.hold(run.sessionId, run.done);
       for (const event of early) this.publish(rootId, event);
       await this.options.owners.claim(run.sessionId, tenant);
       this.runs.set(run.sessionId, { run, tenant });

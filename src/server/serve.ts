@@ -24,6 +24,7 @@ import { LiveSessions } from "./live-sessions.js";
 import { OutputReader } from "./output-reader.js";
 import { ApiRegistry } from "./route-spec.js";
 import type { ServerDeps, ServerEnv } from "./server-deps.js";
+import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from "./session-lease.js";
 import { localSessionRunner, type SessionRunner } from "./session-runner.js";
 import { FileSessionOwners, type SessionOwners } from "./tenancy.js";
 
@@ -61,6 +62,11 @@ export interface ServeOptions {
   readonly rateLimit?: number;
   /** Concurrent running sessions per tenant (default 4). */
   readonly maxRunningSessions?: number;
+  /**
+   * How long a session's lease outlives this worker's last renewal (default 30 s): on a shared
+   * store, another worker may continue a session this long after this one died.
+   */
+  readonly leaseTtlMs?: number;
   /** Idle time before an SSE heartbeat, ms (default 15000). */
   readonly heartbeatMs?: number;
   /** Characters of a tool result previewed on SSE (default 2000). */
@@ -177,6 +183,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       maxRunningPerTenant: options.maxRunningSessions ?? 4,
       previewChars: options.previewChars ?? 2000,
       onError,
+      leases: new LeaseKeeper(stores.leases, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
     });
     const reader = new OutputReader(stores.outputs, { onError });
     const deps: ServerDeps = {

@@ -123,6 +123,12 @@ const MIGRATIONS: readonly string[] = [
      created_at bigint NOT NULL,
      PRIMARY KEY (session_id, seq)
    );`,
+  // Session leases: one worker runs a session at a time (src/store/session-leases.ts).
+  `CREATE TABLE session_leases (
+     session_id text PRIMARY KEY,
+     holder text NOT NULL,
+     expires_at bigint NOT NULL
+   );`,
 ];
 
 /** The schema version this build writes. */

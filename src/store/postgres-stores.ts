@@ -8,6 +8,7 @@ import { BlobDirectory, makePrivateDir } from "./blob-files.js";
 import { openPostgresPool } from "./postgres-database.js";
 import { PostgresHistoryStore } from "./postgres-history-store.js";
 import { PostgresOutputStore, type PostgresOutputStoreOptions } from "./postgres-output-store.js";
+import { sqlLeases } from "./session-leases.js";
 import type { ExtractionCache } from "./sqlite-extraction-cache.js";
 import type { SpillwayStores } from "./stores.js";
 
@@ -93,6 +94,14 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
     outputs,
     history: new PostgresHistoryStore(pool, clock),
     extractionCache: new PostgresExtractionCache(pool, clock),
+    leases: sqlLeases(async (sql, params) => {
+      let n = 0;
+      const { rows } = await pool.query<{ holder: string; expires_at: number }>(
+        sql.replace(/\?/g, () => `$${++n}`),
+        [...params],
+      );
+      return rows;
+    }, clock),
     close: () => {
       closed ??= outputs.close().then(() => pool.end());
       return closed;

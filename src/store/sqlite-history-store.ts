@@ -22,6 +22,7 @@ import {
   toSession,
   toToolCall,
 } from "./history-rows.js";
+import { type SessionLeases, sqlLeases } from "./session-leases.js";
 import { openSqliteDatabase } from "./sqlite-database.js";
 import { SqliteExtractionCache } from "./sqlite-extraction-cache.js";
 import { SqliteOutputStore, type SqliteOutputStoreOptions } from "./sqlite-output-store.js";
@@ -241,6 +242,7 @@ export interface SqliteStores extends SpillwayStores {
   readonly outputs: SqliteOutputStore;
   readonly history: SqliteHistoryStore;
   readonly extractionCache: SqliteExtractionCache;
+  readonly leases: SessionLeases;
 }
 
 /**
@@ -263,6 +265,13 @@ export async function openSqliteStores(
     outputs,
     history,
     extractionCache: new SqliteExtractionCache(db, clock),
+    leases: sqlLeases(async (sql, params) => {
+      const statement = db.prepare(sql);
+      if (statement.reader)
+        return statement.all(...params) as { holder: string; expires_at: number }[];
+      statement.run(...params);
+      return [];
+    }, clock),
     close: async () => {
       if (db.open) db.close();
     },

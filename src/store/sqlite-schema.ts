@@ -127,6 +127,17 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
       );
     `,
   },
+  {
+    // Session leases: one process runs a session at a time (src/store/session-leases.ts).
+    version: 5,
+    sql: `
+      CREATE TABLE session_leases (
+        session_id TEXT PRIMARY KEY,
+        holder     TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

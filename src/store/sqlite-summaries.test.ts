@@ -25,7 +25,7 @@ describe("SQLite migration 4", () => {
     db.close();
     const stores = await openSqliteStores({ home });
     onCleanup(() => stores.close());
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
     expect((await stores.history.messages("ses_old")).map((m) => m.parts)).toEqual([
       [{ type: "text", text: "hello" }],
     ]);

@@ -1,5 +1,6 @@
 import type { HistoryStore } from "./history.js";
 import type { OutputStore } from "./output-store.js";
+import type { SessionLeases } from "./session-leases.js";
 import type { ExtractionCache } from "./sqlite-extraction-cache.js";
 
 /**
@@ -17,5 +18,7 @@ export interface SpillwayStores {
   readonly outputs: OutputStore;
   readonly history: HistoryStore;
   readonly extractionCache: ExtractionCache;
+  /** Who runs which session (absent: a store that does not coordinate processes). */
+  readonly leases?: SessionLeases;
   close(): Promise<void>;
 }

@@ -153,4 +153,26 @@ describe.each(STORE_ENGINES)("history store contract: $name", (engine) => {
     expect(await other.extractionCache.get("k2")).toEqual(["a"]);
     expect(await other.extractionCache.get("nope")).toBeUndefined();
   });
+
+  it("leases a session to one holder at a time, renewed by it, taken over once it expires", async () => {
+    const { stores, again } = await engine.openStores();
+    const other = await again();
+    const a = stores.leases!;
+    const b = other.leases!;
+    expect(await a.acquire("ses_l", "worker-a", 60_000)).toMatchObject({
+      acquired: true,
+      holder: "worker-a",
+    });
+    expect(await b.acquire("ses_l", "worker-b", 60_000)).toMatchObject({
+      acquired: false,
+      holder: "worker-a",
+    });
+    expect((await a.acquire("ses_l", "worker-a", 60_000)).acquired).toBe(true); // renewal
+    await a.release("ses_l", "worker-b"); // not b's to release: nothing happens
+    expect((await b.acquire("ses_l", "worker-b", 60_000)).acquired).toBe(false);
+    await a.release("ses_l", "worker-a");
+    expect((await b.acquire("ses_l", "worker-b", 1)).acquired).toBe(true);
+    await new Promise((done) => setTimeout(done, 20)); // b's 1 ms lease has expired
+    expect((await a.acquire("ses_l", "worker-a", 60_000)).acquired).toBe(true);
+  });
 });

@@ -49,9 +49,13 @@ async function serve(store: string, cwd: string): Promise<string> {
   });
 }
 
-const policy: Responder = (request) => {
+/** Holds the model's first reply until opened, so a session stays running while the test looks. */
+let firstReply: Promise<void> = Promise.resolve();
+
+const policy: Responder = async (request) => {
   const results = toolMessages(request);
   const last = results.at(-1);
+  if (!last) await firstReply;
   if (!last)
     return toolCall("test__generate_output", {
       bytes: 600_000,
@@ -98,7 +102,12 @@ describe("two spillway serve workers on one PostgreSQL", () => {
     };
     expect(grep.matches.map((m) => m.line)).toEqual([40_001]);
 
-    // A session run by A, served with its history by B.
+    // A session run by A, served with its history by B; while A runs it, B refuses to
+    // continue it (A holds its lease), and takes it once A is done.
+    let open = () => {};
+    firstReply = new Promise((resolve) => {
+      open = resolve;
+    });
     const started = await fetch(`${a}/v1/sessions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -106,6 +115,18 @@ describe("two spillway serve workers on one PostgreSQL", () => {
     });
     expect(started.status).toBe(201);
     const { session } = (await started.json()) as { session: { id: string } };
+    const continueOn = (worker: string) =>
+      fetch(`${worker}/v1/sessions/${session.id}/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "Find it again." }),
+      });
+    const busy = await continueOn(b);
+    expect(busy.status).toBe(409);
+    const problem = (await busy.json()) as { code: string; message: string };
+    expect(problem.code).toBe("SESSION_BUSY");
+    expect(problem.message).toContain("running on another worker");
+    open();
     let seen:
       | { session: { status: string; finalReport: string | null }; calls: { toolName: string }[] }
       | undefined;
@@ -121,6 +142,13 @@ describe("two spillway serve workers on one PostgreSQL", () => {
       "get_tool_output",
       "agent__final_report",
     ]);
+    // A has ended the run and released the lease: B continues the session.
+    let continued = await continueOn(b);
+    for (let i = 0; i < 20 && continued.status === 409; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+      continued = await continueOn(b);
+    }
+    expect(continued.status).toBe(202);
 
     // The CLI on the same database, from a third home.
     const cliHome = await tempDir();

@@ -1,0 +1,68 @@
+/**
+ * The lease side of running a session on a server: before this worker runs (or continues) a
+ * session it takes the session's lease in the shared store, renews it while the run goes on,
+ * and gives it up when the run ends. Another worker asking to continue the session meanwhile
+ * gets 409 naming the holder; if this worker dies, its lease expires and any worker may
+ * continue the session (`POST /v1/sessions/:id/messages`, or `spillway run --resume`).
+ */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { SessionLeases } from "../store/session-leases.js";
+import { HttpProblem } from "./problem.js";
+
+/** 30 s: a dead worker's sessions can be continued elsewhere half a minute after it stopped renewing. */
+export const DEFAULT_LEASE_TTL_MS = 30_000;
+
+/**
+ * Holds this worker's session leases.
+ *
+ * @example
+ * const keeper = new LeaseKeeper(stores.leases, 30_000);
+ * await keeper.claim("ses_1"); // 409 when another live worker runs it
+ * keeper.hold("ses_1", run.done); // renewed until the run ends, then released
+ */
+export class LeaseKeeper {
+  /** This worker, as lease rows and 409 answers name it. */
+  readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+
+  constructor(
+    private readonly leases: SessionLeases | undefined,
+    private readonly ttlMs: number = DEFAULT_LEASE_TTL_MS,
+  ) {}
+
+  /** Takes the session's lease, or throws 409 SESSION_BUSY naming the worker that holds it. */
+  async claim(sessionId: string): Promise<void> {
+    if (!this.leases) return;
+    const state = await this.leases.acquire(sessionId, this.holder, this.ttlMs);
+    if (!state.acquired)
+      throw new HttpProblem(
+        409,
+        "SESSION_BUSY",
+        `Session ${sessionId} is running on another worker (${state.holder}, lease until ${new Date(state.expiresAt).toISOString()}); send the message when it has ended, or to that worker. If that worker died, its lease expires by then.`,
+        { sessionId, holder: state.holder, leaseExpiresAt: state.expiresAt },
+      );
+  }
+
+  /** Renews the lease every third of its time until `done` settles, then releases it. */
+  hold(sessionId: string, done: Promise<unknown>): void {
+    const leases = this.leases;
+    if (!leases) return;
+    const timer = setInterval(
+      () => {
+        // A failed renewal is retried at the next tick; the lease lasts three ticks.
+        leases.acquire(sessionId, this.holder, this.ttlMs).catch(() => {});
+      },
+      Math.max(50, Math.floor(this.ttlMs / 3)),
+    );
+    timer.unref();
+    void done.finally(() => {
+      clearInterval(timer);
+      return leases.release(sessionId, this.holder).catch(() => {});
+    });
+  }
+
+  /** Gives a lease back at once (a run that did not start). */
+  async release(sessionId: string): Promise<void> {
+    await this.leases?.release(sessionId, this.holder).catch(() => {});
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Session leases: a session runs on one worker at a time. A worker holds a lease row
+ * (`session_leases`: session, holder, expiry) while it runs a session and renews it; another
+ * worker may take the session only once the lease has expired (its holder died) or was released.
+ * The same SQL serves SQLite (one machine, several processes) and PostgreSQL (several hosts).
+ */
+
+/** What `acquire` found: the lease is this holder's now, or someone else's until `expiresAt`. */
+export interface LeaseState {
+  readonly acquired: boolean;
+  readonly holder: string;
+  /** Milliseconds since the epoch. */
+  readonly expiresAt: number;
+}
+
+export interface SessionLeases {
+  /** Takes or renews the lease of `sessionId` for `holder` until now + `ttlMs`, unless another holder's has not expired. */
+  acquire(sessionId: string, holder: string, ttlMs: number): Promise<LeaseState>;
+  /** Gives up `holder`'s lease (no-op when it holds none). */
+  release(sessionId: string, holder: string): Promise<void>;
+}
+
+/** The statement both engines run (`?` placeholders; PostgreSQL's driver gets `$n`). */
+export const ACQUIRE_LEASE_SQL = `
+  INSERT INTO session_leases (session_id, holder, expires_at) VALUES (?, ?, ?)
+  ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+  WHERE session_leases.holder = excluded.holder OR session_leases.expires_at < ?`;
+
+/** A query runner over either engine: positional parameters, rows back. */
+export type LeaseQuery = (
+  sql: string,
+  params: readonly unknown[],
+) => Promise<readonly { holder: string; expires_at: number }[]>;
+
+/**
+ * Leases over any database that has the `session_leases` table.
+ *
+ * @example
+ * const leases = sqlLeases(query, Date.now);
+ * const state = await leases.acquire("ses_1", "worker-a", 30_000);
+ * if (!state.acquired) throw new Error(`running on ${state.holder}`);
+ */
+export function sqlLeases(query: LeaseQuery, now: () => number): SessionLeases {
+  return {
+    async acquire(sessionId, holder, ttlMs) {
+      const at = now();
+      await query(ACQUIRE_LEASE_SQL, [sessionId, holder, at + ttlMs, at]);
+      const [row] = await query(
+        "SELECT holder, expires_at FROM session_leases WHERE session_id = ?",
+        [sessionId],
+      );
+      return {
+        acquired: row?.holder === holder,
+        holder: row?.holder ?? holder,
+        expiresAt: Number(row?.expires_at ?? at + ttlMs),
+      };
+    },
+    async release(sessionId, holder) {
+      await query("DELETE FROM session_leases WHERE session_id = ? AND holder = ?", [
+        sessionId,
+        holder,
+      ]);
+    },
+  };
+}
