@@ -19,6 +19,7 @@ interface ServeFlags {
   readonly maxJsonBytes?: number;
   readonly rateLimit?: number;
   readonly maxRunningSessions?: number;
+  readonly leaseTtl?: number;
   readonly allowInlineCommands?: boolean;
 }
 
@@ -51,6 +52,11 @@ export function addServeCommand(program: Command): void {
     )
     .option("--max-running-sessions <n>", "running sessions per tenant (default 4)", integer(1))
     .option(
+      "--lease-ttl <secs>",
+      "a session's lease outlives its worker's last renewal this long; then another worker on the same store continues it (default 30)",
+      integer(1, 3600),
+    )
+    .option(
       "--allow-inline-commands",
       "let inline agents declare MCP server commands (off by default)",
     )
@@ -71,6 +77,7 @@ export function addServeCommand(program: Command): void {
         ...(flags.maxJsonBytes ? { maxJsonBytes: flags.maxJsonBytes } : {}),
         ...(flags.rateLimit !== undefined ? { rateLimit: flags.rateLimit } : {}),
         ...(flags.maxRunningSessions ? { maxRunningSessions: flags.maxRunningSessions } : {}),
+        ...(flags.leaseTtl ? { leaseTtlMs: flags.leaseTtl * 1000 } : {}),
         ...(flags.allowInlineCommands ? { allowInlineCommands: true } : {}),
       });
       const auth =

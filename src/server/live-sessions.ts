@@ -136,7 +136,16 @@ export class LiveSessions {
       );
     }
     // Another worker on the same store may be running it: its lease says so.
-    if (request.resume) await this.options.leases.claim(request.resume);
+    // The lease is renewed from the moment it is taken (starting a run can outlast it) until the
+    // run ends or fails to start.
+    let ended = () => {};
+    const over = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    if (request.resume) {
+      await this.options.leases.claim(request.resume);
+      this.options.leases.hold(request.resume, over);
+    }
     this.starting.set(tenant, (this.starting.get(tenant) ?? 0) + 1);
     let rootId: string | undefined = request.resume;
     const early: (AgentEvent & { depth: number })[] = [];
@@ -147,13 +156,16 @@ export class LiveSessions {
           if (rootId === undefined) early.push(event);
           else this.publish(rootId, event);
         })
-        .catch(async (error: unknown) => {
-          if (request.resume) await this.options.leases.release(request.resume);
+        .catch((error: unknown) => {
+          ended();
           throw error;
         });
       rootId = run.sessionId;
-      if (!request.resume) await this.options.leases.claim(run.sessionId);
-      this.options.leases.hold(run.sessionId, run.done);
+      void run.done.finally(ended);
+      if (!request.resume) {
+        await this.options.leases.claim(run.sessionId);
+        this.options.leases.hold(run.sessionId, over);
+      }
       for (const event of early) this.publish(rootId, event);
       await this.options.owners.claim(run.sessionId, tenant);
       this.runs.set(run.sessionId, { run, tenant });

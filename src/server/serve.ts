@@ -26,6 +26,7 @@ import { ApiRegistry } from "./route-spec.js";
 import type { ServerDeps, ServerEnv } from "./server-deps.js";
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from "./session-lease.js";
 import { localSessionRunner, type SessionRunner } from "./session-runner.js";
+import { startTakeover } from "./takeover.js";
 import { FileSessionOwners, type SessionOwners } from "./tenancy.js";
 
 export const DEFAULT_PORT = 7411;
@@ -64,7 +65,8 @@ export interface ServeOptions {
   readonly maxRunningSessions?: number;
   /**
    * How long a session's lease outlives this worker's last renewal (default 30 s): on a shared
-   * store, another worker may continue a session this long after this one died.
+   * store, another worker continues a session this long after this one died (it looks every
+   * half lease time).
    */
   readonly leaseTtlMs?: number;
   /** Idle time before an SSE heartbeat, ms (default 15000). */
@@ -185,6 +187,15 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       onError,
       leases: new LeaseKeeper(stores.leases, options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
     });
+    const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    const stopTakeover = stores.leases
+      ? startTakeover({
+          live,
+          expired: () => stores.leases!.expired(),
+          everyMs: Math.max(100, Math.floor(leaseTtlMs / 2)),
+          log,
+        })
+      : () => {};
     const reader = new OutputReader(stores.outputs, { onError });
     const deps: ServerDeps = {
       stores,
@@ -245,6 +256,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       app,
       deps,
       close: async () => {
+        stopTakeover();
         await live.closeAll(5000);
         await reader.close();
         await new Promise<void>((done) => {

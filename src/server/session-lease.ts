@@ -60,9 +60,4 @@ export class LeaseKeeper {
       return leases.release(sessionId, this.holder).catch(() => {});
     });
   }
-
-  /** Gives a lease back at once (a run that did not start). */
-  async release(sessionId: string): Promise<void> {
-    await this.leases?.release(sessionId, this.holder).catch(() => {});
-  }
 }

@@ -96,7 +96,7 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
     extractionCache: new PostgresExtractionCache(pool, clock),
     leases: sqlLeases(async (sql, params) => {
       let n = 0;
-      const { rows } = await pool.query<{ holder: string; expires_at: number }>(
+      const { rows } = await pool.query<Record<string, unknown>>(
         sql.replace(/\?/g, () => `$${++n}`),
         [...params],
       );

@@ -18,6 +18,12 @@ export interface SessionLeases {
   acquire(sessionId: string, holder: string, ttlMs: number): Promise<LeaseState>;
   /** Gives up `holder`'s lease (no-op when it holds none). */
   release(sessionId: string, holder: string): Promise<void>;
+  /**
+   * Top-level sessions still marked running whose lease has expired: their worker stopped
+   * renewing (it died) before the run ended. A session that never had a lease (a CLI run) is
+   * never listed.
+   */
+  expired(): Promise<string[]>;
 }
 
 /** The statement both engines run (`?` placeholders; PostgreSQL's driver gets `$n`). */
@@ -30,7 +36,7 @@ export const ACQUIRE_LEASE_SQL = `
 export type LeaseQuery = (
   sql: string,
   params: readonly unknown[],
-) => Promise<readonly { holder: string; expires_at: number }[]>;
+) => Promise<readonly Record<string, unknown>[]>;
 
 /**
  * Leases over any database that has the `session_leases` table.
@@ -51,9 +57,18 @@ export function sqlLeases(query: LeaseQuery, now: () => number): SessionLeases {
       );
       return {
         acquired: row?.holder === holder,
-        holder: row?.holder ?? holder,
+        holder: typeof row?.holder === "string" ? row.holder : holder,
         expiresAt: Number(row?.expires_at ?? at + ttlMs),
       };
+    },
+    async expired() {
+      const rows = await query(
+        `SELECT l.session_id AS session_id FROM session_leases l JOIN sessions s ON s.id = l.session_id
+         WHERE l.expires_at < ? AND s.status = 'running' AND s.parent_session_id IS NULL
+         ORDER BY l.expires_at`,
+        [now()],
+      );
+      return rows.map((row) => String(row.session_id));
     },
     async release(sessionId, holder) {
       await query("DELETE FROM session_leases WHERE session_id = ? AND holder = ?", [

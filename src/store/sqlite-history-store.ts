@@ -267,8 +267,7 @@ export async function openSqliteStores(
     extractionCache: new SqliteExtractionCache(db, clock),
     leases: sqlLeases(async (sql, params) => {
       const statement = db.prepare(sql);
-      if (statement.reader)
-        return statement.all(...params) as { holder: string; expires_at: number }[];
+      if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
       statement.run(...params);
       return [];
     }, clock),

@@ -1,0 +1,165 @@
+/**
+ * A worker killed with SIGKILL in the middle of its sessions: two `spillway serve` workers (the
+ * built CLI) on one real PostgreSQL database run 50 concurrent scripted sessions, 25 each; A is
+ * killed; once A's leases expire, B continues A's sessions from their stored history. Every
+ * session completes with its answer, every tool call has exactly one result, and every output
+ * committed before the kill is still there, SHA-256 verified. The scripted model plays blind:
+ * it acts only on the tool results it is shown.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { TAKEOVER_PROMPT } from "../../src/server/takeover.js";
+import { openPostgresStores } from "../../src/store/postgres-stores.js";
+import { findOutputIds, type Responder, toolCall, toolMessages } from "../../src/testing/index.js";
+import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
+import { BIN, CLI_ENV, ensureBuilt } from "../helpers/built-cli.js";
+import { postgresServer } from "../helpers/store-engines.js";
+import { onCleanup, tempDir } from "../helpers/temp-store.js";
+
+const NEEDLE = "NEEDLE-takeover-2291";
+const SESSIONS = 50;
+const workers: ChildProcess[] = [];
+const logs: (() => string)[] = [];
+
+afterEach(() => {
+  for (const worker of workers.splice(0)) worker.kill("SIGKILL");
+});
+
+async function serve(store: string, cwd: string): Promise<{ url: string; child: ChildProcess }> {
+  const home = await tempDir("spillway-worker-");
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "--home",
+      home,
+      "--store",
+      store,
+      "--json",
+      "serve",
+      "--port",
+      "0",
+      // Long enough that a worker starved by 25 sessions on 2 busy cores still renews in time
+      // (a lease a live worker failed to renew may be taken: that is what a lease means).
+      "--lease-ttl",
+      "5",
+      "--max-running-sessions",
+      "60",
+    ],
+    { cwd, env: CLI_ENV, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  workers.push(child);
+  logs.push(() => stderr);
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split("\n").find((l) => l.includes('"listening"'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  return { url, child };
+}
+
+/** Blind: generate, grep what it was shown, report; after an interruption, pick up from what it has. */
+const policy: Responder = async (request) => {
+  await new Promise((done) => setTimeout(done, 150)); // a model takes its time
+  const results = toolMessages(request);
+  const last = results.at(-1);
+  const found = last?.text.split("\n").find((line) => line.includes(NEEDLE));
+  if (last?.toolName === "get_tool_output" && found)
+    return toolCall("agent__final_report", { report: `Found: ${found}` });
+  const generated = results
+    .filter((r) => r.toolName === "test__generate_output" && findOutputIds(r.text).length > 0)
+    .at(-1);
+  if (generated)
+    return toolCall("get_tool_output", {
+      id: findOutputIds(generated.text)[0],
+      mode: "grep",
+      pattern: NEEDLE,
+    });
+  return toolCall("test__generate_output", {
+    bytes: 200_000,
+    kind: "log",
+    needle: NEEDLE,
+    needle_at: 0.5,
+  });
+};
+
+describe("a worker killed mid-run", () => {
+  it("its sessions continue on the other worker once its leases expire; nothing committed is lost", async () => {
+    await ensureBuilt();
+    const fixture = await agentFixture(policy);
+    await fixture.agent("finder", {
+      mcpServers: { test: testServerSpec() },
+      maxTurns: 8,
+      async: false,
+    });
+    const store = await (await postgresServer()).createDatabase();
+    const [a, b] = await Promise.all([serve(store, fixture.dir), serve(store, fixture.dir)]);
+    const ids = await Promise.all(
+      Array.from({ length: SESSIONS }, async (_, i) => {
+        const worker = i % 2 === 0 ? a : b;
+        const answer = await fetch(`${worker.url}/v1/sessions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ agent: { path: "finder.md" }, prompt: "Find the needle." }),
+        });
+        expect(answer.status).toBe(201);
+        return ((await answer.json()) as { session: { id: string } }).session.id;
+      }),
+    );
+    await new Promise((done) => setTimeout(done, 700));
+    a.child.kill("SIGKILL");
+
+    const stores = await openPostgresStores({ connectionString: store, home: await tempDir() });
+    onCleanup(() => stores.close());
+    const deadline = Date.now() + 120_000;
+    let pending = ids;
+    while (pending.length > 0 && Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 500));
+      const states = await Promise.all(pending.map((id) => stores.history.getSession(id)));
+      pending = states.filter((s) => s.status === "running").map((s) => s.id);
+    }
+    expect(pending, logs.map((log) => log()).join("\n---\n")).toEqual([]);
+
+    let takenOver = 0;
+    for (const id of ids) {
+      const session = await stores.history.getSession(id);
+      expect(session.status, id).toBe("completed");
+      expect(session.finalReport, id).toContain(NEEDLE);
+      const messages = await stores.history.messages(id);
+      const continued = messages.filter((m) =>
+        m.parts.some((p) => p.type === "text" && p.text === TAKEOVER_PROMPT),
+      ).length;
+      // Only the killed worker's sessions are continued, each once.
+      if (continued > 0) {
+        takenOver++;
+        expect({ id, worker: ids.indexOf(id) % 2 === 0 ? "A" : "B", continued }).toEqual({
+          id,
+          worker: "A",
+          continued: 1,
+        });
+      }
+      const calls = messages.flatMap((m) =>
+        m.parts.flatMap((p) => (p.type === "tool-call" ? [p.toolCallId] : [])),
+      );
+      const results = messages.flatMap((m) =>
+        m.parts.flatMap((p) => (p.type === "tool-result" ? [p.toolCallId] : [])),
+      );
+      expect(results.sort(), id).toEqual(calls.sort());
+    }
+    const outputs = await stores.outputs.list({ status: "ready", limit: 1000 });
+    for (const output of outputs)
+      expect((await stores.outputs.verify(output.id, { allSessions: true })).ok).toBe(true);
+    console.log(
+      `takeover: ${SESSIONS} sessions, ${takenOver} continued on B after A's SIGKILL, ${outputs.length} outputs verified`,
+    );
+    expect(takenOver).toBeGreaterThan(0);
+  }, 180_000);
+});
