@@ -12,6 +12,7 @@ import { ASYNC_READY_MESSAGES, COMPACTION_MODELS, TOOL_OUTPUT_SURFACES } from ".
 import type { SessionRecord } from "../store/history.js";
 import { openStores } from "../store/open-stores.js";
 import type { SpillwayStores } from "../store/stores.js";
+import { type HeldLease, takeRunLease } from "./cli-lease.js";
 import { type CliContext, contextOf } from "./context.js";
 import { EXIT_ABORTED, EXIT_ERROR, EXIT_OK } from "./errors.js";
 import { pullMissingLocalModel } from "./first-use-pull.js";
@@ -138,7 +139,10 @@ export async function runCommand(
     ...(flags.maxSessionBytes !== undefined ? { maxSessionBytes: flags.maxSessionBytes } : {}),
   });
   const progress = new RunProgress(progressMode(context, flags), context.out);
+  let lease: HeldLease | undefined;
   try {
+    // Never continue a session another process runs (a serve worker on the same store).
+    if (flags.resume !== undefined) lease = await takeRunLease(stores.leases, flags.resume);
     const session =
       flags.resume !== undefined ? await stores.history.getSession(flags.resume) : null;
     if (session?.status === "running") {
@@ -192,6 +196,7 @@ export async function runCommand(
     return await finish(context, progress, result, performance.now() - started);
   } finally {
     await progress.stop();
+    await lease?.release();
     await stores.close();
   }
 }
