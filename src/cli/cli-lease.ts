@@ -5,7 +5,7 @@
  */
 import { hostname } from "node:os";
 import { InvalidArgumentError } from "../core/errors.js";
-import type { SessionLeases } from "../store/session-leases.js";
+import { keepLease, type SessionLeases } from "../store/session-leases.js";
 
 const TTL_MS = 30_000;
 
@@ -35,14 +35,5 @@ export async function takeRunLease(
       `session ${sessionId} is running in another process (${state.holder}, lease until ${new Date(state.expiresAt).toISOString()})`,
       "a session nobody is running: wait for that run to end (or for its lease to expire if that process died), or continue it there",
     );
-  const timer = setInterval(() => {
-    leases.acquire(sessionId, holder, TTL_MS).catch(() => {});
-  }, TTL_MS / 3);
-  timer.unref();
-  return {
-    async release() {
-      clearInterval(timer);
-      await leases.release(sessionId, holder).catch(() => {});
-    },
-  };
+  return { release: keepLease(leases, sessionId, holder, TTL_MS) };
 }

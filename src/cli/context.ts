@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { resolveHome } from "../core/home.js";
-import { checkStoreUrl, openOutputStore, openStores } from "../store/open-stores.js";
+import { openOutputStore, openStores, storeUrlOf } from "../store/open-stores.js";
 import type { OutputStore, ReadScope } from "../store/output-store.js";
 import type { SqliteOutputStoreOptions } from "../store/sqlite-output-store.js";
 import type { SpillwayStores } from "../store/stores.js";
@@ -39,10 +39,7 @@ export function contextOf(command: Command): CliContext {
   return {
     home: resolveHome(globals.home),
     explicitHome: globals.home !== undefined,
-    store: checkStoreUrl(
-      globals.store ?? process.env.SPILLWAY_STORE,
-      globals.store !== undefined ? "--store" : "SPILLWAY_STORE",
-    ),
+    store: storeUrlOf(globals.store),
     json: globals.json === true,
     out: sharedOutput,
   };

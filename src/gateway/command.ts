@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { checkModelRef, loadConfig } from "../config/index.js";
 import { resolveHome } from "../core/home.js";
-import { checkStoreUrl, describeStore, openStores } from "../store/open-stores.js";
+import { describeStore, openStores, storeUrlOf } from "../store/open-stores.js";
 import { type GatewayCliOptions, resolveGatewaySettings } from "./gateway-settings.js";
 import { startHttpGateway } from "./http-gateway.js";
 import { serveStdio } from "./stdio-gateway.js";
@@ -267,10 +267,11 @@ export function addMcpCommand(program: Command): void {
     )
     .action(async (command: string[], flags: McpFlags, self: Command) => {
       const globals = self.optsWithGlobals<{ home?: string; store?: string }>();
-      const store = checkStoreUrl(
-        globals.store ?? process.env.SPILLWAY_STORE,
-        globals.store !== undefined ? "--store" : "SPILLWAY_STORE",
+      process.exitCode = await mcpCommand(
+        resolveHome(globals.home),
+        command,
+        flags,
+        storeUrlOf(globals.store),
       );
-      process.exitCode = await mcpCommand(resolveHome(globals.home), command, flags, store);
     });
 }

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { SessionLeases } from "../store/session-leases.js";
+import { keepLease, type SessionLeases } from "../store/session-leases.js";
 import { HttpProblem } from "./problem.js";
 
 /** 30 s: a dead worker's sessions can be continued elsewhere half a minute after it stopped renewing. */
@@ -45,19 +45,8 @@ export class LeaseKeeper {
 
   /** Renews the lease every third of its time until `done` settles, then releases it. */
   hold(sessionId: string, done: Promise<unknown>): void {
-    const leases = this.leases;
-    if (!leases) return;
-    const timer = setInterval(
-      () => {
-        // A failed renewal is retried at the next tick; the lease lasts three ticks.
-        leases.acquire(sessionId, this.holder, this.ttlMs).catch(() => {});
-      },
-      Math.max(50, Math.floor(this.ttlMs / 3)),
-    );
-    timer.unref();
-    void done.finally(() => {
-      clearInterval(timer);
-      return leases.release(sessionId, this.holder).catch(() => {});
-    });
+    if (!this.leases) return;
+    const release = keepLease(this.leases, sessionId, this.holder, this.ttlMs);
+    void done.finally(release);
   }
 }

@@ -149,3 +149,23 @@ export function rangeError(summary: NewSummary, why: string): SpillwayError {
     { fault: "internal" },
   );
 }
+
+/**
+ * Throws (INVALID_ARGUMENT, internal) unless `summary` may follow the session's `last` summary
+ * and stays within its `lastMessageSeq` messages: nothing summarized twice, nothing that is not
+ * there. Every engine runs it inside the transaction that inserts the summary.
+ */
+export function checkSummaryRange(
+  summary: NewSummary,
+  last: { readonly seq: number; readonly through_seq: number } | undefined,
+  lastMessageSeq: number,
+): void {
+  if (summary.throughSeq < summary.fromSeq) throw rangeError(summary, "the range is empty");
+  if (last && summary.fromSeq <= last.through_seq)
+    throw rangeError(
+      summary,
+      `summary ${last.seq} already covers messages through ${last.through_seq} (nothing is summarized twice)`,
+    );
+  if (summary.throughSeq > lastMessageSeq)
+    throw rangeError(summary, `the session has only ${lastMessageSeq} messages`);
+}

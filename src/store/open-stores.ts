@@ -32,6 +32,23 @@ export function checkStoreUrl(store: string | undefined, argument = "--store"): 
   return store;
 }
 
+/**
+ * The store a command was given: `--store`, else SPILLWAY_STORE; checked, and naming which of
+ * the two was at fault.
+ *
+ * @example
+ * storeUrlOf(flags.store, process.env); // "postgres://…" or undefined (SQLite)
+ */
+export function storeUrlOf(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  return checkStoreUrl(
+    flag ?? env.SPILLWAY_STORE,
+    flag !== undefined ? "--store" : "SPILLWAY_STORE",
+  );
+}
+
 /** A short name of where the data is, for messages: the home directory, or the URL without its password. */
 export function describeStore(location: StoreLocation, home: string): string {
   const store = checkStoreUrl(location.store);
@@ -46,26 +63,12 @@ export function describeStore(location: StoreLocation, home: string): string {
  */
 export async function openStores(location: StoreLocation): Promise<SpillwayStores> {
   const store = checkStoreUrl(location.store);
-  const limits = {
-    ...(location.maxOutputBytes !== undefined ? { maxOutputBytes: location.maxOutputBytes } : {}),
-    ...(location.maxSessionBytes !== undefined
-      ? { maxSessionBytes: location.maxSessionBytes }
-      : {}),
-  };
   if (store) {
     const { openPostgresStores } = await import("./postgres-stores.js");
-    return openPostgresStores({
-      connectionString: store,
-      ...(location.home !== undefined ? { home: location.home } : {}),
-      ...limits,
-    });
+    return openPostgresStores({ ...postgresOptions(location, store), ...homeOf(location) });
   }
   const { openSqliteStores } = await import("./sqlite-history-store.js");
-  return openSqliteStores({
-    ...(location.home !== undefined ? { home: location.home } : {}),
-    ...(location.synchronous ? { synchronous: location.synchronous } : {}),
-    ...limits,
-  });
+  return openSqliteStores(sqliteOptions(location));
 }
 
 /**
@@ -76,20 +79,35 @@ export async function openStores(location: StoreLocation): Promise<SpillwayStore
  */
 export async function openOutputStore(location: StoreLocation): Promise<OutputStore> {
   const store = checkStoreUrl(location.store);
-  const limits = {
+  if (store) {
+    const { openPostgresOutputStore } = await import("./postgres-output-store.js");
+    return openPostgresOutputStore(postgresOptions(location, store));
+  }
+  const { openSqliteOutputStore } = await import("./sqlite-output-store.js");
+  return openSqliteOutputStore(sqliteOptions(location));
+}
+
+function homeOf(location: StoreLocation) {
+  return location.home !== undefined ? { home: location.home } : {};
+}
+
+function limitsOf(location: StoreLocation) {
+  return {
     ...(location.maxOutputBytes !== undefined ? { maxOutputBytes: location.maxOutputBytes } : {}),
     ...(location.maxSessionBytes !== undefined
       ? { maxSessionBytes: location.maxSessionBytes }
       : {}),
   };
-  if (store) {
-    const { openPostgresOutputStore } = await import("./postgres-output-store.js");
-    return openPostgresOutputStore({ connectionString: store, ...limits });
-  }
-  const { openSqliteOutputStore } = await import("./sqlite-output-store.js");
-  return openSqliteOutputStore({
-    ...(location.home !== undefined ? { home: location.home } : {}),
+}
+
+function postgresOptions(location: StoreLocation, connectionString: string) {
+  return { connectionString, ...limitsOf(location) };
+}
+
+function sqliteOptions(location: StoreLocation) {
+  return {
+    ...homeOf(location),
     ...(location.synchronous ? { synchronous: location.synchronous } : {}),
-    ...limits,
-  });
+    ...limitsOf(location),
+  };
 }

@@ -15,8 +15,8 @@ import type {
   ToolResultRef,
 } from "./history.js";
 import {
+  checkSummaryRange,
   type MessageRow,
-  rangeError,
   type SessionRow,
   type SummaryRow,
   storedJson,
@@ -228,26 +228,19 @@ export class PostgresHistoryStore implements HistoryStore {
   async appendSummary(summary: NewSummary): Promise<SummaryRecord> {
     return withTransaction(this.pool, async (client) => {
       await lockSession(client, summary.sessionId);
-      if (summary.throughSeq < summary.fromSeq) throw rangeError(summary, "the range is empty");
       const last = (
         await client.query<{ seq: number; through_seq: number }>(
           "SELECT seq, through_seq FROM summaries WHERE session_id = $1 ORDER BY seq DESC LIMIT 1",
           [summary.sessionId],
         )
       ).rows[0];
-      if (last && summary.fromSeq <= last.through_seq)
-        throw rangeError(
-          summary,
-          `summary ${last.seq} already covers messages through ${last.through_seq} (nothing is summarized twice)`,
-        );
       const messages = (
         await client.query<{ seq: number }>(
           "SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session_id = $1",
           [summary.sessionId],
         )
       ).rows[0]!;
-      if (summary.throughSeq > messages.seq)
-        throw rangeError(summary, `the session has only ${messages.seq} messages`);
+      checkSummaryRange(summary, last, messages.seq);
       const seq = (last?.seq ?? 0) + 1;
       const now = this.clock();
       await client.query(

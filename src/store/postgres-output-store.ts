@@ -69,11 +69,22 @@ export interface PostgresOutputStoreOptions extends PostgresOptions {
 export async function openPostgresOutputStore(
   options: PostgresOutputStoreOptions,
 ): Promise<PostgresOutputStore> {
-  const pool = await openPostgresPool(options);
+  return outputStoreOnPool(await openPostgresPool(options), options, true);
+}
+
+/**
+ * The output store over an open pool, with its local scratch directory (where a payload is
+ * gathered before it is copied in). `ownsPool`: closing the store ends the pool.
+ */
+export async function outputStoreOnPool(
+  pool: Pool,
+  options: PostgresOutputStoreOptions,
+  ownsPool: boolean,
+): Promise<PostgresOutputStore> {
   const scratch = await mkdtemp(join(tmpdir(), "spillway-pg-ingest-"));
   const blobs = new BlobDirectory(scratch);
   await blobs.prepare();
-  return new PostgresOutputStore(pool, scratch, blobs, options, true);
+  return new PostgresOutputStore(pool, scratch, blobs, options, ownsPool);
 }
 
 /**

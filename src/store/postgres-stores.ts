@@ -1,13 +1,10 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Pool } from "pg";
 import { type Clock, systemClock } from "../core/clock.js";
 import { resolveHome } from "../core/home.js";
-import { BlobDirectory, makePrivateDir } from "./blob-files.js";
+import { makePrivateDir } from "./blob-files.js";
 import { openPostgresPool } from "./postgres-database.js";
 import { PostgresHistoryStore } from "./postgres-history-store.js";
-import { PostgresOutputStore, type PostgresOutputStoreOptions } from "./postgres-output-store.js";
+import { outputStoreOnPool, type PostgresOutputStoreOptions } from "./postgres-output-store.js";
 import { sqlLeases } from "./session-leases.js";
 import type { ExtractionCache } from "./sqlite-extraction-cache.js";
 import type { SpillwayStores } from "./stores.js";
@@ -84,10 +81,7 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
   const pool = await openPostgresPool(options);
   const home = resolveHome(options.home);
   await makePrivateDir(home);
-  const scratch = await mkdtemp(join(tmpdir(), "spillway-pg-ingest-"));
-  const blobs = new BlobDirectory(scratch);
-  await blobs.prepare();
-  const outputs = new PostgresOutputStore(pool, scratch, blobs, options, false);
+  const outputs = await outputStoreOnPool(pool, options, false);
   let closed: Promise<void> | undefined;
   return {
     home,

@@ -78,3 +78,31 @@ export function sqlLeases(query: LeaseQuery, now: () => number): SessionLeases {
     },
   };
 }
+
+/**
+ * Keeps a lease `holder` has just taken: renews it every third of `ttlMs` (a failed renewal is
+ * retried at the next tick; the lease lasts three), and returns the function that stops renewing
+ * and gives it up.
+ *
+ * @example
+ * const release = keepLease(leases, "ses_1", "worker-a", 30_000);
+ * try { await run(); } finally { await release(); }
+ */
+export function keepLease(
+  leases: SessionLeases,
+  sessionId: string,
+  holder: string,
+  ttlMs: number,
+): () => Promise<void> {
+  const timer = setInterval(
+    () => {
+      leases.acquire(sessionId, holder, ttlMs).catch(() => {});
+    },
+    Math.max(50, Math.floor(ttlMs / 3)),
+  );
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await leases.release(sessionId, holder).catch(() => {});
+  };
+}

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { NewSummary, SummaryRecord } from "./history.js";
-import { rangeError, type SummaryRow, toSummary } from "./history-rows.js";
+import { checkSummaryRange, type SummaryRow, toSummary } from "./history-rows.js";
 
 /**
  * Compaction summaries in SQLite (`summaries`, migration 4): one row a summary, beside the
@@ -15,24 +15,15 @@ export function insertSummary(
 ): SummaryRecord {
   return db
     .transaction(() => {
-      if (summary.throughSeq < summary.fromSeq) throw rangeError(summary, "the range is empty");
       const last = db
         .prepare(
           "SELECT seq, through_seq FROM summaries WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
         )
         .get(summary.sessionId) as { seq: number; through_seq: number } | undefined;
-      if (last && summary.fromSeq <= last.through_seq) {
-        throw rangeError(
-          summary,
-          `summary ${last.seq} already covers messages through ${last.through_seq} (nothing is summarized twice)`,
-        );
-      }
       const messages = db
         .prepare("SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session_id = ?")
         .get(summary.sessionId) as { seq: number };
-      if (summary.throughSeq > messages.seq) {
-        throw rangeError(summary, `the session has only ${messages.seq} messages`);
-      }
+      checkSummaryRange(summary, last, messages.seq);
       const seq = (last?.seq ?? 0) + 1;
       db.prepare(
         `INSERT INTO summaries (session_id, seq, from_seq, through_seq, from_turn, through_turn, summary,

@@ -6,65 +6,21 @@
  * committed before the kill is still there, SHA-256 verified. The scripted model plays blind:
  * it acts only on the tool results it is shown.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TAKEOVER_PROMPT } from "../../src/server/takeover.js";
 import { openPostgresStores } from "../../src/store/postgres-stores.js";
 import { findOutputIds, type Responder, toolCall, toolMessages } from "../../src/testing/index.js";
 import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
-import { BIN, CLI_ENV, ensureBuilt } from "../helpers/built-cli.js";
+import { ensureBuilt } from "../helpers/built-cli.js";
+import { startServeWorker } from "../helpers/serve-worker.js";
 import { postgresServer } from "../helpers/store-engines.js";
 import { onCleanup, tempDir } from "../helpers/temp-store.js";
 
 const NEEDLE = "NEEDLE-takeover-2291";
 const SESSIONS = 50;
-const workers: ChildProcess[] = [];
-const logs: (() => string)[] = [];
-
-afterEach(() => {
-  for (const worker of workers.splice(0)) worker.kill("SIGKILL");
-});
-
-async function serve(store: string, cwd: string): Promise<{ url: string; child: ChildProcess }> {
-  const home = await tempDir("spillway-worker-");
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      "--home",
-      home,
-      "--store",
-      store,
-      "--json",
-      "serve",
-      "--port",
-      "0",
-      // Long enough that a worker starved by 25 sessions on 2 busy cores still renews in time
-      // (a lease a live worker failed to renew may be taken: that is what a lease means).
-      "--lease-ttl",
-      "5",
-      "--max-running-sessions",
-      "60",
-    ],
-    { cwd, env: CLI_ENV, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  workers.push(child);
-  logs.push(() => stderr);
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split("\n").find((l) => l.includes('"listening"'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return { url, child };
-}
+// Long enough that a worker starved by 25 sessions on 2 busy cores still renews in time (a
+// lease a live worker failed to renew may be taken: that is what a lease means).
+const SERVE_ARGS = ["--lease-ttl", "5", "--max-running-sessions", "60"];
 
 /** Blind: generate, grep what it was shown, report; after an interruption, pick up from what it has. */
 const policy: Responder = async (request) => {
@@ -101,7 +57,8 @@ describe("a worker killed mid-run", () => {
       async: false,
     });
     const store = await (await postgresServer()).createDatabase();
-    const [a, b] = await Promise.all([serve(store, fixture.dir), serve(store, fixture.dir)]);
+    const a = await startServeWorker(store, fixture.dir, SERVE_ARGS);
+    const b = await startServeWorker(store, fixture.dir, SERVE_ARGS);
     const ids = await Promise.all(
       Array.from({ length: SESSIONS }, async (_, i) => {
         const worker = i % 2 === 0 ? a : b;
@@ -126,7 +83,7 @@ describe("a worker killed mid-run", () => {
       const states = await Promise.all(pending.map((id) => stores.history.getSession(id)));
       pending = states.filter((s) => s.status === "running").map((s) => s.id);
     }
-    expect(pending, logs.map((log) => log()).join("\n---\n")).toEqual([]);
+    expect(pending, `${a.stderr()}\n---\n${b.stderr()}`).toEqual([]);
 
     let takenOver = 0;
     for (const id of ids) {

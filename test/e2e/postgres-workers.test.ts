@@ -5,50 +5,16 @@
  * and what works only on SQLite refuses PostgreSQL by name. The model is the scripted stand-in,
  * playing blind from the tool results it is shown.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findOutputIds, type Responder, toolCall, toolMessages } from "../../src/testing/index.js";
 import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
-import { BIN, CLI_ENV, ensureBuilt, runCli } from "../helpers/built-cli.js";
+import { ensureBuilt, runCli } from "../helpers/built-cli.js";
+import { startServeWorker } from "../helpers/serve-worker.js";
 import { postgresServer } from "../helpers/store-engines.js";
 import { tempDir } from "../helpers/temp-store.js";
 
 const NEEDLE = "NEEDLE-two-workers-4410";
-const workers: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const worker of workers.splice(0)) worker.kill("SIGKILL");
-});
-
-/** Starts `spillway serve --store URL` and resolves with its base URL once it listens. */
-async function serve(store: string, cwd: string): Promise<string> {
-  const home = await tempDir("spillway-worker-");
-  const child = spawn(
-    process.execPath,
-    [BIN, "--home", home, "--store", store, "--json", "serve", "--port", "0"],
-    {
-      cwd,
-      env: CLI_ENV,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  workers.push(child);
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split("\n").find((l) => l.includes('"listening"'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-}
-
 /** Holds the model's first reply until opened, so a session stays running while the test looks. */
 let firstReply: Promise<void> = Promise.resolve();
 
@@ -83,7 +49,8 @@ describe("two spillway serve workers on one PostgreSQL", () => {
       async: false,
     });
     const store = await (await postgresServer()).createDatabase();
-    const [a, b] = await Promise.all([serve(store, fixture.dir), serve(store, fixture.dir)]);
+    const a = (await startServeWorker(store, fixture.dir)).url;
+    const b = (await startServeWorker(store, fixture.dir)).url;
 
     // An output stored through A, read whole through B.
     const body = `${`${"x".repeat(80)}\n`.repeat(40_000)}the ${NEEDLE} line\n`;
