@@ -93,3 +93,46 @@ describe("EventHub", () => {
     expect((await reader.read()).done).toBe(true);
   });
 });
+
+describe("EventHub mirroring another worker's events", () => {
+  it("keeps the publisher's ids, so a subscriber may resume on either worker", () => {
+    const origin = new EventHub({ epoch: "a1" });
+    const mirror = new EventHub({ epoch: "b1" });
+    for (let i = 1; i <= 5; i++) mirror.mirror("s", origin.publish("s", { type: "turn", turn: i }));
+    expect(mirror.read("s", null, 10).events.map((e) => e.id)).toEqual(
+      origin.read("s", null, 10).events.map((e) => e.id),
+    );
+    expect(mirror.read("s", "a1-3", 10).events.map((e) => e.id)).toEqual(["a1-4", "a1-5"]);
+    expect(mirror.read("s", "a1-3", 10).gap).toBeUndefined();
+  });
+
+  it("tells a subscriber what it missed when relayed events went missing", () => {
+    const origin = new EventHub({ epoch: "a1" });
+    const mirror = new EventHub({ epoch: "b1" });
+    const events = Array.from({ length: 6 }, (_, i) =>
+      origin.publish("s", { type: "turn", turn: i }),
+    );
+    mirror.mirror("s", events[0]!);
+    mirror.mirror("s", events[1]!);
+    mirror.mirror("s", events[4]!); // 3 and 4 never arrived
+    const read = mirror.read("s", "a1-2", 10);
+    expect(read.gap).toEqual({ missedAfter: "a1-2", resumedAt: "a1-5" });
+    expect(read.events.map((e) => e.id)).toEqual(["a1-5"]);
+    // Numbering tells continuity: the next event follows on.
+    mirror.mirror("s", events[5]!);
+    expect(mirror.read("s", "a1-5", 10)).toMatchObject({ events: [{ id: "a1-6" }] });
+    expect(mirror.read("s", "a1-5", 10).gap).toBeUndefined();
+    expect(mirror.mirroredOpen()).toEqual(["s"]);
+  });
+
+  it("goes on numbering when this worker takes a session over, and still places the old ids", () => {
+    const origin = new EventHub({ epoch: "a1" });
+    const taker = new EventHub({ epoch: "b1" });
+    for (let i = 1; i <= 3; i++) taker.mirror("s", origin.publish("s", { type: "turn", turn: i }));
+    taker.publish("s", { type: "status", status: "continued" });
+    const read = taker.read("s", "a1-2", 10);
+    expect(read.gap).toBeUndefined();
+    expect(read.events.map((e) => e.id)).toEqual(["a1-3", "b1-4"]);
+    expect(taker.mirroredOpen()).toEqual([]);
+  });
+});

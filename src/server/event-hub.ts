@@ -68,6 +68,8 @@ export interface EventHubOptions {
 }
 
 class SessionWindow {
+  /** The epoch of the worker that publishes the session's events now (ids carry it). */
+  constructor(public epoch: string) {}
   events: HubEvent[] = [];
   head = 0;
   bytes = 0;
@@ -77,6 +79,25 @@ class SessionWindow {
 
   get first(): number {
     return this.events[this.head]?.seq ?? this.nextSeq;
+  }
+
+  /** The sequence number a cursor points after, or null when the window cannot place it. */
+  seqOf(cursor: string | null): number | null {
+    if (cursor === null) return 0;
+    const match = /^([0-9a-z]+)-(\d+)$/.exec(cursor);
+    if (!match) return null;
+    const seq = Number(match[2]);
+    if (match[1] === this.epoch) return seq;
+    // An id from an earlier publisher of this session (before a takeover) still in the window.
+    const at = this.head + seq - this.first;
+    return at >= this.head && this.events[at]?.id === cursor ? seq : null;
+  }
+
+  /** Forgets every event (the next one does not follow them): cursors before it get a reset. */
+  clear(): void {
+    this.events = [];
+    this.head = 0;
+    this.bytes = 0;
   }
 
   notify(): void {
@@ -111,7 +132,7 @@ export class EventHub implements SessionEventFeed {
   private window(sessionId: string): SessionWindow {
     let window = this.windows.get(sessionId);
     if (!window) {
-      window = new SessionWindow();
+      window = new SessionWindow(this.epoch);
       this.windows.set(sessionId, window);
     }
     return window;
@@ -119,19 +140,51 @@ export class EventHub implements SessionEventFeed {
 
   publish(sessionId: string, event: WireEvent): HubEvent {
     const window = this.window(sessionId);
-    if (window.ended) {
-      // The session runs again (a continued session): its stream is open again.
-      window.ended = false;
-      const at = this.ended.indexOf(sessionId);
-      if (at !== -1) this.ended.splice(at, 1);
-    }
-    const seq = window.nextSeq++;
+    // Numbering goes on from the events another worker published before this one took over.
+    window.epoch = this.epoch;
+    const seq = window.nextSeq;
     const stored: HubEvent = {
       id: `${this.epoch}-${seq}`,
       seq,
       type: event.type,
       data: JSON.stringify(event),
     };
+    this.append(sessionId, window, stored);
+    return stored;
+  }
+
+  /**
+   * Adds an event another worker published (relayed to this one), keeping its id, so a
+   * subscriber here sees what a subscriber there sees and may reconnect to either. An event
+   * that does not follow the last one (missed messages, a worker that started the session's
+   * numbering again) empties the window first: cursors before it get a `reset`.
+   *
+   * @example
+   * hub.mirror("ses_1", { id: "lq3k9x-7", seq: 7, type: "turn", data: '{"type":"turn"}' });
+   */
+  mirror(sessionId: string, event: HubEvent): void {
+    const window = this.window(sessionId);
+    if (event.seq !== window.nextSeq) window.clear();
+    window.epoch = event.id.slice(0, event.id.lastIndexOf("-"));
+    this.append(sessionId, window, event);
+  }
+
+  /** Sessions whose open windows mirror another worker's events (it may still run them). */
+  mirroredOpen(): string[] {
+    const ids: string[] = [];
+    for (const [id, window] of this.windows)
+      if (!window.ended && window.epoch !== this.epoch) ids.push(id);
+    return ids;
+  }
+
+  private append(sessionId: string, window: SessionWindow, stored: HubEvent): void {
+    if (window.ended) {
+      // The session runs again (a continued session): its stream is open again.
+      window.ended = false;
+      const at = this.ended.indexOf(sessionId);
+      if (at !== -1) this.ended.splice(at, 1);
+    }
+    window.nextSeq = stored.seq + 1;
     window.events.push(stored);
     window.bytes += stored.data.length;
     while (
@@ -148,7 +201,6 @@ export class EventHub implements SessionEventFeed {
       window.head = 0;
     }
     window.notify();
-    return stored;
   }
 
   end(sessionId: string): void {
@@ -167,18 +219,10 @@ export class EventHub implements SessionEventFeed {
     return this.windows.has(sessionId);
   }
 
-  /** The sequence number after which a cursor points, or null when it is not from this run. */
-  private seqOf(cursor: string | null): number | null {
-    if (cursor === null) return 0;
-    const match = /^([0-9a-z]+)-(\d+)$/.exec(cursor);
-    if (!match || match[1] !== this.epoch) return null;
-    return Number(match[2]);
-  }
-
   read(sessionId: string, after: string | null, max: number): ReadResult {
     const window = this.windows.get(sessionId);
     if (!window) return { events: [], ended: false };
-    let seq = this.seqOf(after);
+    let seq = window.seqOf(after);
     let gap: ReadResult["gap"];
     const oldest = window.first;
     if (seq === null || seq > window.nextSeq - 1 || (seq < oldest - 1 && after !== null)) {
@@ -206,7 +250,7 @@ export class EventHub implements SessionEventFeed {
     signal: AbortSignal,
   ): Promise<boolean> {
     const window = this.window(sessionId);
-    const seq = this.seqOf(after);
+    const seq = window.seqOf(after);
     if (window.ended || seq === null || seq < window.nextSeq - 1) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (value: boolean) => {

@@ -18,6 +18,7 @@ import type { SpillwayStores } from "../store/stores.js";
 import { createApp } from "./app.js";
 import { TokenTable } from "./auth.js";
 import { EventHub, type SessionEventFeed } from "./event-hub.js";
+import { RelayedEventFeed } from "./event-relay.js";
 import { inspectorAssets } from "./inspector-assets.js";
 import { RateLimiter } from "./limits.js";
 import { LiveSessions } from "./live-sessions.js";
@@ -132,6 +133,24 @@ function loopbackHosts(port: number): Set<string> {
   return new Set(["127.0.0.1", "localhost", "[::1]"].flatMap((h) => [h, `${h}:${port}`]));
 }
 
+/** The hub, relayed to the other workers when the store is shared (PostgreSQL). */
+async function eventFeed(
+  stores: SpillwayStores,
+  options: ServeOptions,
+  onError: (error: unknown) => void,
+): Promise<SessionEventFeed> {
+  const hub = new EventHub(options.eventWindow ?? {});
+  if (!stores.channel) return hub;
+  const relayed = new RelayedEventFeed(
+    hub,
+    stores.channel,
+    async (sessionId) => (await stores.history.getSession(sessionId)).status === "running",
+    onError,
+  );
+  await relayed.ready();
+  return relayed;
+}
+
 /**
  * Starts `spillway serve`.
  *
@@ -162,12 +181,12 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     await mkdir(join(stores.home, "server"), { recursive: true, mode: 0o700 });
     const owners =
       options.owners ?? (await FileSessionOwners.open(join(stores.home, "server", "owners.jsonl")));
-    const feed = options.feed ?? new EventHub(options.eventWindow ?? {});
     const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
     const onError = (error: unknown) =>
       log(
         `spillway serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
+    const feed = options.feed ?? (await eventFeed(stores, options, onError));
     const registry = new ApiRegistry();
     const runner =
       options.runner ??
@@ -259,6 +278,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
         stopTakeover();
         await live.closeAll(5000);
         await reader.close();
+        if (feed instanceof RelayedEventFeed) feed.close();
         await new Promise<void>((done) => {
           server.close(() => done());
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -35,6 +35,7 @@ export type {
   ReadScope,
   VerifyResult,
 } from "./output-store.js";
+export type { ChannelSubscriber, StoreChannel } from "./postgres-channel.js";
 export { PostgresHistoryStore } from "./postgres-history-store.js";
 export {
   openPostgresOutputStore,

@@ -129,6 +129,14 @@ const MIGRATIONS: readonly string[] = [
      holder text NOT NULL,
      expires_at bigint NOT NULL
    );`,
+  // Messages too long for NOTIFY's 8,000-byte payload, passed by reference (postgres-channel.ts).
+  `CREATE TABLE channel_messages (
+     id bigserial PRIMARY KEY,
+     topic text NOT NULL,
+     body text NOT NULL,
+     created_at bigint NOT NULL
+   );
+   CREATE INDEX channel_messages_by_time ON channel_messages (created_at);`,
 ];
 
 /** The schema version this build writes. */

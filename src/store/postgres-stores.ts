@@ -2,6 +2,7 @@ import type { Pool } from "pg";
 import { type Clock, systemClock } from "../core/clock.js";
 import { resolveHome } from "../core/home.js";
 import { makePrivateDir } from "./blob-files.js";
+import { PostgresChannel } from "./postgres-channel.js";
 import { openPostgresPool } from "./postgres-database.js";
 import { PostgresHistoryStore } from "./postgres-history-store.js";
 import { outputStoreOnPool, type PostgresOutputStoreOptions } from "./postgres-output-store.js";
@@ -83,6 +84,7 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
   await makePrivateDir(home);
   const outputs = await outputStoreOnPool(pool, options, false);
   let closed: Promise<void> | undefined;
+  const channel = new PostgresChannel({ connectionString: options.connectionString, clock });
   return {
     home,
     outputs,
@@ -96,8 +98,12 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
       );
       return rows;
     }, clock),
+    channel,
     close: () => {
-      closed ??= outputs.close().then(() => pool.end());
+      closed ??= channel
+        .close()
+        .then(() => outputs.close())
+        .then(() => pool.end());
       return closed;
     },
   };

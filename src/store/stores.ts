@@ -1,5 +1,6 @@
 import type { HistoryStore } from "./history.js";
 import type { OutputStore } from "./output-store.js";
+import type { StoreChannel } from "./postgres-channel.js";
 import type { SessionLeases } from "./session-leases.js";
 import type { ExtractionCache } from "./sqlite-extraction-cache.js";
 
@@ -20,5 +21,7 @@ export interface SpillwayStores {
   readonly extractionCache: ExtractionCache;
   /** Who runs which session (absent: a store that does not coordinate processes). */
   readonly leases?: SessionLeases;
+  /** Messages between the processes sharing the store (absent: only one machine uses it). */
+  readonly channel?: StoreChannel;
   close(): Promise<void>;
 }

@@ -118,6 +118,7 @@ const ENTRY_POINTS = {
   "spillway/store": {
     file: "src/store/index.ts",
     names: [
+      "ChannelSubscriber",
       "CoveredCall",
       "DEFAULT_MAX_OUTPUT_BYTES",
       "ExtractionCache",
@@ -146,6 +147,7 @@ const ENTRY_POINTS = {
       "ShownAs",
       "SpillwayStores",
       "SqliteOutputStoreOptions",
+      "StoreChannel",
       "StoreStats",
       "SummaryRecord",
       "ToolCallRecord",

@@ -3,13 +3,20 @@
  * built CLI) on one real PostgreSQL database run 50 concurrent scripted sessions, 25 each; A is
  * killed; once A's leases expire, B continues A's sessions from their stored history. Every
  * session completes with its answer, every tool call has exactly one result, and every output
- * committed before the kill is still there, SHA-256 verified. The scripted model plays blind:
+ * committed before the kill is still there, SHA-256 verified; an SSE client on B follows each of
+ * A's sessions from A's events to B's. The scripted model plays blind:
  * it acts only on the tool results it is shown.
  */
 import { describe, expect, it } from "vitest";
 import { TAKEOVER_PROMPT } from "../../src/server/takeover.js";
 import { openPostgresStores } from "../../src/store/postgres-stores.js";
-import { findOutputIds, type Responder, toolCall, toolMessages } from "../../src/testing/index.js";
+import {
+  findOutputIds,
+  type Responder,
+  readSse,
+  toolCall,
+  toolMessages,
+} from "../../src/testing/index.js";
 import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
 import { ensureBuilt } from "../helpers/built-cli.js";
 import { startServeWorker } from "../helpers/serve-worker.js";
@@ -71,6 +78,10 @@ describe("a worker killed mid-run", () => {
         return ((await answer.json()) as { session: { id: string } }).session.id;
       }),
     );
+    // SSE clients on B follow A's sessions, through the kill and the takeover.
+    const followed = ids
+      .filter((_, i) => i % 2 === 0)
+      .map((id) => readSse(`${b.url}/v1/sessions/${id}/events`).then((events) => ({ id, events })));
     await new Promise((done) => setTimeout(done, 700));
     a.child.kill("SIGKILL");
 
@@ -111,12 +122,22 @@ describe("a worker killed mid-run", () => {
       );
       expect(results.sort(), id).toEqual(calls.sort());
     }
+    // Each stream on B ran to the session's end: A's events (relayed), then B's own after the
+    // takeover, numbered on from A's.
+    let followedAcross = 0;
+    for (const { id, events } of await Promise.all(followed)) {
+      expect(events.at(-1)?.event, id).toBe("final");
+      expect(events.at(-1)?.data, id).toContain(NEEDLE);
+      const epochs = new Set(events.flatMap((e) => (e.id ? [e.id.split("-")[0]] : [])));
+      if (epochs.size > 1) followedAcross++;
+    }
     const outputs = await stores.outputs.list({ status: "ready", limit: 1000 });
     for (const output of outputs)
       expect((await stores.outputs.verify(output.id, { allSessions: true })).ok).toBe(true);
     console.log(
-      `takeover: ${SESSIONS} sessions, ${takenOver} continued on B after A's SIGKILL, ${outputs.length} outputs verified`,
+      `takeover: ${SESSIONS} sessions, ${takenOver} continued on B after A's SIGKILL, ${outputs.length} outputs verified, ${followedAcross} followed over SSE on B from A's events to B's`,
     );
     expect(takenOver).toBeGreaterThan(0);
+    expect(followedAcross).toBe(takenOver);
   }, 180_000);
 });

@@ -1,13 +1,20 @@
 /**
  * Two `spillway serve` workers (the built CLI, separate processes and homes) on one real
  * PostgreSQL database: an output stored through one is read whole through the other, a session
- * run by one is served, with its history, by the other; the CLI's --store reads the same data,
+ * run by one is served, with its history, by the other, and followed over SSE on either (the
+ * events cross over LISTEN/NOTIFY); the CLI's --store reads the same data,
  * and what works only on SQLite refuses PostgreSQL by name. The model is the scripted stand-in,
  * playing blind from the tool results it is shown.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { findOutputIds, type Responder, toolCall, toolMessages } from "../../src/testing/index.js";
+import {
+  findOutputIds,
+  type Responder,
+  readSse,
+  toolCall,
+  toolMessages,
+} from "../../src/testing/index.js";
 import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
 import { ensureBuilt, runCli } from "../helpers/built-cli.js";
 import { startServeWorker } from "../helpers/serve-worker.js";
@@ -93,7 +100,32 @@ describe("two spillway serve workers on one PostgreSQL", () => {
     const problem = (await busy.json()) as { code: string; message: string };
     expect(problem.code).toBe("SESSION_BUSY");
     expect(problem.message).toContain("running on another worker");
+    // SSE clients on both workers follow the run on A (B's events come over LISTEN/NOTIFY).
+    const eventsOf = (worker: string, lastEventId?: string) =>
+      readSse(`${worker}/v1/sessions/${session.id}/events`, lastEventId ? { lastEventId } : {});
+    const onA = eventsOf(a);
+    const onB = eventsOf(b);
+    await new Promise((done) => setTimeout(done, 300)); // both subscribed before the run goes on
     open();
+    const [followedOnA, followedOnB] = await Promise.all([onA, onB]);
+    const withIds = (events: typeof followedOnA) => events.filter((e) => e.id !== null);
+    expect(withIds(followedOnB).map((e) => `${e.id} ${e.event}`)).toEqual(
+      withIds(followedOnA).map((e) => `${e.id} ${e.event}`),
+    );
+    expect(followedOnB.map((e) => e.event)).toEqual(
+      expect.arrayContaining(["session.start", "tool.start", "tool.end", "final"]),
+    );
+    const final = followedOnB.find((e) => e.event === "final");
+    expect(final?.data).toContain(NEEDLE);
+    // A subscriber that read part of the run on B resumes on A with its Last-Event-ID.
+    const cursor = withIds(followedOnB)[2]!.id!;
+    const resumed = await eventsOf(a, cursor);
+    expect(resumed.filter((e) => e.event === "reset")).toEqual([]);
+    expect(withIds(resumed).map((e) => e.id)).toEqual(
+      withIds(followedOnA)
+        .slice(3)
+        .map((e) => e.id),
+    );
     let seen:
       | { session: { status: string; finalReport: string | null }; calls: { toolName: string }[] }
       | undefined;
