@@ -5,14 +5,9 @@
  */
 import { hostname } from "node:os";
 import { InvalidArgumentError } from "../core/errors.js";
-import { keepLease, type SessionLeases } from "../store/session-leases.js";
+import { type HeldLease, keepLease, type SessionLeases } from "../store/session-leases.js";
 
 const TTL_MS = 30_000;
-
-/** A lease the CLI holds; release it when the run ends. */
-export interface HeldLease {
-  release(): Promise<void>;
-}
 
 /**
  * Takes `sessionId`'s lease for this process and renews it until released; refuses (naming
@@ -26,7 +21,7 @@ export async function takeRunLease(
   leases: SessionLeases | undefined,
   sessionId: string,
 ): Promise<HeldLease> {
-  if (!leases) return { release: async () => {} };
+  if (!leases) return { lost: () => undefined, release: async () => {} };
   const holder = `cli:${hostname()}:${process.pid}`;
   const state = await leases.acquire(sessionId, holder, TTL_MS);
   if (!state.acquired)
@@ -35,5 +30,5 @@ export async function takeRunLease(
       `session ${sessionId} is running in another process (${state.holder}, lease until ${new Date(state.expiresAt).toISOString()})`,
       "a session nobody is running: wait for that run to end (or for its lease to expire if that process died), or continue it there",
     );
-  return { release: keepLease(leases, sessionId, holder, TTL_MS) };
+  return keepLease(leases, sessionId, holder, TTL_MS);
 }

@@ -9,10 +9,12 @@ import { runAgent } from "../agent/run-agent.js";
 import { planRun, type RunPlan, resumePlan, storedPlan } from "../agent/run-settings.js";
 import type { AgentRunResult, RunAgentOptions } from "../agent/run-types.js";
 import { ASYNC_READY_MESSAGES, COMPACTION_MODELS, TOOL_OUTPUT_SURFACES } from "../config/index.js";
+import { fencedStores } from "../store/fenced-history.js";
 import type { SessionRecord } from "../store/history.js";
 import { openStores } from "../store/open-stores.js";
+import type { HeldLease } from "../store/session-leases.js";
 import type { SpillwayStores } from "../store/stores.js";
-import { type HeldLease, takeRunLease } from "./cli-lease.js";
+import { takeRunLease } from "./cli-lease.js";
 import { type CliContext, contextOf } from "./context.js";
 import { EXIT_ABORTED, EXIT_ERROR, EXIT_OK } from "./errors.js";
 import { pullMissingLocalModel } from "./first-use-pull.js";
@@ -184,7 +186,8 @@ export async function runCommand(
     try {
       result = await runAgent({
         ...options,
-        stores,
+        // A run that lost its lease (another process took the session) stops writing history.
+        stores: lease ? fencedStores(stores, lease.lost) : stores,
         signal: controller.signal,
         stop: stop.signal,
         onEvent: (event) => progress.handle(event),

@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   "STORE_CORRUPT",
   "STORE_UNAVAILABLE",
   "SESSION_QUOTA_EXCEEDED",
+  // A worker that lost a session's lease may not write its history any more.
+  "LEASE_LOST",
   // Configuration and agent files (fault: user).
   "CONFIG_INVALID",
   "AGENT_FILE_INVALID",

@@ -5,6 +5,7 @@
  */
 import type { AgentEvent } from "../agent/events.js";
 import { isSpillwayError } from "../core/errors.js";
+import type { HeldLease } from "../store/session-leases.js";
 import type { SpillwayStores } from "../store/sqlite-history-store.js";
 import { type ContextThresholds, sessionThresholds } from "./context-status.js";
 import type { SessionEventFeed } from "./event-hub.js";
@@ -48,6 +49,8 @@ export class LiveSessions {
   private readonly windows = new Map<string, Map<string, number>>();
   private readonly thresholds = new Map<string, ContextThresholds>();
   private starting = new Map<string, number>();
+  /** Runs that lost their lease: another worker may run the session now, so they stay silent. */
+  private readonly fenced = new Set<string>();
 
   constructor(private readonly options: LiveSessionsOptions) {}
 
@@ -81,6 +84,7 @@ export class LiveSessions {
 
   /** Queues an event's projection on its root session's chain and publishes the result. */
   private publish(rootId: string, event: AgentEvent & { depth: number }): void {
+    if (this.fenced.has(rootId)) return;
     const previous = this.chains.get(rootId) ?? Promise.resolve();
     const next = previous.then(async () => {
       try {
@@ -142,16 +146,27 @@ export class LiveSessions {
     const over = new Promise<void>((resolve) => {
       ended = resolve;
     });
+    // Once the lease is lost (this worker stalled past it and another took the session), the
+    // run is aborted, writes no more history and publishes no more events.
+    let lease: HeldLease | undefined;
+    let abortRun = () => {};
+    const onLost = (sessionId: string) => (reason: string) => {
+      this.fenced.add(sessionId);
+      this.options.onError(
+        new Error(`session ${sessionId}: lease lost (${reason}); this worker stops its run`),
+      );
+      abortRun();
+    };
     if (request.resume) {
       await this.options.leases.claim(request.resume);
-      this.options.leases.hold(request.resume, over);
+      lease = this.options.leases.hold(request.resume, over, onLost(request.resume));
     }
     this.starting.set(tenant, (this.starting.get(tenant) ?? 0) + 1);
     let rootId: string | undefined = request.resume;
     const early: (AgentEvent & { depth: number })[] = [];
     try {
       const run = await this.options.runner
-        .start(request, (event) => {
+        .start({ ...request, fence: () => lease?.lost() }, (event) => {
           if (rootId === undefined && event.depth === 0) rootId = event.sessionId;
           if (rootId === undefined) early.push(event);
           else this.publish(rootId, event);
@@ -161,10 +176,12 @@ export class LiveSessions {
           throw error;
         });
       rootId = run.sessionId;
+      abortRun = () => run.abort();
+      if (lease?.lost() !== undefined) run.abort();
       void run.done.finally(ended);
       if (!request.resume) {
         await this.options.leases.claim(run.sessionId);
-        this.options.leases.hold(run.sessionId, over);
+        lease = this.options.leases.hold(run.sessionId, over, onLost(run.sessionId));
       }
       for (const event of early) this.publish(rootId, event);
       await this.options.owners.claim(run.sessionId, tenant);
@@ -176,7 +193,8 @@ export class LiveSessions {
         this.chains.delete(id);
         this.windows.delete(id);
         this.thresholds.delete(id);
-        this.options.feed.end(id);
+        // A fenced run's session goes on elsewhere: its stream is not over.
+        if (!this.fenced.delete(id)) this.options.feed.end(id);
       });
       return run;
     } finally {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { keepLease, type SessionLeases } from "../store/session-leases.js";
+import { type HeldLease, keepLease, type SessionLeases } from "../store/session-leases.js";
 import { HttpProblem } from "./problem.js";
 
 /** 30 s: a dead worker's sessions can be continued elsewhere half a minute after it stopped renewing. */
@@ -19,7 +19,7 @@ export const DEFAULT_LEASE_TTL_MS = 30_000;
  * @example
  * const keeper = new LeaseKeeper(stores.leases, 30_000);
  * await keeper.claim("ses_1"); // 409 when another live worker runs it
- * keeper.hold("ses_1", run.done); // renewed until the run ends, then released
+ * keeper.hold("ses_1", run.done, () => run.abort()); // renewed until the run ends, then released
  */
 export class LeaseKeeper {
   /** This worker, as lease rows and 409 answers name it. */
@@ -43,10 +43,15 @@ export class LeaseKeeper {
       );
   }
 
-  /** Renews the lease every third of its time until `done` settles, then releases it. */
-  hold(sessionId: string, done: Promise<unknown>): void {
-    if (!this.leases) return;
-    const release = keepLease(this.leases, sessionId, this.holder, this.ttlMs);
-    void done.finally(release);
+  /**
+   * Renews the lease every third of its time until `done` settles, then releases it. Calls
+   * `onLost` once if the lease is lost meanwhile (another worker took it after this one
+   * stalled); the returned lease's `lost()` says so from then on.
+   */
+  hold(sessionId: string, done: Promise<unknown>, onLost: (reason: string) => void): HeldLease {
+    if (!this.leases) return { lost: () => undefined, release: async () => {} };
+    const lease = keepLease(this.leases, sessionId, this.holder, this.ttlMs, onLost);
+    void done.finally(() => lease.release());
+    return lease;
   }
 }

@@ -7,6 +7,7 @@
 import type { AgentEvent, AgentEventListener } from "../agent/events.js";
 import type { AgentRunResult, RunAgentOptions } from "../agent/run-agent.js";
 import type { AgentDefinition, CliSettings } from "../config/index.js";
+import { fencedStores } from "../store/fenced-history.js";
 import type { SpillwayStores } from "../store/sqlite-history-store.js";
 
 export interface SessionRunRequest {
@@ -16,6 +17,11 @@ export interface SessionRunRequest {
   readonly settings?: CliSettings;
   /** Continue this session from its canonical history. */
   readonly resume?: string;
+  /**
+   * Why this worker may no longer write the session (it lost its lease), or undefined while it
+   * may: the run's history writes fail with LEASE_LOST from then on.
+   */
+  readonly fence?: () => string | undefined;
 }
 
 /** A session this process is running. */
@@ -80,7 +86,7 @@ export function localSessionRunner(options: LocalRunnerOptions): SessionRunner {
           ...(request.resume ? { resume: request.resume } : {}),
           prompt: request.prompt,
           ...(request.settings ? { settings: request.settings } : {}),
-          stores: options.stores,
+          stores: request.fence ? fencedStores(options.stores, request.fence) : options.stores,
           cwd: options.cwd,
           ...(options.env ? { env: options.env } : {}),
           signal: abort.signal,

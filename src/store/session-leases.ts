@@ -79,30 +79,69 @@ export function sqlLeases(query: LeaseQuery, now: () => number): SessionLeases {
   };
 }
 
+/** A lease this process holds, renewed until released. */
+export interface HeldLease {
+  /**
+   * Why this holder can no longer count on the lease (another holder has it, or no renewal
+   * succeeded within its time), or undefined while it holds it.
+   */
+  lost(): string | undefined;
+  /** Stops renewing and gives the lease up. */
+  release(): Promise<void>;
+}
+
 /**
  * Keeps a lease `holder` has just taken: renews it every third of `ttlMs` (a failed renewal is
- * retried at the next tick; the lease lasts three), and returns the function that stops renewing
- * and gives it up.
+ * retried at the next tick; the lease lasts three). Once another holder has it, or no renewal
+ * succeeded within `ttlMs` of the last one (so another may have taken it), the lease is lost:
+ * `onLost` is called once and renewals stop.
  *
  * @example
- * const release = keepLease(leases, "ses_1", "worker-a", 30_000);
- * try { await run(); } finally { await release(); }
+ * const lease = keepLease(leases, "ses_1", "worker-a", 30_000, (why) => run.abort(why));
+ * try { await run(); } finally { await lease.release(); }
  */
 export function keepLease(
   leases: SessionLeases,
   sessionId: string,
   holder: string,
   ttlMs: number,
-): () => Promise<void> {
+  onLost: (reason: string) => void = () => {},
+  now: () => number = Date.now,
+): HeldLease {
+  // Counted from before each request, so this side's view never outlasts the database's.
+  let validUntil = now() + ttlMs;
+  let lostReason: string | undefined;
+  const lose = (reason: string) => {
+    if (lostReason !== undefined) return;
+    lostReason = reason;
+    clearInterval(timer);
+    onLost(reason);
+  };
+  const check = () => {
+    if (lostReason === undefined && now() >= validUntil)
+      lose(`no renewal of session ${sessionId}'s lease succeeded within ${ttlMs} ms`);
+    return lostReason;
+  };
   const timer = setInterval(
     () => {
-      leases.acquire(sessionId, holder, ttlMs).catch(() => {});
+      if (check() !== undefined) return;
+      const asked = now();
+      leases.acquire(sessionId, holder, ttlMs).then(
+        (state) => {
+          if (state.acquired) validUntil = Math.max(validUntil, asked + ttlMs);
+          else lose(`session ${sessionId}'s lease is held by ${state.holder} now`);
+        },
+        () => check(),
+      );
     },
     Math.max(50, Math.floor(ttlMs / 3)),
   );
   timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await leases.release(sessionId, holder).catch(() => {});
+  return {
+    lost: check,
+    release: async () => {
+      clearInterval(timer);
+      if (lostReason === undefined) await leases.release(sessionId, holder).catch(() => {});
+    },
   };
 }
