@@ -121,13 +121,32 @@ export class BlobDirectory {
   }
 }
 
-const BATCH_BYTES = 4 * 1024 * 1024;
+/** The bytes a sink gathers before it writes them out. */
+export const BATCH_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Somewhere other than a temp file that takes a payload's full batches as they fill (a
+ * database writing chunks inside an open transaction), so the write overlaps the hashing.
+ */
+export interface BatchSpill {
+  /** Writes one batch (at most `BATCH_BYTES`); `bytes` is reused once the promise settles. */
+  write(bytes: Uint8Array): Promise<void>;
+  /** Every batch was written: write what is still held back. */
+  finish(): Promise<void>;
+  /** Drops everything written (the payload failed). */
+  abort(): Promise<void>;
+}
+
+/** Where a sink's payload ended up. */
+export type SinkPayload = { inline: Uint8Array } | { tempPath: string } | { spilled: true };
 
 /**
  * Receives a payload's bytes as they are produced. Bytes are gathered in a 4 MiB batch buffer;
  * a full batch is written to a temp file while the caller fills the other of two buffers, so
  * hashing and indexing overlap the disk write and no per-piece buffers are allocated. Payloads
  * up to `inlineMaxBytes` never reach the disk here (they are stored inline in the database).
+ * Given a {@link BatchSpill}, full batches go there instead of a temp file, and a payload that
+ * never filled one is handed back inline whatever its size.
  */
 export class BlobSink {
   private batch: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
@@ -138,9 +157,12 @@ export class BlobSink {
   private inFlight: Promise<void> = Promise.resolve();
   private failure: unknown;
 
+  private spilledAny = false;
+
   constructor(
     private readonly directory: BlobDirectory,
     private readonly inlineMaxBytes: number,
+    private readonly spill?: BatchSpill,
   ) {}
 
   get byteCount(): number {
@@ -179,14 +201,18 @@ export class BlobSink {
   /** Starts writing the current batch and switches to the spare buffer. */
   private async flush(): Promise<void> {
     await this.settle();
-    this.temp ??= await this.directory.createTemp();
+    if (!this.spill) this.temp ??= await this.directory.createTemp();
     // The spare buffer's write has settled, so it is free to fill while this one is written.
     const full = this.batch;
     const length = this.used;
     this.batch = this.spare ?? Buffer.allocUnsafe(BATCH_BYTES);
     this.spare = full;
     this.used = 0;
-    this.inFlight = writeAll(this.temp.handle, full.subarray(0, length)).catch((error: unknown) => {
+    this.spilledAny = true;
+    const written = this.spill
+      ? this.spill.write(full.subarray(0, length))
+      : writeAll(this.temp!.handle, full.subarray(0, length));
+    this.inFlight = written.catch((error: unknown) => {
       this.failure = error;
     });
   }
@@ -196,13 +222,20 @@ export class BlobSink {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Completes the payload: inline bytes, or the path of a complete, fsynced temp file. */
-  async finish(): Promise<{ inline: Uint8Array } | { tempPath: string }> {
-    if (!this.temp && this.total <= this.inlineMaxBytes) {
+  /**
+   * Completes the payload: inline bytes, the path of a complete, fsynced temp file, or (with a
+   * spill) word that every byte went there.
+   */
+  async finish(): Promise<SinkPayload> {
+    if (!this.spilledAny && (this.spill || this.total <= this.inlineMaxBytes)) {
       return { inline: Buffer.from(this.batch.subarray(0, this.used)) };
     }
     if (this.used > 0) await this.flush();
     await this.settle();
+    if (this.spill) {
+      await this.spill.finish();
+      return { spilled: true };
+    }
     const temp = this.temp!;
     await temp.handle.sync();
     await temp.handle.close();
@@ -214,6 +247,7 @@ export class BlobSink {
   async abort(): Promise<void> {
     this.used = 0;
     await this.inFlight;
+    await this.spill?.abort();
     if (this.temp) {
       const temp = this.temp;
       this.temp = undefined;

@@ -3,7 +3,7 @@ import { TextDecoder } from "node:util";
 import { InvalidArgumentError, OutputTooLargeError } from "../core/errors.js";
 import { detectKind, type OutputKind } from "../core/kinds.js";
 import { EXACT_COUNT_MAX_CHARS, type TokenizerName, TokenSampler } from "../core/tokens.js";
-import type { BlobSink } from "./blob-files.js";
+import type { BlobSink, SinkPayload } from "./blob-files.js";
 import { CHAR_STRIDE, LineIndexBuilder } from "./line-index.js";
 
 /**
@@ -27,7 +27,7 @@ export interface IngestResult {
   readonly tokenMethod: string;
   /** Packed line index (empty for binary payloads). */
   readonly index: Uint8Array;
-  readonly payload: { inline: Uint8Array } | { tempPath: string };
+  readonly payload: SinkPayload;
 }
 
 export interface IngestOptions {

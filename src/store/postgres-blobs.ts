@@ -4,15 +4,17 @@
  * {@link BlobSource}, as for a blob file: an object-store backend can replace this module
  * without touching them.
  */
+import { randomBytes } from "node:crypto";
 import { open } from "node:fs/promises";
 import type { Pool, PoolClient } from "pg";
 import { StoreCorruptError } from "../core/errors.js";
+import { BATCH_BYTES, type BatchSpill } from "./blob-files.js";
 import type { BlobSource } from "./blob-source.js";
 
 /** 256 KiB: a 4 KB slice reads one chunk; a 100 MB payload is 400 rows. */
 export const CHUNK_BYTES = 256 * 1024;
-/** Chunks per INSERT statement while writing (4 MiB per round trip). */
-const CHUNKS_PER_INSERT = 16;
+/** Chunks per INSERT statement while writing (4 MiB per round trip, a sink's batch). */
+const CHUNKS_PER_INSERT = BATCH_BYTES / CHUNK_BYTES;
 /** Chunks a reader keeps, so neighbouring reads and scans do not fetch one twice. */
 const CACHED_CHUNKS = 8;
 
@@ -68,10 +70,7 @@ export async function writeBlob(
   let batch: Uint8Array[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const values = batch.map((_, i) => `($1, $${i * 2 + 2}, $${i * 2 + 3})`).join(", ");
-    const params: unknown[] = [blob.sha256];
-    for (const [i, piece] of batch.entries()) params.push(seq - batch.length + i, piece);
-    await client.query(`INSERT INTO blob_chunks (sha256, seq, data) VALUES ${values}`, params);
+    await insertChunks(client, blob.sha256, seq - batch.length, batch);
     batch = [];
   };
   for await (const piece of piecesOf(payload, blob.byteSize)) {
@@ -80,6 +79,122 @@ export async function writeBlob(
     if (batch.length === CHUNKS_PER_INSERT) await flush();
   }
   await flush();
+}
+
+async function insertChunks(
+  client: PoolClient,
+  key: string,
+  firstSeq: number,
+  pieces: readonly Uint8Array[],
+): Promise<void> {
+  const values = pieces.map((_, i) => `($1, $${i * 2 + 2}, $${i * 2 + 3})`).join(", ");
+  const params: unknown[] = [key];
+  for (const [i, piece] of pieces.entries()) params.push(firstSeq + i, piece);
+  await client.query(`INSERT INTO blob_chunks (sha256, seq, data) VALUES ${values}`, params);
+}
+
+/**
+ * Streams a large payload's chunks into PostgreSQL while it is still being ingested, inside a
+ * transaction opened at the first full batch: the chunks are written under a placeholder key
+ * (the content's hash is known only at the end), then {@link adoptChunks} gives them their
+ * address in the same transaction that records the output. A crash or a failed ingest rolls
+ * everything back; nothing partial is ever visible.
+ *
+ * @example
+ * const spill = new ChunkSpill(pool, Date.now());
+ * const sink = new BlobSink(scratch, 0, spill); // ingest(content, sink, …)
+ * await adoptChunks(spill.client!, spill.key, blob); // then record the output, then COMMIT
+ */
+export class ChunkSpill implements BatchSpill {
+  /** The connection holding the open transaction, once the first batch was written. */
+  client: PoolClient | undefined;
+  readonly key = `upload-${randomBytes(12).toString("hex")}`;
+  private seq = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly createdAt: number,
+  ) {}
+
+  /** The start of the next chunk, held back until it is whole (batches need not align). */
+  private carry = Buffer.allocUnsafe(CHUNK_BYTES);
+  private carried = 0;
+
+  async write(bytes: Uint8Array): Promise<void> {
+    const pieces: Uint8Array[] = [];
+    let at = 0;
+    if (this.carried > 0) {
+      at = Math.min(bytes.byteLength, CHUNK_BYTES - this.carried);
+      this.carry.set(bytes.subarray(0, at), this.carried);
+      this.carried += at;
+      if (this.carried < CHUNK_BYTES) return;
+      pieces.push(this.carry);
+      this.carry = Buffer.allocUnsafe(CHUNK_BYTES);
+      this.carried = 0;
+    }
+    for (; bytes.byteLength - at >= CHUNK_BYTES; at += CHUNK_BYTES)
+      pieces.push(bytes.subarray(at, at + CHUNK_BYTES));
+    this.carry.set(bytes.subarray(at), 0);
+    this.carried = bytes.byteLength - at;
+    await this.insert(pieces);
+  }
+
+  async finish(): Promise<void> {
+    if (this.carried > 0) await this.insert([this.carry.subarray(0, this.carried)]);
+    this.carried = 0;
+  }
+
+  private async insert(pieces: readonly Uint8Array[]): Promise<void> {
+    if (pieces.length === 0) return;
+    if (!this.client) {
+      const client = await this.pool.connect();
+      this.client = client;
+      await client.query("BEGIN");
+      await client.query(
+        `INSERT INTO blobs (sha256, byte_size, chunk_bytes, line_index, created_at)
+         VALUES ($1, 0, $2, $3, $4)`,
+        [this.key, CHUNK_BYTES, Buffer.alloc(0), this.createdAt],
+      );
+    }
+    await insertChunks(this.client, this.key, this.seq, pieces);
+    this.seq += pieces.length;
+  }
+
+  /** Ends the transaction (committing or rolling back) and returns the connection. */
+  async end(commit: boolean): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    this.client = undefined;
+    try {
+      await client.query(commit ? "COMMIT" : "ROLLBACK");
+    } finally {
+      client.release();
+    }
+  }
+
+  async abort(): Promise<void> {
+    await this.end(false).catch(() => {});
+  }
+}
+
+/**
+ * Gives chunks written under `key` (by a {@link ChunkSpill}) their content address, inside
+ * the spill's transaction. When the same content is already stored (or another writer of it
+ * commits first: the claim waits for it), the placeholder and its chunks are dropped instead.
+ */
+export async function adoptChunks(
+  client: PoolClient,
+  key: string,
+  blob: { sha256: string; byteSize: number; lineIndex: Uint8Array; createdAt: number },
+): Promise<void> {
+  const claimed = await client.query(
+    `INSERT INTO blobs (sha256, byte_size, chunk_bytes, line_index, created_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING`,
+    [blob.sha256, blob.byteSize, CHUNK_BYTES, Buffer.from(blob.lineIndex), blob.createdAt],
+  );
+  if (claimed.rowCount === 1)
+    await client.query("UPDATE blob_chunks SET sha256 = $1 WHERE sha256 = $2", [blob.sha256, key]);
+  await client.query("DELETE FROM blobs WHERE sha256 = $1", [key]);
 }
 
 /** The bytes of one stored payload, read chunk by chunk on demand. */

@@ -1,5 +1,6 @@
 // What every engine must do is the contract in test/contract/output-store.contract.test.ts;
 // this file keeps what is PostgreSQL's own: connection errors, migrations, chunk rows.
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { POSTGRES_ENGINE, postgresServer } from "../../test/helpers/store-engines.js";
@@ -71,6 +72,60 @@ describe("PostgresOutputStore", () => {
       length: 10,
     });
     expect(slice.found && slice.text).toBe(text.slice(CHUNK_BYTES - 5, CHUNK_BYTES + 5));
+  });
+
+  it("streams a payload larger than a batch while ingesting it: whole, deduplicated, and nothing left of a failed upload", async () => {
+    const store = await POSTGRES_ENGINE.open({ maxOutputBytes: 16 * 1024 * 1024 });
+    const url = (store as unknown as { options: { connectionString: string } }).options
+      .connectionString;
+    const line = (i: number) => `${String(i).padStart(8, "0")} streamed line\n`;
+    async function* log(lines: number, failAt = -1) {
+      let block = "";
+      for (let i = 0; i < lines; i++) {
+        if (i === failAt) throw new Error("the tool's stream broke");
+        block += line(i);
+        if (block.length > 500_000) {
+          yield block;
+          block = "";
+        }
+      }
+      yield block;
+    }
+    const lines = 420_000; // 10.1 MB: three 4 MiB batches
+    const text = Array.from({ length: lines }, (_, i) => line(i)).join("");
+    const [a, b] = await Promise.all([
+      store.put(origin(), log(lines)),
+      store.put(origin(), log(lines)),
+    ]);
+    expect(a.sha256).toBe(b.sha256);
+    expect(a.byteSize).toBe(text.length);
+    expect(a.sha256).toBe(createHash("sha256").update(text).digest("hex"));
+    expect((await store.verify(b.id, SCOPE)).ok).toBe(true); // the stored chunks hash to it
+    const middle = await readOutput(store, a.id, SCOPE, {
+      mode: "slice",
+      start: 5_000_000,
+      length: 100,
+    });
+    expect(middle.found && middle.text).toBe(text.slice(5_000_000, 5_000_100));
+    const [chunks] = await sql(
+      url,
+      "SELECT count(*)::int AS n FROM blob_chunks WHERE sha256 = $1",
+      [a.sha256],
+    );
+    expect(chunks.n).toBe(Math.ceil(text.length / CHUNK_BYTES));
+    // More failures than the pool has connections: each upload's transaction is rolled back
+    // and its connection returned (a leak would hang the next put).
+    for (let i = 0; i < 12; i++) {
+      const broken = await store.put(origin(), log(lines, 300_000)).catch((e: unknown) => e);
+      expect((broken as Error).message).toContain("the tool's stream broke");
+    }
+    const tooLarge = await store.put(origin(), log(lines * 2)).catch((e: unknown) => e);
+    expect(isSpillwayError(tooLarge, "OUTPUT_TOO_LARGE")).toBe(true);
+    const left = await sql(url, "SELECT sha256 FROM blobs WHERE sha256 LIKE 'upload-%'");
+    expect(left).toEqual([]);
+    const [all] = await sql(url, "SELECT count(*)::int AS n FROM blob_chunks");
+    expect(all.n).toBe(chunks.n);
+    expect((await store.list()).length).toBe(2);
   });
 
   it("detects a changed or missing chunk", async () => {

@@ -32,7 +32,7 @@ import {
   notRunningError,
   verifyStored,
 } from "./output-store-common.js";
-import { PostgresBlobSource, writeBlob } from "./postgres-blobs.js";
+import { adoptChunks, ChunkSpill, PostgresBlobSource, writeBlob } from "./postgres-blobs.js";
 import {
   openPostgresPool,
   type PostgresOptions,
@@ -261,9 +261,11 @@ export class PostgresOutputStore implements OutputStore {
   }
 
   /**
-   * Ingests content into a local scratch file (hashing, indexing, counting as it streams in),
-   * then, in one transaction, copies the payload in chunks and lets `record` write the
-   * output's row: a record never appears without its payload.
+   * Ingests content (hashing, indexing, counting as it streams in) and, in one transaction,
+   * writes the payload in chunks and lets `record` write the output's row: a record never
+   * appears without its payload. A payload larger than one 4 MiB batch streams into PostgreSQL
+   * while it is ingested (`ChunkSpill`: the transaction opens at the first batch); a smaller
+   * one is written from memory once ingested.
    */
   private async storeAndRecord(
     content: OutputContent,
@@ -271,7 +273,8 @@ export class PostgresOutputStore implements OutputStore {
     sessionId: string,
     record: (client: PoolClient, stored: IngestResult) => Promise<void>,
   ): Promise<void> {
-    const sink = new BlobSink(this.blobs, DEFAULT_INLINE_MAX_BYTES);
+    const spill = new ChunkSpill(this.pool, this.clock());
+    const sink = new BlobSink(this.blobs, DEFAULT_INLINE_MAX_BYTES, spill);
     const quota = await this.quota(this.pool, sessionId);
     const maxBytes = payloadLimit(this.maxOutputBytes, quota);
     let stored: IngestResult;
@@ -287,23 +290,34 @@ export class PostgresOutputStore implements OutputStore {
         throw sessionQuotaError(sessionId, quota.usedBytes, maxBytes, quota.maxSessionBytes, true);
       throw error;
     }
+    const blob = {
+      sha256: stored.sha256,
+      byteSize: stored.byteSize,
+      lineIndex: stored.index,
+      createdAt: this.clock(),
+    };
+    const finish = async (client: PoolClient, write: () => Promise<void>) => {
+      checkQuota(sessionId, stored.byteSize, await this.quota(client, sessionId));
+      await write();
+      await record(client, stored);
+    };
+    const payload = stored.payload;
+    if ("inline" in payload) {
+      await withTransaction(this.pool, (client) =>
+        finish(client, () => writeBlob(client, blob, payload)),
+      );
+      return;
+    }
+    const client = spill.client;
+    if (!("spilled" in payload) || !client)
+      throw new Error("a spilled payload without its transaction (a bug in BlobSink)");
+    let committed = false;
     try {
-      await withTransaction(this.pool, async (client) => {
-        checkQuota(sessionId, stored.byteSize, await this.quota(client, sessionId));
-        await writeBlob(
-          client,
-          {
-            sha256: stored.sha256,
-            byteSize: stored.byteSize,
-            lineIndex: stored.index,
-            createdAt: this.clock(),
-          },
-          stored.payload,
-        );
-        await record(client, stored);
-      });
+      await finish(client, () => adoptChunks(client, spill.key, blob));
+      await spill.end(true);
+      committed = true;
     } finally {
-      if ("tempPath" in stored.payload) await this.blobs.discard(stored.payload.tempPath);
+      if (!committed) await spill.abort();
     }
   }
 
