@@ -9,6 +9,7 @@ import type { RetrievalRequest } from "../retrieval/read-output.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { handleMessageOf } from "./handle-message.js";
 import { limitedBody } from "./limits.js";
+import { SETTLE_POLL_MS } from "./output-settlements.js";
 import { HttpProblem } from "./problem.js";
 import { rawResponse } from "./raw-response.js";
 import { parseParams, parseQuery } from "./route-spec.js";
@@ -16,6 +17,7 @@ import {
   contentQuery,
   contentResponse,
   listQuery,
+  outputGetQuery,
   outputIdParams,
   outputListResponse,
   outputRecordSchema,
@@ -145,13 +147,25 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     path: "/v1/outputs/:id",
     tag: "outputs",
     summary: "An output's record",
+    description:
+      "With `wait`, a running output (a tool still working in the background) is waited for, up to that many seconds; the record says its status either way.",
     params: outputIdParams,
+    query: outputGetQuery,
     responses: { 200: { description: "The record.", schema: outputRecordSchema } },
   });
   app.get(get.path, async (c) => {
     const { id } = parseParams(c, get);
+    const { wait } = parseQuery(c, get);
     const view = c.get("view");
-    return c.json(publicRecord(view, await visibleRecord(deps, view, id)));
+    let record = await visibleRecord(deps, view, id);
+    const deadline = Date.now() + (wait ?? 0) * 1000;
+    const signal = c.req.raw.signal;
+    while (record.status === "running" && Date.now() < deadline && !signal.aborted) {
+      const left = deadline - Date.now();
+      await deps.settlements.waitFor(id, Math.min(left, SETTLE_POLL_MS), signal);
+      record = await visibleRecord(deps, view, id);
+    }
+    return c.json(publicRecord(view, record));
   });
 
   const content = r.add({

@@ -102,6 +102,14 @@ export const putOutputResponse = z.object({
     .describe("For the get_continuation surface: characters shown and total."),
 });
 
+export const outputGetQuery = z.object({
+  wait: queryInt(60)
+    .optional()
+    .describe(
+      "Seconds (at most 60) to wait while the output is still running; answers as soon as it is ready or failed, on whichever worker it ran.",
+    ),
+});
+
 export const listQuery = z.object({
   limit: queryInt(1000).default(100),
   offset: queryInt().default(0),

@@ -23,6 +23,7 @@ import { inspectorAssets } from "./inspector-assets.js";
 import { RateLimiter } from "./limits.js";
 import { LiveSessions } from "./live-sessions.js";
 import { OutputReader } from "./output-reader.js";
+import { OutputSettlements, reportingSettlements } from "./output-settlements.js";
 import { ApiRegistry } from "./route-spec.js";
 import type { ServerDeps, ServerEnv } from "./server-deps.js";
 import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from "./session-lease.js";
@@ -188,10 +189,12 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       );
     const feed = options.feed ?? (await eventFeed(stores, options, onError));
     const registry = new ApiRegistry();
+    const settlements = new OutputSettlements(stores.channel, onError);
     const runner =
       options.runner ??
       localSessionRunner({
-        stores,
+        // Background tools settling here wake waiters on every worker.
+        stores: reportingSettlements(stores, (id) => settlements.settled(id)),
         cwd,
         ...(options.env ? { env: options.env } : {}),
         ...(options.runOptions ? { runOptions: options.runOptions } : {}),
@@ -221,6 +224,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       reader,
       feed,
       live,
+      settlements,
       owners,
       registry,
       limits: {
@@ -279,6 +283,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
         await live.closeAll(5000);
         await reader.close();
         if (feed instanceof RelayedEventFeed) feed.close();
+        settlements.close();
         await new Promise<void>((done) => {
           server.close(() => done());
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();

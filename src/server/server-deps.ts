@@ -4,6 +4,7 @@ import type { AgentSourceOptions } from "./agent-source.js";
 import type { SessionEventFeed } from "./event-hub.js";
 import type { LiveSessions } from "./live-sessions.js";
 import type { OutputReader } from "./output-reader.js";
+import type { OutputSettlements } from "./output-settlements.js";
 import type { ApiRegistry } from "./route-spec.js";
 import type { SessionOwners, TenantView } from "./tenancy.js";
 
@@ -22,6 +23,8 @@ export interface ServerDeps {
   readonly reader: OutputReader;
   readonly feed: SessionEventFeed;
   readonly live: LiveSessions;
+  /** Waiting for running outputs to settle (here or on another worker). */
+  readonly settlements: OutputSettlements;
   readonly owners: SessionOwners;
   readonly registry: ApiRegistry;
   readonly limits: ServerLimits;

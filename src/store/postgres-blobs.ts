@@ -8,8 +8,9 @@ import { randomBytes } from "node:crypto";
 import { open } from "node:fs/promises";
 import type { Pool, PoolClient } from "pg";
 import { StoreCorruptError } from "../core/errors.js";
-import { BATCH_BYTES, type BatchSpill } from "./blob-files.js";
+import { BATCH_BYTES, type BatchSpill, type SinkPayload } from "./blob-files.js";
 import type { BlobSource } from "./blob-source.js";
+import { withTransaction } from "./postgres-database.js";
 
 /** 256 KiB: a 4 KB slice reads one chunk; a 100 MB payload is 400 rows. */
 export const CHUNK_BYTES = 256 * 1024;
@@ -195,6 +196,46 @@ export async function adoptChunks(
   if (claimed.rowCount === 1)
     await client.query("UPDATE blob_chunks SET sha256 = $1 WHERE sha256 = $2", [blob.sha256, key]);
   await client.query("DELETE FROM blobs WHERE sha256 = $1", [key]);
+}
+
+/**
+ * Writes an ingested payload and, in the same transaction, what `withPayload` writes (the
+ * output's record): a spilled payload in the spill's open transaction, a payload held in memory
+ * in a new one. Committed together, or not at all.
+ */
+export async function commitPayload(
+  pool: Pool,
+  spill: ChunkSpill,
+  stored: { sha256: string; byteSize: number; index: Uint8Array; payload: SinkPayload },
+  createdAt: number,
+  withPayload: (client: PoolClient) => Promise<void>,
+): Promise<void> {
+  const blob = {
+    sha256: stored.sha256,
+    byteSize: stored.byteSize,
+    lineIndex: stored.index,
+    createdAt,
+  };
+  const payload = stored.payload;
+  if ("inline" in payload) {
+    await withTransaction(pool, async (client) => {
+      await writeBlob(client, blob, payload);
+      await withPayload(client);
+    });
+    return;
+  }
+  const client = spill.client;
+  if (!("spilled" in payload) || !client)
+    throw new Error("a spilled payload without its transaction (a bug in BlobSink)");
+  let committed = false;
+  try {
+    await adoptChunks(client, spill.key, blob);
+    await withPayload(client);
+    await spill.end(true);
+    committed = true;
+  } finally {
+    if (!committed) await spill.abort();
+  }
 }
 
 /** The bytes of one stored payload, read chunk by chunk on demand. */

@@ -32,7 +32,7 @@ import {
   notRunningError,
   verifyStored,
 } from "./output-store-common.js";
-import { adoptChunks, ChunkSpill, PostgresBlobSource, writeBlob } from "./postgres-blobs.js";
+import { ChunkSpill, commitPayload, PostgresBlobSource } from "./postgres-blobs.js";
 import {
   openPostgresPool,
   type PostgresOptions,
@@ -290,35 +290,10 @@ export class PostgresOutputStore implements OutputStore {
         throw sessionQuotaError(sessionId, quota.usedBytes, maxBytes, quota.maxSessionBytes, true);
       throw error;
     }
-    const blob = {
-      sha256: stored.sha256,
-      byteSize: stored.byteSize,
-      lineIndex: stored.index,
-      createdAt: this.clock(),
-    };
-    const finish = async (client: PoolClient, write: () => Promise<void>) => {
+    await commitPayload(this.pool, spill, stored, this.clock(), async (client) => {
       checkQuota(sessionId, stored.byteSize, await this.quota(client, sessionId));
-      await write();
       await record(client, stored);
-    };
-    const payload = stored.payload;
-    if ("inline" in payload) {
-      await withTransaction(this.pool, (client) =>
-        finish(client, () => writeBlob(client, blob, payload)),
-      );
-      return;
-    }
-    const client = spill.client;
-    if (!("spilled" in payload) || !client)
-      throw new Error("a spilled payload without its transaction (a bug in BlobSink)");
-    let committed = false;
-    try {
-      await finish(client, () => adoptChunks(client, spill.key, blob));
-      await spill.end(true);
-      committed = true;
-    } finally {
-      if (!committed) await spill.abort();
-    }
+    });
   }
 
   private async insertRunning(

@@ -12,6 +12,7 @@ import {
   findOutputIds,
   type Responder,
   readSse,
+  textOf,
   toolCall,
   toolMessages,
 } from "../../src/testing/index.js";
@@ -25,9 +26,17 @@ const NEEDLE = "NEEDLE-two-workers-4410";
 /** Holds the model's first reply until opened, so a session stays running while the test looks. */
 let firstReply: Promise<void> = Promise.resolve();
 
+const SLOW_TEXT = "SLOW-RESULT-8812";
+
 const policy: Responder = async (request) => {
   const results = toolMessages(request);
   const last = results.at(-1);
+  // The slow job (another agent, another prompt): start it, wait for it, report what it said.
+  if (textOf(request.messages.find((m) => m.role === "user") ?? {}).includes("slow job")) {
+    if (!last) return toolCall("test__slow", { seconds: 2, text: SLOW_TEXT });
+    if (last.toolName === "test__slow") return toolCall("wait_for_tool_output", {});
+    return toolCall("agent__final_report", { report: last.text.slice(0, 200) });
+  }
   if (!last) await firstReply;
   if (!last)
     return toolCall("test__generate_output", {
@@ -148,6 +157,38 @@ describe("two spillway serve workers on one PostgreSQL", () => {
       continued = await continueOn(b);
     }
     expect(continued.status).toBe(202);
+
+    // A tool that goes on in the background on A; a client of B waits for its output.
+    await fixture.agent("slowpoke", {
+      mcpServers: { test: testServerSpec() },
+      maxTurns: 5,
+      asyncTimeoutSecs: 0.3,
+    });
+    const slowStart = await fetch(`${a}/v1/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ agent: { path: "slowpoke.md" }, prompt: "Run the slow job." }),
+    });
+    expect(slowStart.status).toBe(201);
+    const slowId = ((await slowStart.json()) as { session: { id: string } }).session.id;
+    const running = await readSse(`${b}/v1/sessions/${slowId}/events`, {
+      until: (e) => e.event === "background",
+    });
+    const backgrounded = JSON.parse(running.at(-1)!.data) as { state: string; outputId: string };
+    expect(backgrounded.state).toBe("running");
+    const before = (await (await fetch(`${b}/v1/outputs/${backgrounded.outputId}`)).json()) as {
+      status: string;
+    };
+    expect(before.status).toBe("running");
+    const waited = (await (
+      await fetch(`${b}/v1/outputs/${backgrounded.outputId}?wait=30`)
+    ).json()) as { status: string };
+    expect(waited.status).toBe("ready");
+    const slowText = await (await fetch(`${b}/v1/outputs/${backgrounded.outputId}/raw`)).text();
+    expect(slowText).toContain(SLOW_TEXT);
+    const tooLong = await fetch(`${b}/v1/outputs/${backgrounded.outputId}?wait=600`);
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.text()).toContain("wait");
 
     // The CLI on the same database, from a third home.
     const cliHome = await tempDir();
