@@ -181,7 +181,9 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     const agentsDir = await realpath(resolve(cwd, options.agentsDir ?? "."));
     await mkdir(join(stores.home, "server"), { recursive: true, mode: 0o700 });
     const owners =
-      options.owners ?? (await FileSessionOwners.open(join(stores.home, "server", "owners.jsonl")));
+      options.owners ??
+      stores.owners ??
+      (await FileSessionOwners.open(join(stores.home, "server", "owners.jsonl")));
     const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
     const onError = (error: unknown) =>
       log(

@@ -9,15 +9,14 @@ import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { StoreCorruptError } from "../core/errors.js";
+import type { SessionOwnership } from "../store/stores.js";
 import type { Tenant } from "./auth.js";
 
-/** Who owns which agent session. A PostgreSQL deployment can implement it as a table. */
-export interface SessionOwners {
-  ownerOf(sessionId: string): Promise<string | undefined>;
-  claim(sessionId: string, tenant: string): Promise<void>;
-  /** The tenant's sessions, newest claim first. */
-  sessionsOf(tenant: string): Promise<string[]>;
-}
+/**
+ * Who owns which agent session: a file in the server's home, or the shared store's table
+ * (PostgreSQL: every worker sees every claim).
+ */
+export type SessionOwners = SessionOwnership;
 
 const lineSchema = z.object({ sessionId: z.string(), tenant: z.string() });
 

@@ -49,6 +49,7 @@ export {
 } from "./postgres-stores.js";
 export type { ExtractionCache } from "./sqlite-extraction-cache.js";
 export { openSqliteStores, type SpillwayStores } from "./sqlite-history-store.js";
+export type { SessionOwnership } from "./stores.js";
 export {
   DEFAULT_MAX_OUTPUT_BYTES,
   openSqliteOutputStore,

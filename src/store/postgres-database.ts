@@ -145,6 +145,14 @@ const MIGRATIONS: readonly string[] = [
    EXCEPTION WHEN OTHERS THEN
      RAISE NOTICE 'lz4 TOAST compression unavailable; blob_chunks keep the default';
    END $$;`,
+  // Which tenant owns which agent session (serve --tokens-file), shared by every worker.
+  `CREATE TABLE session_owners (
+     session_id text PRIMARY KEY,
+     tenant text NOT NULL,
+     claimed_at bigint NOT NULL,
+     row_seq bigserial
+   );
+   CREATE INDEX session_owners_by_tenant ON session_owners (tenant, claimed_at DESC, row_seq DESC);`,
 ];
 
 /** The schema version this build writes. */

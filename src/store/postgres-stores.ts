@@ -99,6 +99,29 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
       return rows;
     }, clock),
     channel,
+    owners: {
+      async ownerOf(sessionId) {
+        const { rows } = await pool.query<{ tenant: string }>(
+          "SELECT tenant FROM session_owners WHERE session_id = $1",
+          [sessionId],
+        );
+        return rows[0]?.tenant;
+      },
+      async claim(sessionId, tenant) {
+        await pool.query(
+          `INSERT INTO session_owners (session_id, tenant, claimed_at) VALUES ($1, $2, $3)
+           ON CONFLICT (session_id) DO UPDATE SET tenant = EXCLUDED.tenant, claimed_at = EXCLUDED.claimed_at`,
+          [sessionId, tenant, clock()],
+        );
+      },
+      async sessionsOf(tenant) {
+        const { rows } = await pool.query<{ session_id: string }>(
+          "SELECT session_id FROM session_owners WHERE tenant = $1 ORDER BY claimed_at DESC, row_seq DESC",
+          [tenant],
+        );
+        return rows.map((row) => row.session_id);
+      },
+    },
     close: () => {
       closed ??= channel
         .close()

@@ -142,6 +142,7 @@ const ENTRY_POINTS = {
       "PostgresStoresOptions",
       "PutOutputOptions",
       "ReadScope",
+      "SessionOwnership",
       "SessionRecord",
       "SessionStatus",
       "ShownAs",

@@ -45,7 +45,7 @@ export async function startServeWorker(
       const line = stdout.split("\n").find((l) => l.includes('"listening"'));
       if (line) resolve((JSON.parse(line) as { url: string }).url);
     });
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}${stdout}`)));
   });
   return { url, child, stderr: () => stderr };
 }
