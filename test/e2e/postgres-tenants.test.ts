@@ -48,7 +48,8 @@ describe("tenants on two workers sharing PostgreSQL", () => {
       });
       expect(denied.status).toBe(404);
       expect(unknown.status).toBe(404);
-      expect((await denied.json()).code).toBe((await unknown.json()).code);
+      const codeOf = async (r: Response) => ((await r.json()) as { code: string }).code;
+      expect(await codeOf(denied)).toBe(await codeOf(unknown));
       const listed = (await (await fetch(`${worker}/v1/sessions`, { headers: alice })).json()) as {
         sessions: { id: string }[];
       };
