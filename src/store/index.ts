@@ -49,7 +49,6 @@ export {
 } from "./postgres-stores.js";
 export type { ExtractionCache } from "./sqlite-extraction-cache.js";
 export { openSqliteStores, type SpillwayStores } from "./sqlite-history-store.js";
-export type { SessionOwnership } from "./stores.js";
 export {
   DEFAULT_MAX_OUTPUT_BYTES,
   openSqliteOutputStore,
@@ -62,4 +61,5 @@ export {
   type StoreStats,
   storeStats,
 } from "./store-maintenance.js";
+export type { SessionOwnership } from "./stores.js";
 export { removeLiveTempsSync } from "./temp-files.js";

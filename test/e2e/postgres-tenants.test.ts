@@ -22,7 +22,10 @@ describe("tenants on two workers sharing PostgreSQL", () => {
     const fixture = await agentFixture(reportAtOnce);
     await fixture.agent("quick", { maxTurns: 2 });
     const tokens = join(await tempDir(), "tokens.json");
-    await writeFile(tokens, JSON.stringify({ alice: "alice-token-1234", bob: "bob-token-567890ab" }));
+    await writeFile(
+      tokens,
+      JSON.stringify({ alice: "alice-token-1234", bob: "bob-token-567890ab" }),
+    );
     const store = await (await postgresServer()).createDatabase();
     const args = ["--tokens-file", tokens];
     const a = (await startServeWorker(store, fixture.dir, args)).url;
