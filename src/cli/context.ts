@@ -32,6 +32,33 @@ export interface CliContext {
 
 let sharedOutput: Output | undefined;
 
+/**
+ * The `store` of the config file found for this command (the working directory's, else the
+ * home's), or undefined. Looks for the file first, so commands without one load no config code.
+ *
+ * @example
+ * await configuredStore(undefined); // "postgres://spillway@db:5432/spillway" from spillway.config.yaml
+ */
+export async function configuredStore(home: string | undefined): Promise<string | undefined> {
+  const { stat } = await import("node:fs/promises");
+  const { join } = await import("node:path");
+  const names = ["spillway.config.json", "spillway.config.yaml", "spillway.config.yml"];
+  const folders = [process.cwd(), resolveHome(home)];
+  const candidates = folders.flatMap((folder) => names.map((name) => join(folder, name)));
+  const exists = await Promise.all(
+    candidates.map((path) =>
+      stat(path).then(
+        (s) => s.isFile(),
+        () => false,
+      ),
+    ),
+  );
+  if (!exists.includes(true)) return undefined;
+  const { findConfigFile, loadConfigFile } = await import("../config/config-file.js");
+  const path = await findConfigFile({ ...(home !== undefined ? { home } : {}) });
+  return path ? (await loadConfigFile(path)).config.store : undefined;
+}
+
 /** The context of the command being run, from its own and its parents' options. */
 export function contextOf(command: Command): CliContext {
   const globals = command.optsWithGlobals<GlobalOptions>();

@@ -104,6 +104,14 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   program.hook("preSubcommand", (_program, subcommand) => {
     jsonLines = subcommand.name() === "run";
   });
+  // The config file's `store` applies when neither --store nor SPILLWAY_STORE gives one.
+  program.hook("preAction", async (_program, action) => {
+    const globals = action.optsWithGlobals<{ home?: string; store?: string }>();
+    if (globals.store !== undefined || process.env.SPILLWAY_STORE) return;
+    const { configuredStore } = await import("./context.js");
+    const store = await configuredStore(globals.home);
+    if (store !== undefined) program.setOptionValue("store", store);
+  });
   try {
     await program.parseAsync([...argv]);
     return typeof process.exitCode === "number" ? process.exitCode : 0;

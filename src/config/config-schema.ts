@@ -52,6 +52,34 @@ export const modelConfigSchema = strictObject({
   pricing: strictObject({ inputPerMTok: number(0), outputPerMTok: number(0) }).optional(),
 });
 
+/**
+ * `store`: a PostgreSQL store shared by several workers, `postgres://user@host:5432/db`. The
+ * password stays out of the file (PGPASSWORD or ~/.pgpass), as API keys do.
+ */
+export const storeUrlSchema = z
+  .string({ error: 'a PostgreSQL URL such as "postgres://spillway@db:5432/spillway"' })
+  .superRefine((value, ctx) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      // reported below
+    }
+    if (!url || !/^postgres(ql)?:$/i.test(url.protocol))
+      ctx.addIssue({
+        code: "custom",
+        message:
+          'a PostgreSQL URL such as "postgres://spillway@db:5432/spillway" (SQLite needs no store entry)',
+      });
+    else if (url.password)
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "holds a password: keep the URL here without it (postgres://user@host/db) and put the password in PGPASSWORD or ~/.pgpass, or pass the whole URL with --store or SPILLWAY_STORE",
+        params: { sentence: true, secret: true },
+      });
+  });
+
 /** The whole config file. */
 export const configSchema = strictObject({
   $schema: z.string({ error: "a string" }).optional(),
@@ -65,6 +93,8 @@ export const configSchema = strictObject({
   defaults: settingsSchema.default({}),
   /** `spillway mcp`: the gateway's limits and extraction through the client's model. */
   gateway: gatewaySchema.optional(),
+  /** The shared PostgreSQL store (below --store and SPILLWAY_STORE); absent: SQLite in the home. */
+  store: storeUrlSchema.optional(),
 });
 
 /** A validated config file. */

@@ -119,7 +119,7 @@ export function problemsFromIssues(
     const base = {
       key: keyPath(at.path),
       ...(line !== undefined ? { line } : {}),
-      ...(at.found ? { value: at.value } : {}),
+      ...(at.found && !params.secret ? { value: at.value } : {}),
     };
     if (params.sentence) {
       return {

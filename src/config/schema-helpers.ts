@@ -13,6 +13,8 @@ export interface IssueParams {
   /** `unknown_provider` marks a model ref whose provider does not exist. */
   kind?: "unknown_provider";
   provider?: string;
+  /** The value holds a secret: the problem never repeats it. */
+  secret?: boolean;
 }
 
 type AddIssue = z.core.$RefinementCtx["addIssue"];
