@@ -3,6 +3,7 @@
  * the store's owner, so it reads every session's outputs.
  */
 import type { Command } from "commander";
+import { CONFIG_FILE_NAMES } from "../config/config-names.js";
 import { resolveHome } from "../core/home.js";
 import { openOutputStore, openStores, storeUrlOf } from "../store/open-stores.js";
 import type { OutputStore, ReadScope } from "../store/output-store.js";
@@ -42,9 +43,10 @@ let sharedOutput: Output | undefined;
 export async function configuredStore(home: string | undefined): Promise<string | undefined> {
   const { stat } = await import("node:fs/promises");
   const { join } = await import("node:path");
-  const names = ["spillway.config.json", "spillway.config.yaml", "spillway.config.yml"];
   const folders = [process.cwd(), resolveHome(home)];
-  const candidates = folders.flatMap((folder) => names.map((name) => join(folder, name)));
+  const candidates = folders.flatMap((folder) =>
+    CONFIG_FILE_NAMES.map((name) => join(folder, name)),
+  );
   const exists = await Promise.all(
     candidates.map((path) =>
       stat(path).then(

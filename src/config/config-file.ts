@@ -6,6 +6,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, join, resolve } from "node:path";
 import { SpillwayError } from "../core/errors.js";
 import { resolveHome } from "../core/home.js";
+import { CONFIG_FILE_NAMES } from "./config-names.js";
 import { configSchema, type LoadedConfig } from "./config-schema.js";
 import { parseJsonSource } from "./json-source.js";
 import { resolveServerPaths } from "./mcp-server-schema.js";
@@ -14,12 +15,7 @@ import { literalSecretProblems } from "./secrets.js";
 import { checkSourceSize } from "./source-size.js";
 import { parseYamlSource } from "./yaml-source.js";
 
-/** The config file names, in the order they are looked for. */
-export const CONFIG_FILE_NAMES = [
-  "spillway.config.json",
-  "spillway.config.yaml",
-  "spillway.config.yml",
-] as const;
+export { CONFIG_FILE_NAMES };
 
 /** Where to look for the config file. */
 export interface FindConfigFileOptions {
