@@ -165,6 +165,7 @@ export async function buildSession(
           subagents: subagentHandlers(plan.subagents, runChild, { asyncParam: asyncTools }),
           surface,
           asyncTools,
+          helperTools: plan.settings.helperTools !== false,
           ...(options.surface ? { onlySurface: true } : {}),
         },
         () => context,

@@ -120,11 +120,12 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
   const cli = options.cli ?? {};
   const resolved = resolveSettings({ cli, agent, ...(config ? { config } : {}), env });
   const targets = modelTargets(resolved, resolved.models, options.home);
+  const models =
+    resolved.sources.models === "default"
+      ? await reachableDefaults(targets, options.ollamaProbe)
+      : targets;
   const settings: SessionSettings = {
-    models:
-      resolved.sources.models === "default"
-        ? await reachableDefaults(targets, options.ollamaProbe)
-        : targets,
+    models,
     maxTurns: resolved.maxTurns,
     toolResponseMaxBytes: resolved.toolResponseMaxBytes,
     toolConcurrency: resolved.toolConcurrency,
@@ -140,6 +141,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
       maxRunning: resolved.asyncMaxRunning,
     },
     compaction: compactionSettings(resolved, options.home),
+    helperTools: resolved.helperTools ?? !models.every((t) => t.ref.startsWith("local/")),
   };
   const subagents = (agent.frontmatter.agents ?? []).map((path) => ({ path, description: "" }));
   for (const sub of subagents) {

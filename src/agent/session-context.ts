@@ -34,6 +34,8 @@ export interface SessionSettings {
   readonly async?: AsyncSettings;
   /** Compaction (seed 004); absent in sessions stored before it existed (then the defaults). */
   readonly compaction?: CompactionSettings;
+  /** agent__task_status and agent__batch are listed (absent in sessions stored before: yes). */
+  readonly helperTools?: boolean;
 }
 
 /** Seed 004's compaction: thresholds, summarizer, summary size. */

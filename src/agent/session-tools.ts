@@ -184,6 +184,8 @@ export function assembleTools(
     onlySurface?: boolean;
     /** Async tools are on: wait_for_tool_output is listed. */
     asyncTools?: boolean;
+    /** agent__task_status and agent__batch are listed (default true). */
+    helperTools?: boolean;
   },
   context: () => SessionContext,
 ): Map<string, ToolHandler> {
@@ -195,7 +197,8 @@ export function assembleTools(
   surfaceToolHandlers(parts.surface, context).forEach(add);
   // The read-grep agent gets its surface's tools and the final report, nothing else.
   if (parts.onlySurface) return tools;
-  add(taskStatusTool(context));
+  const helpers = parts.helperTools !== false;
+  if (helpers) add(taskStatusTool(context));
   if (parts.asyncTools) add(waitForToolOutputTool(context));
   const runInner = (call: ModelToolCall, allowed: ReadonlySet<string>) =>
     executeCall(context(), call, allowed, { inBatch: true });
@@ -214,6 +217,6 @@ export function assembleTools(
     }
     return names;
   };
-  add(batchTool(context, allowedInside, runInner));
+  if (helpers) add(batchTool(context, allowedInside, runInner));
   return tools;
 }

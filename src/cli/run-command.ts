@@ -273,6 +273,11 @@ export function addRunCommand(program: Command): void {
       "no async tools: every tool call blocks until it ends (large outputs still get handles)",
     )
     .option(
+      "--helper-tools",
+      "list agent__task_status and agent__batch (default, but for local/ models)",
+    )
+    .option("--no-helper-tools", "leave agent__task_status and agent__batch out of the tool list")
+    .option(
       "--async-timeout <secs>",
       "seconds before a running tool goes on in the background (> 0, default 5)",
       positiveNumber(),

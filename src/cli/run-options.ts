@@ -39,6 +39,8 @@ export interface RunFlags {
   readonly compactionModel?: CompactionModel;
   readonly summaryMaxTokens?: number;
   readonly asyncReadyMessage?: AsyncReadyMessage;
+  /** True with --helper-tools, false with --no-helper-tools. */
+  readonly helperTools?: boolean;
   readonly config?: string;
   readonly resume?: string;
   /** False with --no-preflight. */
@@ -83,6 +85,7 @@ export function cliSettingsOf(flags: RunFlags): CliSettings {
     ...(flags.maxOutputTokens !== undefined ? { maxOutputTokens: flags.maxOutputTokens } : {}),
     ...(flags.stream ? { stream: true } : {}),
     ...(flags.async !== undefined ? { async: flags.async } : {}),
+    ...(flags.helperTools !== undefined ? { helperTools: flags.helperTools } : {}),
     ...(flags.asyncTimeout !== undefined ? { asyncTimeoutSecs: flags.asyncTimeout } : {}),
     ...(flags.asyncTokenThreshold !== undefined
       ? { asyncTokenThreshold: flags.asyncTokenThreshold }

@@ -51,6 +51,11 @@ export const DEFAULT_SETTINGS: {
     readonly summaryMaxTokens: number;
   };
   readonly asyncReadyMessage: AsyncReadyMessage;
+  /**
+   * agent__task_status and agent__batch are listed; undefined: yes, except when every model is
+   * a `local/` one (a small local model called them instead of the tools its task needed).
+   */
+  readonly helperTools: boolean | undefined;
 } = {
   maxTurns: 20,
   toolResponseMaxBytes: 12_288,
@@ -77,6 +82,7 @@ export const DEFAULT_SETTINGS: {
     summaryMaxTokens: 2_048,
   },
   asyncReadyMessage: "handle",
+  helperTools: undefined,
 };
 
 /**

@@ -76,6 +76,7 @@ export interface CliSettings {
     summaryMaxTokens?: Maybe<number>;
   }>;
   asyncReadyMessage?: Maybe<AsyncReadyMessage>;
+  helperTools?: Maybe<boolean>;
   /** Server specs (a relative `cwd` resolves against `process.cwd()`) or config server names. */
   mcpServers?: Maybe<Readonly<Record<string, McpServerSpec>> | readonly string[]>;
 }
@@ -121,6 +122,7 @@ export interface ResolvedSettings {
   asyncMaxRunning: number;
   compaction: ResolvedCompaction;
   asyncReadyMessage: AsyncReadyMessage;
+  helperTools: boolean | undefined; // undefined: by the models (planRun)
   /** Servers by name (`cwd` absolute); empty when neither CLI nor frontmatter names any. */
   mcpServers: Record<string, McpServerSpec>;
   /** The config file's `providers` (empty without a config file). */
@@ -173,20 +175,7 @@ interface Layer {
   values: SettingsValues;
 }
 
-type ScalarKey =
-  | "maxTurns"
-  | "toolResponseMaxBytes"
-  | "toolConcurrency"
-  | "toolTimeoutSecs"
-  | "maxOutputTokens"
-  | "stream"
-  | "async"
-  | "asyncTimeoutSecs"
-  | "asyncTokenThreshold"
-  | "asyncMaxRunning"
-  | "asyncReadyMessage";
-
-const SCALAR_KEYS: readonly ScalarKey[] = [
+const SCALAR_KEYS = [
   "maxTurns",
   "toolResponseMaxBytes",
   "toolConcurrency",
@@ -198,7 +187,9 @@ const SCALAR_KEYS: readonly ScalarKey[] = [
   "asyncTokenThreshold",
   "asyncMaxRunning",
   "asyncReadyMessage",
-];
+  "helperTools",
+] as const;
+type ScalarKey = (typeof SCALAR_KEYS)[number];
 
 const TOOL_OUTPUT_KEYS = ["enabled", "surface", "continuationChars", "synopsisLines"] as const;
 const EXTRACTION_KEYS = [

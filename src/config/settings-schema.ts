@@ -131,6 +131,7 @@ export const settingsShape = {
   asyncMaxRunning: int(1, 64).optional(),
   compaction: compactionSchema.optional(),
   asyncReadyMessage: oneOf(ASYNC_READY_MESSAGES).optional(),
+  helperTools: boolean().optional(),
 };
 
 /** The config file's `defaults`. */
