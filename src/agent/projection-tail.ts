@@ -321,7 +321,12 @@ export function tailMessages(tail: ProjectionTail): ModelMessage[] {
   return [
     ...(tail.pinned ? [tail.pinned.model] : []),
     ...(summary ? [{ role: "user" as const, content: summary.text }] : []),
-    ...tail.entries.map((entry) => entry.model),
+    // A reply with neither text nor a call (canonical history keeps it) is not shown again.
+    ...tail.entries
+      .map((entry) => entry.model)
+      .filter(
+        (m) => !(m.role === "assistant" && Array.isArray(m.content) && m.content.length === 0),
+      ),
   ];
 }
 

@@ -20,6 +20,14 @@ import type { SessionContext } from "./session-context.js";
 import { planTurn } from "./turn-policy.js";
 
 /**
+ * Said after a reply with neither text nor a tool call. Empty replies are also left out of the
+ * projection (tailMessages): a small local model that saw its own empty turns answered nothing
+ * turn after turn.
+ */
+const EMPTY_REPLY_NOTE =
+  "Your last reply was empty. Call the tool your task needs next, or agent__final_report with your complete answer.";
+
+/**
  * The projection (seed 004): the model's input, built at send time from the canonical history:
  * system, the session's task, the latest compaction summary, then the recent messages. The
  * only place that may shorten anything, and what it shortens names the handle. Each history
@@ -125,7 +133,10 @@ async function project(
   const messages = tailMessages(tail);
   messages.push({
     role: "user",
-    content: renderNotice(context, turnPlan, percent, asyncOutputs, step.notes),
+    content: renderNotice(context, turnPlan, percent, asyncOutputs, [
+      ...step.notes,
+      ...(context.state.lastReplyEmpty && !turnPlan.final ? [EMPTY_REPLY_NOTE] : []),
+    ]),
   });
   const usage = contextUsage(limits, {
     turn: plan.turn,

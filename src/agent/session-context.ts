@@ -148,6 +148,8 @@ export interface SessionState {
   readonly rendered: Map<string, string>;
   /** A graceful stop was asked: the next turn is the final one; background tools go on. */
   stopRequested: boolean;
+  /** The model's last reply had neither text nor a tool call (the notice says so). */
+  lastReplyEmpty: boolean;
 }
 
 /** The smallest context window among the session's models: what every fallback can take. */
@@ -219,5 +221,6 @@ export function newSessionState(): SessionState {
     hasStoredOutputs: false,
     rendered: new Map(),
     stopRequested: false,
+    lastReplyEmpty: false,
   };
 }

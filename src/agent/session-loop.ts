@@ -89,6 +89,7 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
     const reply = await callModel(context, projection);
     if (reply.text.trim()) lastText = reply.text.trim();
     const decision = decideReply(reply);
+    state.lastReplyEmpty = decision.kind === "empty";
     if (turnCounts(context, reply)) state.turn = plan.turn;
     await context.history.updateSession(context.sessionId, { turns: state.turn });
     if (decision.kind === "final") return { status: "completed", report: decision.report };
