@@ -33,3 +33,46 @@ describe("an empty reply", () => {
     ]);
   });
 });
+
+describe("a text reply with textReplies: confirm", () => {
+  it("is asked to be confirmed once: a tool call then goes on, a second text is the answer", async () => {
+    const replies: Responder[] = [
+      () => ({ text: "I will read the log first." }),
+      () => toolCall("agent__final_report", { report: "the answer" }),
+    ];
+    let i = 0;
+    const fixture = await agentFixture((request, context) => replies[i++]!(request, context));
+    const agent = await fixture.agent("careful", { textReplies: "confirm" });
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.report).toBe("the answer");
+    expect(textOf(fixture.server.requests[1]!.messages.at(-1)!)).toContain(
+      "Your last reply was text, not a tool call. If it is your complete answer, call agent__final_report",
+    );
+    // Twice text in a row: the second is the answer (the session always ends).
+    const twice = await agentFixture(() => ({ text: "The answer is 42." }));
+    const again = await twice.agent("careful", { textReplies: "confirm" });
+    const second = await runAgent({
+      agent: again,
+      prompt: "go",
+      stores: twice.stores,
+      cwd: twice.dir,
+    });
+    expect(second.report).toBe("The answer is 42.");
+    expect(twice.server.requests).toHaveLength(2);
+    // The default: text is the answer at once.
+    const plain = await agentFixture(() => ({ text: "Right away." }));
+    const first = await runAgent({
+      agent: await plain.agent("plain", {}),
+      prompt: "go",
+      stores: plain.stores,
+      cwd: plain.dir,
+    });
+    expect(first.report).toBe("Right away.");
+    expect(plain.server.requests).toHaveLength(1);
+  });
+});

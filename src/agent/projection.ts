@@ -27,6 +27,10 @@ import { planTurn } from "./turn-policy.js";
 const EMPTY_REPLY_NOTE =
   "Your last reply was empty. Call the tool your task needs next, or agent__final_report with your complete answer.";
 
+/** Said after a text reply when text must be confirmed as the answer (textReplies: confirm). */
+const TEXT_REPLY_NOTE =
+  "Your last reply was text, not a tool call. If it is your complete answer, call agent__final_report with it; otherwise call the tool your task needs next.";
+
 /**
  * The projection (seed 004): the model's input, built at send time from the canonical history:
  * system, the session's task, the latest compaction summary, then the recent messages. The
@@ -136,6 +140,7 @@ async function project(
     content: renderNotice(context, turnPlan, percent, asyncOutputs, [
       ...step.notes,
       ...(context.state.lastReplyEmpty && !turnPlan.final ? [EMPTY_REPLY_NOTE] : []),
+      ...(context.state.lastReplyText && !turnPlan.final ? [TEXT_REPLY_NOTE] : []),
     ]),
   });
   const usage = contextUsage(limits, {

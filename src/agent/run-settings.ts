@@ -124,6 +124,9 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     resolved.sources.models === "default"
       ? await reachableDefaults(targets, options.ollamaProbe)
       : targets;
+  // Small local models: fewer tools, and text must be confirmed as the answer (measured,
+  // docs/local-models.md).
+  const allLocal = models.every((t) => t.ref.startsWith("local/"));
   const settings: SessionSettings = {
     models,
     maxTurns: resolved.maxTurns,
@@ -141,7 +144,8 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
       maxRunning: resolved.asyncMaxRunning,
     },
     compaction: compactionSettings(resolved, options.home),
-    helperTools: resolved.helperTools ?? !models.every((t) => t.ref.startsWith("local/")),
+    helperTools: resolved.helperTools ?? !allLocal,
+    textReplies: resolved.textReplies ?? (allLocal ? "confirm" : "final"),
   };
   const subagents = (agent.frontmatter.agents ?? []).map((path) => ({ path, description: "" }));
   for (const sub of subagents) {

@@ -36,6 +36,8 @@ export interface SessionSettings {
   readonly compaction?: CompactionSettings;
   /** agent__task_status and agent__batch are listed (absent in sessions stored before: yes). */
   readonly helperTools?: boolean;
+  /** A text reply before the final turn is the answer, or asked to be confirmed (absent: final). */
+  readonly textReplies?: "final" | "confirm";
 }
 
 /** Seed 004's compaction: thresholds, summarizer, summary size. */
@@ -150,6 +152,8 @@ export interface SessionState {
   stopRequested: boolean;
   /** The model's last reply had neither text nor a tool call (the notice says so). */
   lastReplyEmpty: boolean;
+  /** The model's last reply was text asked to be confirmed (textReplies: confirm). */
+  lastReplyText: boolean;
 }
 
 /** The smallest context window among the session's models: what every fallback can take. */
@@ -222,5 +226,6 @@ export function newSessionState(): SessionState {
     rendered: new Map(),
     stopRequested: false,
     lastReplyEmpty: false,
+    lastReplyText: false,
   };
 }

@@ -88,8 +88,9 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
     state.pendingTokens = 0;
     const reply = await callModel(context, projection);
     if (reply.text.trim()) lastText = reply.text.trim();
-    const decision = decideReply(reply);
+    const decision = decideReply(reply, context, plan);
     state.lastReplyEmpty = decision.kind === "empty";
+    state.lastReplyText = decision.kind === "confirm";
     if (turnCounts(context, reply)) state.turn = plan.turn;
     await context.history.updateSession(context.sessionId, { turns: state.turn });
     if (decision.kind === "final") return { status: "completed", report: decision.report };

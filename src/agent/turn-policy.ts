@@ -56,14 +56,26 @@ export function finalTurnError(context: SessionContext, plan: TurnPlan): string 
 export type ReplyDecision =
   | { readonly kind: "run-tools" }
   | { readonly kind: "final"; readonly report: string }
-  | { readonly kind: "empty" };
+  | { readonly kind: "empty" }
+  | { readonly kind: "confirm" };
 
-/** What a reply means: tools to run, a final answer given as text, or nothing at all. */
-export function decideReply(reply: ModelReply): ReplyDecision {
+/**
+ * What a reply means: tools to run, a final answer given as text, text to be confirmed as the
+ * answer first (`textReplies: "confirm"`, before the final turn, not twice in a row), or
+ * nothing at all.
+ */
+export function decideReply(
+  reply: ModelReply,
+  context?: Pick<SessionContext, "settings" | "state">,
+  plan?: Pick<TurnPlan, "final">,
+): ReplyDecision {
   if (reply.toolCalls.length > 0) return { kind: "run-tools" };
-  // A model that answers in plain text instead of calling agent__final_report has answered.
-  if (reply.text.trim() !== "") return { kind: "final", report: reply.text.trim() };
-  return { kind: "empty" };
+  const text = reply.text.trim();
+  if (text === "") return { kind: "empty" };
+  const confirm =
+    context?.settings.textReplies === "confirm" && !context.state.lastReplyText && !plan?.final;
+  // Otherwise a model that answers in plain text instead of calling agent__final_report has answered.
+  return confirm ? { kind: "confirm" } : { kind: "final", report: text };
 }
 
 /** Whether a turn counts toward maxTurns: not when every call was an uncounted tool. */

@@ -278,6 +278,10 @@ export function addRunCommand(program: Command): void {
     )
     .option("--no-helper-tools", "leave agent__task_status and agent__batch out of the tool list")
     .option(
+      "--text-replies <mode>",
+      "a text reply before the last turn: final (the answer) or confirm (asked to call agent__final_report); default confirm for local/ models only",
+    )
+    .option(
       "--async-timeout <secs>",
       "seconds before a running tool goes on in the background (> 0, default 5)",
       positiveNumber(),

@@ -41,6 +41,7 @@ export interface RunFlags {
   readonly asyncReadyMessage?: AsyncReadyMessage;
   /** True with --helper-tools, false with --no-helper-tools. */
   readonly helperTools?: boolean;
+  readonly textReplies?: "final" | "confirm";
   readonly config?: string;
   readonly resume?: string;
   /** False with --no-preflight. */
@@ -86,6 +87,7 @@ export function cliSettingsOf(flags: RunFlags): CliSettings {
     ...(flags.stream ? { stream: true } : {}),
     ...(flags.async !== undefined ? { async: flags.async } : {}),
     ...(flags.helperTools !== undefined ? { helperTools: flags.helperTools } : {}),
+    ...(flags.textReplies !== undefined ? { textReplies: flags.textReplies } : {}),
     ...(flags.asyncTimeout !== undefined ? { asyncTimeoutSecs: flags.asyncTimeout } : {}),
     ...(flags.asyncTokenThreshold !== undefined
       ? { asyncTokenThreshold: flags.asyncTokenThreshold }

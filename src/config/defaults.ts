@@ -4,7 +4,12 @@
  */
 import type { TokenizerName } from "../core/tokens.js";
 import type { ModelRef } from "./model-ref.js";
-import type { AsyncReadyMessage, CompactionModel, ToolOutputSurface } from "./settings-schema.js";
+import type {
+  AsyncReadyMessage,
+  CompactionModel,
+  TextReplies,
+  ToolOutputSurface,
+} from "./settings-schema.js";
 
 /** The model when nothing names one (and `SPILLWAY_MODEL` is unset). */
 export const DEFAULT_MODEL = "ollama/qwen2.5:7b";
@@ -56,6 +61,8 @@ export const DEFAULT_SETTINGS: {
    * a `local/` one (a small local model called them instead of the tools its task needed).
    */
   readonly helperTools: boolean | undefined;
+  /** `final`, or `confirm` (undefined: `confirm` when every model is `local/`, else `final`). */
+  readonly textReplies: TextReplies | undefined;
 } = {
   maxTurns: 20,
   toolResponseMaxBytes: 12_288,
@@ -83,6 +90,7 @@ export const DEFAULT_SETTINGS: {
   },
   asyncReadyMessage: "handle",
   helperTools: undefined,
+  textReplies: undefined,
 };
 
 /**

@@ -28,6 +28,7 @@ import {
   type CompactionModel,
   type SettingsValues,
   settingsShape,
+  type TextReplies,
   type ToolOutputSurface,
 } from "./settings-schema.js";
 
@@ -77,6 +78,7 @@ export interface CliSettings {
   }>;
   asyncReadyMessage?: Maybe<AsyncReadyMessage>;
   helperTools?: Maybe<boolean>;
+  textReplies?: Maybe<TextReplies>;
   /** Server specs (a relative `cwd` resolves against `process.cwd()`) or config server names. */
   mcpServers?: Maybe<Readonly<Record<string, McpServerSpec>> | readonly string[]>;
 }
@@ -123,6 +125,7 @@ export interface ResolvedSettings {
   compaction: ResolvedCompaction;
   asyncReadyMessage: AsyncReadyMessage;
   helperTools: boolean | undefined; // undefined: by the models (planRun)
+  textReplies: TextReplies | undefined; // likewise
   /** Servers by name (`cwd` absolute); empty when neither CLI nor frontmatter names any. */
   mcpServers: Record<string, McpServerSpec>;
   /** The config file's `providers` (empty without a config file). */
@@ -188,6 +191,7 @@ const SCALAR_KEYS = [
   "asyncMaxRunning",
   "asyncReadyMessage",
   "helperTools",
+  "textReplies",
 ] as const;
 type ScalarKey = (typeof SCALAR_KEYS)[number];
 

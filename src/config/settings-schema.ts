@@ -29,6 +29,14 @@ export const ASYNC_READY_MESSAGES = ["handle", "seed-003"] as const;
 
 export type AsyncReadyMessage = (typeof ASYNC_READY_MESSAGES)[number];
 
+/**
+ * What a reply of plain text (no tool call) means before the final turn: the answer
+ * (`final`), or, with `confirm`, a question back: "call agent__final_report if that is your
+ * answer" (a second text reply in a row is taken as the answer).
+ */
+export const TEXT_REPLIES = ["final", "confirm"] as const;
+export type TextReplies = (typeof TEXT_REPLIES)[number];
+
 const MODEL_REF_ALLOWED = 'a model ref "provider/model", e.g. "openai/gpt-4.1"';
 
 function checkRef(ref: string, ctx: Parameters<typeof addIssue>[0]): ModelRef | undefined {
@@ -132,6 +140,7 @@ export const settingsShape = {
   compaction: compactionSchema.optional(),
   asyncReadyMessage: oneOf(ASYNC_READY_MESSAGES).optional(),
   helperTools: boolean().optional(),
+  textReplies: oneOf(TEXT_REPLIES).optional(),
 };
 
 /** The config file's `defaults`. */
