@@ -77,7 +77,10 @@ export function surfaceToolHandlers(
         signal,
         toolCallId: call.toolCallId,
         ...(asyncActive(session)
-          ? { asyncTokenThreshold: asyncSettingsOf(session.settings).tokenThreshold }
+          ? {
+              asyncTokenThreshold: asyncSettingsOf(session.settings).tokenThreshold,
+              seedTexts: asyncSettingsOf(session.settings).readyMessage === "seed-003",
+            }
           : {}),
       });
       return {

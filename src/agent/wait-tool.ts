@@ -1,5 +1,9 @@
-import { completedText, NOTHING_RUNNING_TEXT } from "../surfaces/async-texts.js";
-import type { SessionContext } from "./session-context.js";
+import {
+  completedText,
+  NOTHING_RUNNING_GUIDED_TEXT,
+  NOTHING_RUNNING_TEXT,
+} from "../surfaces/async-texts.js";
+import { asyncSettingsOf, type SessionContext } from "./session-context.js";
 import type { ToolHandler } from "./tool-types.js";
 
 export const WAIT_FOR_TOOL_OUTPUT = "wait_for_tool_output";
@@ -23,8 +27,10 @@ export function waitForToolOutputTool(context: () => SessionContext): ToolHandle
     run: async (_call, signal) => {
       const session = context();
       const { background } = session;
-      if (background.runningCount === 0 && background.unreported().length === 0)
-        return { type: "note", text: NOTHING_RUNNING_TEXT };
+      if (background.runningCount === 0 && background.unreported().length === 0) {
+        const seed = asyncSettingsOf(session.settings).readyMessage === "seed-003";
+        return { type: "note", text: seed ? NOTHING_RUNNING_TEXT : NOTHING_RUNNING_GUIDED_TEXT };
+      }
       const timeoutSecs = session.settings.toolTimeoutSecs;
       const completed = await background.waitForCompleted(signal, timeoutSecs * 1000);
       if (completed.length > 0) return { type: "note", text: completedText(completed) };

@@ -27,6 +27,11 @@ export function asyncReadyText(id: string, toolName: string, tokens: number): st
 export const NOT_READY_TEXT = "Tool not ready. Use wait_for_tool_output.";
 /** Seed 003's answer of wait_for_tool_output when nothing runs. */
 export const NOTHING_RUNNING_TEXT = "No async tools running.";
+/** Our answer when nothing runs: a small model called the wait again and again in place of
+ * reading what it had, so the text says what to do instead. */
+export const NOTHING_RUNNING_GUIDED_TEXT =
+  `${NOTHING_RUNNING_TEXT} Nothing to wait for: read a stored output with get_tool_output, ` +
+  "or call agent__final_report with your complete answer.";
 
 export function humanSize(bytes: number): string {
   if (bytes < 1024) return `${bytes}B`;

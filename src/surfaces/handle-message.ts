@@ -68,6 +68,27 @@ function exampleJsonQuery(synopsis: readonly string[], ndjson: boolean): string 
 }
 
 /**
+ * The exact get_tool_output calls that read a text output, one a line (indented), with a
+ * JSONPath example when the output is JSON.
+ *
+ * @example
+ * readCallLines("out_1")[0]; // '  get_tool_output(id="out_1", mode="grep", pattern="ERROR", context=2)   lines matching…'
+ */
+export function readCallLines(id: string, jsonQuery?: string): string[] {
+  return [
+    `  get_tool_output(id="${id}", mode="grep", pattern="ERROR", context=2)   lines matching a literal (regex=true for a regular expression)`,
+    `  get_tool_output(id="${id}", mode="slice", slice={"line_start": 1, "line_end": 50})   lines by number`,
+    `  get_tool_output(id="${id}", mode="slice", slice={"anchor": "some text", "window": 500})   text around a literal`,
+    `  get_tool_output(id="${id}", mode="page", cursor=0)   read in order, page by page`,
+    ...(jsonQuery !== undefined
+      ? [
+          `  get_tool_output(id="${id}", mode="json", json_query=${JSON.stringify(jsonQuery)})   JSONPath query`,
+        ]
+      : []),
+  ];
+}
+
+/**
  * The default surface's handle message: first in the tool result, outside any JSON, with the
  * output's size, kind, a synopsis and the exact calls that read it, so that retrieval is hard
  * to skip and inventing the content is plainly wrong.
@@ -98,17 +119,10 @@ export async function defaultHandleMessage(
   }
   const json = record.kind === "json" || record.kind === "ndjson";
   const synopsis = await synopsisOf(outputs, record, scope, synopsisLines);
-  const calls = [
-    `  get_tool_output(id="${id}", mode="grep", pattern="ERROR", context=2)   lines matching a literal (regex=true for a regular expression)`,
-    `  get_tool_output(id="${id}", mode="slice", slice={"line_start": 1, "line_end": 50})   lines by number`,
-    `  get_tool_output(id="${id}", mode="slice", slice={"anchor": "some text", "window": 500})   text around a literal`,
-    `  get_tool_output(id="${id}", mode="page", cursor=0)   read in order, page by page`,
-    ...(json
-      ? [
-          `  get_tool_output(id="${id}", mode="json", json_query=${JSON.stringify(exampleJsonQuery(synopsis, record.kind === "ndjson"))})   JSONPath query`,
-        ]
-      : []),
-  ];
+  const calls = readCallLines(
+    id,
+    json ? exampleJsonQuery(synopsis, record.kind === "ndjson") : undefined,
+  );
   return [
     ...head,
     "",

@@ -25,6 +25,8 @@ export interface SurfaceContext {
    * the size and the modes that work, and running outputs answer "Tool not ready".
    */
   readonly asyncTokenThreshold?: number;
+  /** Seed 003's texts word for word (asyncReadyMessage: seed-003) instead of spillway's. */
+  readonly seedTexts?: boolean;
 }
 
 /** A surface call's answer: text for the model, kept in the canonical history as is. */

@@ -12,7 +12,7 @@ import { openSqliteStores } from "../../src/store/sqlite-history-store.js";
 import {
   asyncRunningText,
   NOT_READY_TEXT,
-  NOTHING_RUNNING_TEXT,
+  NOTHING_RUNNING_GUIDED_TEXT,
 } from "../../src/surfaces/async-texts.js";
 import {
   type ChatRequest,
@@ -180,7 +180,7 @@ describe("async tools: the time trigger", () => {
       cwd: fixture.dir,
     });
     expect(result.error).toBeNull();
-    expect(waits[0]).toBe(NOTHING_RUNNING_TEXT);
+    expect(waits[0]).toBe(NOTHING_RUNNING_GUIDED_TEXT);
     expect(waits[1]).toMatch(/^Completed tools:\n- test__slow \(id: out_\w+, size: 3B\)$/);
     expect(waits[2]).toMatch(
       /^Completed tools:\n- test__slow \(id: out_\w+, size: 3B\)\n- test__slow \(id: out_\w+, size: 5B\)$/,

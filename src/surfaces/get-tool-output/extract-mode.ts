@@ -9,7 +9,10 @@ export async function extractMode(
   record: OutputRecord,
   context: SurfaceContext,
 ): Promise<string> {
-  if (!args.query) throw missingArgument("Query required for extract mode.");
+  if (!args.query)
+    throw missingArgument(
+      `Query required for extract mode.${context.seedTexts ? "" : ` Say what to find: get_tool_output(id="${record.id}", mode="extract", query="the first ERROR line and what caused it").`}`,
+    );
   if (!context.extractor) {
     throw new SpillwayError(
       "INVALID_ARGUMENT",

@@ -1,5 +1,6 @@
 import { SpillwayError } from "../../core/errors.js";
 import type { OutputRecord } from "../../store/output-store.js";
+import { readCallLines } from "../handle-message.js";
 import { renderRaw } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
 import { readerFor } from "./read.js";
@@ -14,10 +15,21 @@ export async function rawMode(record: OutputRecord, context: SurfaceContext): Pr
   const otherModes = `mode="grep", "slice", "page"${record.kind === "json" || record.kind === "ndjson" ? ', "json"' : ""}`;
   const threshold = context.asyncTokenThreshold;
   if (threshold !== undefined && (record.tokenEstimate ?? 0) > threshold) {
+    const tokens = (record.tokenEstimate ?? 0).toLocaleString("en-US");
     throw new SpillwayError(
       "OUTPUT_TOO_LARGE",
-      `Response too large (${record.byteSize ?? 0} bytes). Use extract mode. ` +
-        `Also exact: ${otherModes} (~${(record.tokenEstimate ?? 0).toLocaleString("en-US")} tokens is over the ${threshold.toLocaleString("en-US")}-token raw limit).`,
+      context.seedTexts
+        ? `Response too large (${record.byteSize ?? 0} bytes). Use extract mode. ` +
+            `Also exact: ${otherModes} (~${tokens} tokens is over the ${threshold.toLocaleString("en-US")}-token raw limit).`
+        : // A small model followed "Use extract mode" and sent no query; the exact calls come first.
+          [
+            `Too large to return whole: ${(record.byteSize ?? 0).toLocaleString("en-US")} bytes, ~${tokens} tokens (raw reads stop at ${threshold.toLocaleString("en-US")} tokens). Read it in parts:`,
+            ...readCallLines(
+              id,
+              record.kind === "json" || record.kind === "ndjson" ? "$" : undefined,
+            ),
+            `or have it read for you: get_tool_output(id="${id}", mode="extract", query="what to find").`,
+          ].join("\n"),
       { outputId: id, limit: threshold },
       { fault: "model" },
     );

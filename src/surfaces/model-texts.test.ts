@@ -1,0 +1,70 @@
+/**
+ * What get_tool_output answers a model that asks for too much or too little: spillway's texts
+ * give the exact calls that work; seed 003's texts stay word for word behind
+ * asyncReadyMessage: seed-003 (seedTexts).
+ */
+import { describe, expect, it } from "vitest";
+import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
+import { createGetToolOutputSurface } from "./get-tool-output.js";
+import type { SurfaceContext } from "./surface.js";
+
+async function setup() {
+  const { store: outputs } = await tempStore();
+  const log = Array.from({ length: 4000 }, (_, i) => `2026-03-14 INFO request ${i} ok`).join("\n");
+  const record = await outputs.put(origin(), log);
+  const surface = createGetToolOutputSurface({ synopsisLines: 5 });
+  const context = (seedTexts: boolean): SurfaceContext => ({
+    outputs,
+    scope: SCOPE,
+    maxChars: 1_000_000,
+    tokenizer: "o200k_base",
+    outputOfToolCall: async () => undefined,
+    asyncTokenThreshold: 1000,
+    seedTexts,
+  });
+  return { record, surface, context };
+}
+
+describe("get_tool_output's answers to a model", () => {
+  it("a raw read over the limit answers with the exact calls that read it (seed 003's text with seedTexts)", async () => {
+    const { record, surface, context } = await setup();
+    const ours = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "raw" },
+      context(false),
+    );
+    expect(ours.isError).toBe(true);
+    expect(ours.text).toContain("Too large to return whole");
+    expect(ours.text).toContain(
+      `get_tool_output(id="${record.id}", mode="grep", pattern="ERROR", context=2)`,
+    );
+    expect(ours.text).toContain(`mode="extract", query="what to find"`);
+    expect(ours.text).not.toContain("Use extract mode");
+    const seed = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "raw" },
+      context(true),
+    );
+    expect(seed.text).toMatch(/Response too large \(\d+ bytes\)\. Use extract mode\. Also exact:/);
+  });
+
+  it("extract without a query says what to send", async () => {
+    const { record, surface, context } = await setup();
+    const ours = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "extract" },
+      context(false),
+    );
+    expect(ours.isError).toBe(true);
+    expect(ours.text).toContain(
+      `Query required for extract mode. Say what to find: get_tool_output(id="${record.id}", mode="extract", query=`,
+    );
+    const seed = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "extract" },
+      context(true),
+    );
+    expect(seed.text).toContain("Query required for extract mode.");
+    expect(seed.text).not.toContain("Say what to find");
+  });
+});
