@@ -25,8 +25,10 @@ describe("an empty reply", () => {
     expect(textOf(first!.messages.at(-1)!)).not.toContain("Your last reply was empty");
     expect(second!.messages.filter((m) => m.role === "assistant")).toEqual([]);
     expect(textOf(second!.messages.at(-1)!)).toContain(
-      "Your last reply was empty. Call the tool your task needs next, or agent__final_report",
+      "Your last reply was empty. Reply with a tool call: the one that gets what your task still needs, or agent__final_report",
     );
+    // The note says what to do; no menu beside it for a model to copy.
+    expect(textOf(second!.messages.at(-1)!)).not.toContain("decide your next move");
     const history = await fixture.stores.history.messages(result.sessionId);
     expect(history.filter((m) => m.role === "assistant").map((m) => m.parts.length)).toEqual([
       0, 1,
@@ -51,7 +53,10 @@ describe("a text reply with textReplies: confirm", () => {
     });
     expect(result.report).toBe("the answer");
     expect(textOf(fixture.server.requests[1]!.messages.at(-1)!)).toContain(
-      "Your last reply was text, not a tool call. If it is your complete answer, call agent__final_report",
+      "Your last reply was text, not a tool call. If that text is your complete answer, call agent__final_report with it as the report.",
+    );
+    expect(textOf(fixture.server.requests[1]!.messages.at(-1)!)).not.toContain(
+      "Call tools to advance your task",
     );
     // Twice text in a row: the second is the answer (the session always ends).
     const twice = await agentFixture(() => ({ text: "The answer is 42." }));

@@ -5,11 +5,19 @@ import { renderNotice, type TurnPlan } from "./notice.js";
 import type { SessionContext } from "./session-context.js";
 
 const NOW = 1_700_000_010_000;
-/** renderNotice reads the clock and the surface only. */
-const context = {
-  clock: () => NOW,
-  surface: createSurface("get_tool_output", { synopsisLines: 5, continuationChars: 4000 }),
-} as unknown as SessionContext;
+/** renderNotice reads the clock, the surface and the async settings only. */
+const contextWith = (readyMessage: "handle" | "seed-003") =>
+  ({
+    clock: () => NOW,
+    surface: createSurface("get_tool_output", { synopsisLines: 5, continuationChars: 4000 }),
+    settings: {
+      async: { enabled: true, timeoutSecs: 5, tokenThreshold: 10_000, maxRunning: 4, readyMessage },
+    },
+  }) as unknown as SessionContext;
+/** The seed-exact setting: seed 003's texts word for word. */
+const context = contextWith("seed-003");
+/** spillway's default texts. */
+const guided = contextWith("handle");
 
 const plan = (over: Partial<TurnPlan> = {}): TurnPlan => ({
   turn: 3,
@@ -31,7 +39,7 @@ const output = (over: Partial<AsyncOutputStatus>): AsyncOutputStatus => ({
   ...over,
 });
 
-describe("renderNotice: the Async Tool Status section and seed 003's options", () => {
+describe("renderNotice: the Async Tool Status section and seed 003's options (seed-exact setting)", () => {
   it("no async tools: turn, context and the two options, unchanged", () => {
     expect(renderNotice(context, plan(), 45)).toBe(
       [
@@ -142,5 +150,39 @@ describe("renderNotice: the Async Tool Status section and seed 003's options", (
     );
     expect(text).toContain("- fetcher (id: out_24,");
     expect(text).not.toContain("(id: out_4,");
+  });
+});
+
+describe("renderNotice: spillway's options (the default)", () => {
+  it("nothing stored: seed 003's menu, as in a seed-exact session", () => {
+    expect(renderNotice(guided, plan(), 45)).toBe(
+      renderNotice(contextWith("seed-003"), plan(), 45),
+    );
+  });
+
+  it("an output shown by handle: the read modes by name, raw left out; no seed menu", () => {
+    const text = renderNotice(guided, plan({ canRetrieve: true }), 45, [
+      output({ id: "out_c", status: "ready", tokens: 45_000 }),
+    ]);
+    expect(text).toContain("### Ready (1)\n- fetcher (id: out_c, ~45K tokens, 0 retrievals)");
+    expect(text).toContain(
+      '- get_tool_output to read a stored output by its id, in parts: mode="grep"',
+    );
+    expect(text).not.toContain("raw");
+    expect(text).not.toContain("advance your task");
+    expect(text).not.toContain("wait_for_tool_output");
+  });
+
+  it("an output stored and a tool running: the options to read and to wait, no placeholder", () => {
+    const text = renderNotice(guided, plan({ canRetrieve: true }), 45, [output({})]);
+    expect(text).toContain("Reply with one tool call:\n- get_tool_output to read");
+    expect(text).toContain("- wait_for_tool_output() to wait for a running tool");
+    expect(text).not.toContain("the tool your task needs next");
+  });
+
+  it("the final turn is the same as the seed's", () => {
+    const text = renderNotice(guided, plan({ final: true, turn: 10 }), 80);
+    expect(text).toContain("This is your final turn: call agent__final_report now");
+    expect(text).not.toContain("Reply with one tool call");
   });
 });

@@ -2,7 +2,7 @@ import type { ToolDefinition } from "../core/tool-definition.js";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import { renderSystemNotice } from "../surfaces/system-notice.js";
 import { FINAL_REPORT } from "./internal-tools.js";
-import type { SessionContext } from "./session-context.js";
+import { asyncSettingsOf, type SessionContext } from "./session-context.js";
 
 /** What the next model call may do: decided by the turn policy, shown by the notice. */
 export interface TurnPlan {
@@ -19,7 +19,8 @@ export interface TurnPlan {
 /**
  * The session's per-turn System Notice (seed 003's XML-NEXT), rendered by the surfaces layer
  * from the turn plan: turn i of N, context window % used, the Async Tool Status and the
- * options the model has now. Ephemeral: part of the projection, never of the canonical history.
+ * options the model has now (or, after an empty or text reply, `replyNote` saying what to do
+ * instead). Ephemeral: part of the projection, never of the canonical history.
  */
 export function renderNotice(
   context: SessionContext,
@@ -27,7 +28,12 @@ export function renderNotice(
   contextPercent: number,
   asyncOutputs: readonly AsyncOutputStatus[] = [],
   notes: readonly string[] = [],
+  replyNote?: string,
 ): string {
+  // Seed-exact sessions (seed 003's texts, or the seed 000/002 surfaces) keep seed 003's menu.
+  const guided =
+    context.surface.name === "get_tool_output" &&
+    asyncSettingsOf(context.settings).readyMessage !== "seed-003";
   return renderSystemNotice({
     turn: { number: plan.turn, max: plan.maxTurns },
     contextPercent,
@@ -37,6 +43,9 @@ export function renderNotice(
     canRetrieve: plan.canRetrieve,
     retrieveTools: context.surface.tools().map((t) => t.name),
     finalTool: FINAL_REPORT,
-    notes,
+    notes: replyNote ? [...notes, replyNote] : notes,
+    guided,
+    // A note on the last reply says what to do now; a menu beside it is one more text to copy.
+    optionsInNotes: guided && replyNote !== undefined,
   });
 }

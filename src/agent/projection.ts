@@ -25,11 +25,19 @@ import { planTurn } from "./turn-policy.js";
  * turn after turn.
  */
 const EMPTY_REPLY_NOTE =
-  "Your last reply was empty. Call the tool your task needs next, or agent__final_report with your complete answer.";
+  "Your last reply was empty. Reply with a tool call: the one that gets what your task still needs, or agent__final_report with your complete answer.";
 
 /** Said after a text reply when text must be confirmed as the answer (textReplies: confirm). */
 const TEXT_REPLY_NOTE =
-  "Your last reply was text, not a tool call. If it is your complete answer, call agent__final_report with it; otherwise call the tool your task needs next.";
+  "Your last reply was text, not a tool call. If that text is your complete answer, call agent__final_report with it as the report. If not, call the tool that gets what is missing.";
+
+/** What the notice says about the last reply, when it was empty or text to be confirmed. */
+function replyNote(context: SessionContext, plan: TurnPlan): string | undefined {
+  if (plan.final) return undefined;
+  if (context.state.lastReplyEmpty) return EMPTY_REPLY_NOTE;
+  if (context.state.lastReplyText) return TEXT_REPLY_NOTE;
+  return undefined;
+}
 
 /**
  * The projection (seed 004): the model's input, built at send time from the canonical history:
@@ -137,11 +145,14 @@ async function project(
   const messages = tailMessages(tail);
   messages.push({
     role: "user",
-    content: renderNotice(context, turnPlan, percent, asyncOutputs, [
-      ...step.notes,
-      ...(context.state.lastReplyEmpty && !turnPlan.final ? [EMPTY_REPLY_NOTE] : []),
-      ...(context.state.lastReplyText && !turnPlan.final ? [TEXT_REPLY_NOTE] : []),
-    ]),
+    content: renderNotice(
+      context,
+      turnPlan,
+      percent,
+      asyncOutputs,
+      step.notes,
+      replyNote(context, turnPlan),
+    ),
   });
   const usage = contextUsage(limits, {
     turn: plan.turn,

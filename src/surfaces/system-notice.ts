@@ -20,6 +20,17 @@ export interface NoticeView {
   readonly finalTool?: string;
   /** Lines after the context line (e.g. that a compaction fell back to handle form). */
   readonly notes?: readonly string[];
+  /**
+   * spillway's own options (one tool call, the read modes by name) instead of seed 003's menu.
+   * The 1.5B local model copied the seed's "Call tools to advance your task" into prose and
+   * took "raw" from its `"raw"|"extract"|"slice"` line on outputs far over raw's limit.
+   */
+  readonly guided?: boolean;
+  /**
+   * The notes already say what the model can do now (after an empty or a text reply): no menu.
+   * After the text "ok" and the seed menu, the 1.5B model replied "1. Call tools to advance your task".
+   */
+  readonly optionsInNotes?: boolean;
 }
 
 /**
@@ -51,6 +62,11 @@ export function renderSystemNotice(view: NoticeView): string {
     else lines.push("This is your final turn: give your complete answer now, without tool calls.");
     return lines.join("\n");
   }
+  if (view.optionsInNotes) return lines.join("\n");
+  if (view.guided && hasStoredOutput(view)) {
+    lines.push(...guidedOptions(view));
+    return lines.join("\n");
+  }
   const retrieve = view.retrieveTools.join(" or ");
   lines.push("You now need to decide your next move:");
   const options = ["Call tools to advance your task"];
@@ -75,4 +91,29 @@ export function renderSystemNotice(view: NoticeView): string {
     if (running) lines.push("Use wait_for_tool_output() to block until a running tool completes.");
   }
   return lines.join("\n");
+}
+
+function hasStoredOutput(view: NoticeView): boolean {
+  return view.canRetrieve || view.asyncOutputs.some((o) => o.status === "ready");
+}
+
+/**
+ * What the model can do now, as spillway says it: concrete calls only. No line is a placeholder
+ * sentence: the 1.5B model copied "the tool your task needs next" into a tool's free-text
+ * argument, as it had copied the seed menu's "Call tools to advance your task".
+ */
+function guidedOptions(view: NoticeView): string[] {
+  const running = view.asyncOutputs.some((o) => o.status === "running");
+  const tools = view.retrieveTools.join(" or ");
+  const lines = [
+    view.finalTool ? "Reply with one tool call:" : "Now do one of these:",
+    `- ${tools} to read a stored output by its id, in parts: mode="grep" (a pattern), "slice" (lines or text around an anchor), "page" (in order), "json" or "extract" (a query); its tool result lists exact calls`,
+  ];
+  if (running) lines.push("- wait_for_tool_output() to wait for a running tool");
+  lines.push(
+    view.finalTool
+      ? `- ${view.finalTool} with your complete answer, once the tool results you have read hold it`
+      : "- your final answer as text, once the tool results you have read hold it",
+  );
+  return lines;
 }

@@ -73,13 +73,14 @@ describe("get_tool_output's schema", () => {
     expect(schema.additionalProperties).toBe(false);
     for (const [name, property] of Object.entries(schema.properties))
       expect(property.description, name).toBeTruthy();
+    // Reads of parts first, raw last (a small model picks the first mode it sees).
     expect(schema.properties.mode!.enum).toEqual([
-      "raw",
-      "slice",
       "grep",
+      "slice",
       "page",
       "json",
       "extract",
+      "raw",
     ]);
   });
 

@@ -4,7 +4,8 @@ import { toolInputSchema } from "../../core/tool-input-schema.js";
 
 export const GET_TOOL_OUTPUT = "get_tool_output";
 
-export const GET_TOOL_OUTPUT_MODES = ["raw", "slice", "grep", "page", "json", "extract"] as const;
+/** Reads of parts first: the 1.5B local model picked the first mode it saw, raw, on outputs far over raw's limit. */
+export const GET_TOOL_OUTPUT_MODES = ["grep", "slice", "page", "json", "extract", "raw"] as const;
 export const EXTRACT_STRATEGIES = ["auto", "full-chunked", "read-grep", "truncate"] as const;
 
 const SLICE_KEYS = [
@@ -26,9 +27,9 @@ export const getToolOutputArgs = z
     mode: z
       .enum(GET_TOOL_OUTPUT_MODES)
       .describe(
-        "raw = the whole output (small outputs only); slice = characters, lines or text around an anchor; " +
-          "grep = lines matching a pattern; page = read in order from a cursor; json = JSONPath query or outline; " +
-          "extract = ask a model to find what `query` describes.",
+        "grep = lines matching a pattern; slice = characters, lines or text around an anchor; " +
+          "page = read in order from a cursor; json = JSONPath query or outline; " +
+          "extract = ask a model to find what `query` describes; raw = the whole output (small outputs only).",
       ),
     query: z.string().optional().describe('mode="extract": what to extract, precisely.'),
     strategy: z
