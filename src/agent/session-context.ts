@@ -154,6 +154,8 @@ export interface SessionState {
   lastReplyEmpty: boolean;
   /** The model's last reply was text asked to be confirmed (textReplies: confirm). */
   lastReplyText: boolean;
+  /** The last read of a stored output (surface tool name and canonical arguments) and its turn. */
+  lastRead?: { readonly key: string; readonly turn: number };
 }
 
 /** The smallest context window among the session's models: what every fallback can take. */

@@ -8,6 +8,7 @@ import {
   settleOutcome,
   thrownResult,
 } from "./call-result.js";
+import { refuseRepeatedRead, rememberRead } from "./repeated-read.js";
 import { asyncActive, type SessionContext } from "./session-context.js";
 import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
 
@@ -83,7 +84,9 @@ export async function runToolCalls(
       toolCallId: call.toolCallId,
       toolName: call.toolName,
     });
-    const result = await executeCall(context, call, allowed);
+    const result =
+      refuseRepeatedRead(context, call, turn) ?? (await executeCall(context, call, allowed));
+    rememberRead(context, call, turn, result);
     const durationMs = performance.now() - started;
     await context.history.finishToolCall(
       context.sessionId,

@@ -67,4 +67,40 @@ describe("get_tool_output's answers to a model", () => {
     expect(seed.text).toContain("Query required for extract mode.");
     expect(seed.text).not.toContain("Say what to find");
   });
+
+  it("a grep or an anchor that finds nothing says what else to try, and which call made the output", async () => {
+    const { record, surface, context } = await setup();
+    const grep = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "grep", pattern: "ERROR" },
+      context(false),
+    );
+    expect(grep.text).toContain("no matching lines]");
+    expect(grep.text).toContain(
+      "[nothing found (4,000 lines). Repeating this call returns the same.",
+    );
+    expect(grep.text).toContain(
+      `get_tool_output(id="${record.id}", mode="grep", pattern="ERROR|fail|exception|fatal", regex=true, ignore_case=true)`,
+    );
+    expect(grep.text).toContain("only what test__tool returned for {}");
+    const anchor = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "slice", slice: { anchor: "panic" } },
+      context(false),
+    );
+    expect(anchor.text).toContain("not found (0 occurrences)]\n[nothing found (4,000 lines).");
+    // A grep that finds something, and seed 003's texts, say nothing more.
+    const found = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "grep", pattern: "request 7 ok" },
+      context(false),
+    );
+    expect(found.text).not.toContain("nothing found");
+    const seed = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "grep", pattern: "ERROR" },
+      context(true),
+    );
+    expect(seed.text).not.toContain("nothing found");
+  });
 });

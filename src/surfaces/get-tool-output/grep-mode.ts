@@ -1,5 +1,6 @@
 import { renderGrep } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
+import { nothingFoundHint } from "./nothing-found.js";
 import { readerFor } from "./read.js";
 import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
 
@@ -18,7 +19,11 @@ export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext)
     ...(args.max_matches !== undefined ? { maxMatches: args.max_matches } : {}),
     ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
   });
-  return renderGrep(result, context.maxChars, (cursor) =>
+  const hint =
+    result.matches.length === 0 && args.cursor === undefined
+      ? await nothingFoundHint(args.id, args.pattern, context)
+      : "";
+  const text = renderGrep(result, context.maxChars, (cursor) =>
     getToolOutputCall({
       id: args.id,
       mode: "grep",
@@ -29,4 +34,5 @@ export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext)
       cursor,
     }),
   );
+  return text + hint;
 }

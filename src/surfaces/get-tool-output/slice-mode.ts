@@ -1,6 +1,7 @@
 import { isSpillwayError } from "../../core/errors.js";
 import { renderPage, renderSlice } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
+import { nothingFoundHint } from "./nothing-found.js";
 import { readerFor } from "./read.js";
 import { type GetToolOutputArgs, getToolOutputCall } from "./schema.js";
 
@@ -17,18 +18,19 @@ async function anchorSlice(
     s.window ?? 1000,
     Math.max(0, Math.floor((maxChars - s.anchor.length) / 2)),
   );
-  return renderSlice(
-    await readerFor(
-      id,
-      context,
-    )({
-      mode: "slice",
-      anchor: s.anchor,
-      window,
-      ...(s.match_index !== undefined ? { matchIndex: s.match_index } : {}),
-      maxChars,
-    }),
-  );
+  const result = await readerFor(
+    id,
+    context,
+  )({
+    mode: "slice",
+    anchor: s.anchor,
+    window,
+    ...(s.match_index !== undefined ? { matchIndex: s.match_index } : {}),
+    maxChars,
+  });
+  const hint =
+    !result.found && result.occurrences === 0 ? await nothingFoundHint(id, s.anchor, context) : "";
+  return renderSlice(result) + hint;
 }
 
 /** Lines by number; lines too long for the budget are shown page by page, and it says so. */

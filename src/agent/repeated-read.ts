@@ -1,0 +1,67 @@
+import type { ModelToolCall } from "../providers/model-caller.js";
+import { type CallResult, errorResult } from "./call-result.js";
+import { FINAL_REPORT } from "./internal-tools.js";
+import { asyncSettingsOf, type SessionContext } from "./session-context.js";
+
+/**
+ * A read of a stored output that repeats, argument for argument, the read that succeeded in the
+ * previous turn: answered with REPEATED_CALL saying what to do instead. A stored output does not
+ * change, so the result is the one the model has just been shown. The 1.5B local model, after a
+ * grep that found nothing, made the same grep ten turns in a row until its turns ran out.
+ * Only consecutive repeats are refused: an older result may have left the projection
+ * (compaction), and a read that failed (not ready yet) may be repeated. Seed-exact sessions
+ * (asyncReadyMessage: seed-003) run every call.
+ */
+export function refuseRepeatedRead(
+  context: SessionContext,
+  call: ModelToolCall,
+  turn: number,
+): CallResult | undefined {
+  if (!isSurfaceRead(context, call)) return undefined;
+  const last = context.state.lastRead;
+  if (!last || last.key !== readKey(call) || last.turn !== turn - 1) return undefined;
+  return errorResult(
+    "REPEATED_CALL",
+    `You made this exact call in turn ${last.turn}; a stored output does not change, so its result is the one just above. ` +
+      `Make a different call: another pattern, mode or part of the output; the tool that made the output, with other arguments; or ${FINAL_REPORT} with your complete answer from what you have read.`,
+  );
+}
+
+/**
+ * Remembers a turn's read for the next turn: a read that succeeded, or a repeat refused (so a
+ * third identical call is refused too, rather than answered again).
+ */
+export function rememberRead(
+  context: SessionContext,
+  call: ModelToolCall,
+  turn: number,
+  result: CallResult,
+): void {
+  if (!isSurfaceRead(context, call)) return;
+  const refused = result.ref.kind === "error" && result.ref.code === "REPEATED_CALL";
+  if (result.status === "ok" || refused) context.state.lastRead = { key: readKey(call), turn };
+  else delete context.state.lastRead;
+}
+
+function isSurfaceRead(context: SessionContext, call: ModelToolCall): boolean {
+  return (
+    !call.invalid &&
+    context.tools.get(call.toolName)?.kind === "surface" &&
+    asyncSettingsOf(context.settings).readyMessage !== "seed-003"
+  );
+}
+
+/** The tool and its arguments with keys in order, so `{a,b}` and `{b,a}` are the same call. */
+function readKey(call: ModelToolCall): string {
+  return `${call.toolName}\u0000${JSON.stringify(sorted(call.args))}`;
+}
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
+  );
+}
