@@ -1,7 +1,7 @@
 import {
   completedText,
-  NOTHING_RUNNING_GUIDED_TEXT,
   NOTHING_RUNNING_TEXT,
+  nothingRunningGuidedText,
 } from "../surfaces/async-texts.js";
 import { asyncSettingsOf, type SessionContext } from "./session-context.js";
 import type { ToolHandler } from "./tool-types.js";
@@ -29,7 +29,12 @@ export function waitForToolOutputTool(context: () => SessionContext): ToolHandle
       const { background } = session;
       if (background.runningCount === 0 && background.unreported().length === 0) {
         const seed = asyncSettingsOf(session.settings).readyMessage === "seed-003";
-        return { type: "note", text: seed ? NOTHING_RUNNING_TEXT : NOTHING_RUNNING_GUIDED_TEXT };
+        if (seed) return { type: "note", text: NOTHING_RUNNING_TEXT };
+        // The task's own tools (MCP servers, sub-agents), for a model that has called none yet.
+        const taskTools = [...session.tools]
+          .filter(([, handler]) => handler.kind === "mcp" || handler.kind === "subagent")
+          .map(([name]) => name);
+        return { type: "note", text: nothingRunningGuidedText(taskTools) };
       }
       const timeoutSecs = session.settings.toolTimeoutSecs;
       const completed = await background.waitForCompleted(signal, timeoutSecs * 1000);

@@ -27,11 +27,23 @@ export function asyncReadyText(id: string, toolName: string, tokens: number): st
 export const NOT_READY_TEXT = "Tool not ready. Use wait_for_tool_output.";
 /** Seed 003's answer of wait_for_tool_output when nothing runs. */
 export const NOTHING_RUNNING_TEXT = "No async tools running.";
-/** Our answer when nothing runs: a small model called the wait again and again in place of
- * reading what it had, so the text says what to do instead. */
-export const NOTHING_RUNNING_GUIDED_TEXT =
-  `${NOTHING_RUNNING_TEXT} Nothing to wait for: read a stored output with get_tool_output, ` +
-  "or call agent__final_report with your complete answer.";
+/**
+ * Our answer when nothing runs: a small model called the wait again and again in place of
+ * reading what it had, or, before any tool had run, in place of its task's first tool; so the
+ * text names what to call instead.
+ *
+ * @example
+ * nothingRunningGuidedText(["fs__read_text_file"]);
+ * // "No async tools running. Nothing to wait for: call the tool your task needs (fs__read_text_file), …"
+ */
+export function nothingRunningGuidedText(taskTools: readonly string[]): string {
+  const first =
+    taskTools.length > 0 ? `call the tool your task needs (${taskTools.join(", ")}), ` : "";
+  return (
+    `${NOTHING_RUNNING_TEXT} Nothing to wait for: ${first}read a stored output with get_tool_output, ` +
+    "or call agent__final_report with your complete answer."
+  );
+}
 
 export function humanSize(bytes: number): string {
   if (bytes < 1024) return `${bytes}B`;
