@@ -108,6 +108,9 @@ export async function buildSession(
       };
     };
     const state = newSessionState();
+    // The task as first asked (a resumed run's prompt is only its next message).
+    const taskText = resumed ? (await stores.history.getSession(sessionId)).prompt : options.prompt;
+    if (taskText) state.taskText = taskText;
     const asyncTools = asyncActive({ settings: plan.settings, surface });
     const clock = options.clock ?? systemClock;
     const background = new BackgroundTools(asyncSettingsOf(plan.settings).maxRunning, clock);

@@ -25,7 +25,12 @@ export function viewerRenderContext(
   session: SessionRecord,
   plan: RunPlan,
 ): RenderContext {
-  const state = { ...newSessionState(), turn: session.turns, finalReport: session.finalReport };
+  const state = {
+    ...newSessionState(),
+    turn: session.turns,
+    finalReport: session.finalReport,
+    taskText: session.prompt,
+  };
   return {
     sessionId: session.id,
     outputs,

@@ -43,6 +43,7 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
       toolCallId: record.toolCallId ?? "",
       outputs: context.outputs,
       scope: { sessionId: context.sessionId },
+      ...(context.state.taskText ? { taskText: context.state.taskText } : {}),
     });
     if (!placeholder.continuation) return placeholder.text;
     const { toolCallId, shown, total } = placeholder.continuation;

@@ -154,6 +154,8 @@ export interface SessionState {
   lastReplyEmpty: boolean;
   /** The model's last reply was text asked to be confirmed (textReplies: confirm). */
   lastReplyText: boolean;
+  /** The session's task (its first prompt): handle messages suggest a grep for its terms. */
+  taskText?: string;
   /** The last read of a stored output (surface tool name and canonical arguments) and its turn. */
   lastRead?: { readonly key: string; readonly turn: number };
 }

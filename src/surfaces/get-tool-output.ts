@@ -91,6 +91,7 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
         context.outputs,
         context.scope,
         options.synopsisLines,
+        context.taskText,
       ),
     }),
     execute: async (_toolName, rawArgs, context): Promise<SurfaceAnswer> => {

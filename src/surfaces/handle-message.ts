@@ -1,6 +1,7 @@
 import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
+import { taskTermIn } from "./task-terms.js";
 
 /** Characters of one synopsis line the model is shown; longer lines say their length. */
 const SYNOPSIS_LINE_CHARS = 200;
@@ -74,9 +75,11 @@ function exampleJsonQuery(synopsis: readonly string[], ndjson: boolean): string 
  * @example
  * readCallLines("out_1")[0]; // '  get_tool_output(id="out_1", mode="grep", pattern="ERROR", context=2)   lines matching…'
  */
-export function readCallLines(id: string, jsonQuery?: string): string[] {
+export function readCallLines(id: string, jsonQuery?: string, taskTerm?: string): string[] {
   return [
-    `  get_tool_output(id="${id}", mode="grep", pattern="ERROR", context=2)   lines matching a literal (regex=true for a regular expression)`,
+    taskTerm === undefined
+      ? `  get_tool_output(id="${id}", mode="grep", pattern="ERROR", context=2)   lines matching a literal (regex=true for a regular expression)`
+      : `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(taskTerm)}, context=2)   the lines with ${JSON.stringify(taskTerm)}, which your task names and this output holds`,
     `  get_tool_output(id="${id}", mode="slice", slice={"line_start": 1, "line_end": 50})   lines by number`,
     `  get_tool_output(id="${id}", mode="slice", slice={"anchor": "some text", "window": 500})   text around a literal`,
     `  get_tool_output(id="${id}", mode="page", cursor=0)   read in order, page by page`,
@@ -98,6 +101,7 @@ export async function defaultHandleMessage(
   outputs: OutputStore,
   scope: ReadScope,
   synopsisLines: number,
+  taskText?: string,
 ): Promise<string> {
   const id = record.id;
   const size =
@@ -119,9 +123,13 @@ export async function defaultHandleMessage(
   }
   const json = record.kind === "json" || record.kind === "ndjson";
   const synopsis = await synopsisOf(outputs, record, scope, synopsisLines);
+  // The grep example searches for what the task names, when the output holds it: the 1.5B local
+  // model made the first example call as shown, whatever its task asked.
+  const term = taskText ? await taskTermIn(outputs, record, scope, taskText) : undefined;
   const calls = readCallLines(
     id,
     json ? exampleJsonQuery(synopsis, record.kind === "ndjson") : undefined,
+    term,
   );
   return [
     ...head,

@@ -73,6 +73,8 @@ export interface Surface {
       readonly toolCallId: string;
       readonly outputs: OutputStore;
       readonly scope: ReadScope;
+      /** The session's task (its first prompt): the handle message's examples may use its terms. */
+      readonly taskText?: string;
     },
   ): Promise<Placeholder>;
   execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
+import { defaultHandleMessage } from "./handle-message.js";
+import { taskTerms } from "./task-terms.js";
+
+describe("taskTerms", () => {
+  it("keeps identifiers and quoted strings, in order, and leaves plain words out", () => {
+    expect(
+      taskTerms(
+        'Call data__fetch with output="doc-25d83a78c0". What is the refund reference for event evt_ntngab003? Quote "disk full" exactly.',
+      ),
+    ).toEqual(["data__fetch", "doc-25d83a78c0", "evt_ntngab003", "disk full"]);
+    expect(taskTerms("Find the first error in app.log and explain it.")).toEqual([]);
+  });
+});
+
+describe("the handle message's grep example", () => {
+  async function setup() {
+    const { store } = await tempStore();
+    const lines = Array.from({ length: 3000 }, (_, i) => `INFO event=evt_${i}x status=ok`);
+    lines[2100] = "WARN event=evt_ntngab003 refund_ref=ANS-34Z5AQ";
+    const record = await store.put(
+      origin("data__fetch", '{"output":"doc-25d83a78c0"}'),
+      lines.join("\n"),
+    );
+    return { store, record };
+  }
+
+  it("greps for what the task names when the output holds it, passing over terms it does not hold", async () => {
+    const { store, record } = await setup();
+    const text = await defaultHandleMessage(
+      record,
+      store,
+      SCOPE,
+      5,
+      'Call data__fetch with output="doc-25d83a78c0". What is the refund reference for event evt_ntngab003?',
+    );
+    expect(text).toContain(
+      `get_tool_output(id="${record.id}", mode="grep", pattern="evt_ntngab003", context=2)   the lines with "evt_ntngab003", which your task names and this output holds`,
+    );
+    expect(text).not.toContain('pattern="ERROR"');
+    // Looking is not reading: the output's retrieval count stays 0.
+    expect((await store.get(record.id, SCOPE)).readCount).toBe(0);
+  });
+
+  it("keeps the ERROR example when no term of the task is in the output, or there is no task", async () => {
+    const { store, record } = await setup();
+    const absent = await defaultHandleMessage(
+      record,
+      store,
+      SCOPE,
+      5,
+      "Which refund has evt_zzzz999?",
+    );
+    expect(absent).toContain('mode="grep", pattern="ERROR", context=2)');
+    const none = await defaultHandleMessage(record, store, SCOPE, 5);
+    expect(none).toContain('mode="grep", pattern="ERROR", context=2)');
+  });
+});

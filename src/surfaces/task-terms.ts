@@ -1,0 +1,55 @@
+import { grepOutput } from "../retrieval/grep.js";
+import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
+
+/** Task terms checked against an output, at most: each is one literal search. */
+const MAX_TERMS_CHECKED = 6;
+
+/**
+ * The identifiers a task names, in order: quoted strings, and words with a digit, an underscore
+ * or a hyphen inside (`evt_ntngab003`, `ord_89309srrp`, `req-7731`), at least 4 characters.
+ * Plain words are left out: they match too much to be worth a grep.
+ *
+ * @example
+ * taskTerms('What is the refund reference for event evt_ntngab003?'); // ["evt_ntngab003"]
+ */
+export function taskTerms(taskText: string): string[] {
+  const terms: string[] = [];
+  for (const match of taskText.matchAll(
+    /["'`]([^"'`\n]{4,80})["'`]|([A-Za-z0-9][\w.:/-]*[A-Za-z0-9])/g,
+  )) {
+    const term = match[1] ?? match[2]!;
+    if (match[2] !== undefined && (term.length < 4 || !/[\d_-]/.test(term))) continue;
+    if (!terms.includes(term)) terms.push(term);
+  }
+  return terms;
+}
+
+/**
+ * The first identifier of the task that the output holds, for the handle message's grep
+ * example: a term from the task, found in the output, is what the model is looking for.
+ * Terms the output does not hold (the tool's name, a document id) are passed over. The search
+ * is not counted as a retrieval (the model has read nothing yet).
+ *
+ * @example
+ * await taskTermIn(outputs, record, scope, "Which refund reference has event evt_ntngab003?");
+ * // "evt_ntngab003", when the output holds it
+ */
+export async function taskTermIn(
+  outputs: OutputStore,
+  record: OutputRecord,
+  scope: ReadScope,
+  taskText: string,
+): Promise<string | undefined> {
+  const terms = taskTerms(taskText).slice(0, MAX_TERMS_CHECKED);
+  if (terms.length === 0 || record.kind === "binary") return undefined;
+  const opened = await outputs.open(record.id, scope);
+  try {
+    for (const term of terms) {
+      const found = await grepOutput(opened, { pattern: term, maxMatches: 1 });
+      if (found.matches.length > 0) return term;
+    }
+    return undefined;
+  } finally {
+    await opened.close();
+  }
+}
