@@ -14,7 +14,7 @@ function policy(reads: ((id: string) => Responder)[]): Responder {
     const read = reads[context.callIndex - 1];
     if (read) return read(idOf(seen[0]!.text))(request, context);
     return toolCall("agent__final_report", {
-      report: seen.map((m) => `${m.toolName}: ${m.text.slice(0, 300)}`).join("\n---\n"),
+      report: seen.map((m) => `${m.toolName}: ${m.text.slice(0, 4000)}`).join("\n---\n"),
     });
   };
 }
@@ -45,7 +45,9 @@ describe("a read repeated turn after turn", () => {
     const seen = result.report!.split("\n---\n");
     expect(seen[1]).toContain("no matching lines");
     expect(seen[2]).toContain("Error REPEATED_CALL: You made this exact call in turn 2");
-    expect(seen[2]).toContain("Make a different call");
+    expect(seen[2]).toContain("Its result was:\n[out_");
+    expect(seen[2]).toContain('grep "NO-SUCH-TEXT": no matching lines]');
+    expect(seen[2]).toContain("If that result answers your task, call agent__final_report now");
     // A third identical call in a row is refused too.
     expect(seen[3]).toContain("Error REPEATED_CALL: You made this exact call in turn 3");
     expect(seen[4]).toContain("matching line");

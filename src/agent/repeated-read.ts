@@ -1,3 +1,4 @@
+import { clipText } from "../core/clip-text.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import { type CallResult, errorResult } from "./call-result.js";
 import { FINAL_REPORT } from "./internal-tools.js";
@@ -20,12 +21,20 @@ export function refuseRepeatedRead(
   if (!isSurfaceRead(context, call)) return undefined;
   const last = context.state.lastRead;
   if (!last || last.key !== readKey(call) || last.turn !== turn - 1) return undefined;
+  // The result again, next to what to do with it: the 1.5B model, its answer in the grep result
+  // just above, repeated the grep until its turns ran out.
+  const again = last.text
+    ? `\nIts result was:\n${clipText(last.text, RESULT_AGAIN_CHARS, { sayLength: true })}\n`
+    : " ";
   return errorResult(
     "REPEATED_CALL",
-    `You made this exact call in turn ${last.turn}; a stored output does not change, so its result is the one just above. ` +
-      `Make a different call: another pattern, mode or part of the output; the tool that made the output, with other arguments; or ${FINAL_REPORT} with your complete answer from what you have read.`,
+    `You made this exact call in turn ${last.turn}; a stored output does not change, so the same call returns the same.${again}` +
+      `If that result answers your task, call ${FINAL_REPORT} now with the answer taken from it. Otherwise make a different call: another pattern, mode or part of the output, or the tool that made the output, with other arguments.`,
   );
 }
+
+/** Characters of the earlier result repeated in a REPEATED_CALL answer. */
+const RESULT_AGAIN_CHARS = 2000;
 
 /**
  * Remembers a turn's read for the next turn: a read that succeeded, or a repeat refused (so a
@@ -39,7 +48,14 @@ export function rememberRead(
 ): void {
   if (!isSurfaceRead(context, call)) return;
   const refused = result.ref.kind === "error" && result.ref.code === "REPEATED_CALL";
-  if (result.status === "ok" || refused) context.state.lastRead = { key: readKey(call), turn };
+  if (refused && context.state.lastRead)
+    context.state.lastRead = { ...context.state.lastRead, turn };
+  else if (result.status === "ok")
+    context.state.lastRead = {
+      key: readKey(call),
+      turn,
+      ...(result.ref.kind === "retrieval" ? { text: result.ref.text } : {}),
+    };
   else delete context.state.lastRead;
 }
 

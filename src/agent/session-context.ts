@@ -157,7 +157,7 @@ export interface SessionState {
   /** The session's task (its first prompt): handle messages suggest a grep for its terms. */
   taskText?: string;
   /** The last read of a stored output (surface tool name and canonical arguments) and its turn. */
-  lastRead?: { readonly key: string; readonly turn: number };
+  lastRead?: { readonly key: string; readonly turn: number; readonly text?: string };
 }
 
 /** The smallest context window among the session's models: what every fallback can take. */

@@ -1,7 +1,7 @@
 import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { taskTermIn } from "./task-terms.js";
+import { type TaskTermMatch, taskTermIn } from "./task-terms.js";
 
 /** Characters of one synopsis line the model is shown; longer lines say their length. */
 const SYNOPSIS_LINE_CHARS = 200;
@@ -75,8 +75,19 @@ function exampleJsonQuery(synopsis: readonly string[], ndjson: boolean): string 
  * @example
  * readCallLines("out_1")[0]; // '  get_tool_output(id="out_1", mode="grep", pattern="ERROR", context=2)   lines matching…'
  */
-export function readCallLines(id: string, jsonQuery?: string, taskTerm?: string): string[] {
+export function readCallLines(id: string, jsonQuery?: string, found?: TaskTermMatch): string[] {
+  const taskTerm = found?.term;
+  // The object whose key holds the task's term, whole (a grep's context lines may stop short).
+  const objectQuery =
+    found?.jsonKey !== undefined
+      ? `$..[?(@.${found.jsonKey}==${JSON.stringify(found.term)})]`
+      : undefined;
   return [
+    ...(objectQuery !== undefined
+      ? [
+          `  get_tool_output(id="${id}", mode="json", json_query=${JSON.stringify(objectQuery)})   the object whose ${found!.jsonKey} is ${JSON.stringify(taskTerm)}, which your task names`,
+        ]
+      : []),
     taskTerm === undefined
       ? `  get_tool_output(id="${id}", mode="grep", pattern="ERROR", context=2)   lines matching a literal (regex=true for a regular expression)`
       : `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(taskTerm)}, context=2)   the lines with ${JSON.stringify(taskTerm)}, which your task names and this output holds`,

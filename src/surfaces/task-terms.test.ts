@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
+import { createGetToolOutputSurface } from "./get-tool-output.js";
 import { defaultHandleMessage } from "./handle-message.js";
 import { taskTerms } from "./task-terms.js";
 
@@ -55,5 +56,43 @@ describe("the handle message's grep example", () => {
     expect(absent).toContain('mode="grep", pattern="ERROR", context=2)');
     const none = await defaultHandleMessage(record, store, SCOPE, 5);
     expect(none).toContain('mode="grep", pattern="ERROR", context=2)');
+  });
+
+  it("in JSON, offers first the query for the whole object whose key holds the term, and the query works", async () => {
+    const { store } = await tempStore();
+    const orders = Array.from({ length: 80 }, (_, i) => ({
+      id: i === 55 ? "ord_89309srrp" : `ord_${i}aaaa`,
+      payment: { method: "card", auth: { network: "mc", code: i === 55 ? "ANS-7Q2" : `c${i}` } },
+    }));
+    const record = await store.put(
+      origin("data__fetch", "{}"),
+      JSON.stringify({ object: "list", orders }, null, 2),
+    );
+    const text = await defaultHandleMessage(
+      record,
+      store,
+      SCOPE,
+      5,
+      "What is the payment.auth.code of order ord_89309srrp?",
+    );
+    const query = '$..[?(@.id=="ord_89309srrp")]';
+    const first = text.split("Read it with:\n")[1]!.split("\n")[0]!;
+    expect(first).toBe(
+      `  get_tool_output(id="${record.id}", mode="json", json_query=${JSON.stringify(query)})   the object whose id is "ord_89309srrp", which your task names`,
+    );
+    const answer = await createGetToolOutputSurface({ synopsisLines: 5 }).execute(
+      "get_tool_output",
+      { id: record.id, mode: "json", json_query: query },
+      {
+        outputs: store,
+        scope: SCOPE,
+        maxChars: 100_000,
+        tokenizer: "o200k_base",
+        outputOfToolCall: async () => undefined,
+      },
+    );
+    expect(answer.isError).toBe(false);
+    expect(answer.text).toContain("ANS-7Q2");
+    expect(answer.text).not.toContain("c54");
   });
 });

@@ -1,6 +1,14 @@
 import { grepOutput } from "../retrieval/grep.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 
+/** A term of the task found in an output, and the JSON key whose value it is, if any. */
+export interface TaskTermMatch {
+  readonly term: string;
+  readonly jsonKey?: string;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** Task terms checked against an output, at most: each is one literal search. */
 const MAX_TERMS_CHECKED = 6;
 
@@ -32,21 +40,27 @@ export function taskTerms(taskText: string): string[] {
  *
  * @example
  * await taskTermIn(outputs, record, scope, "Which refund reference has event evt_ntngab003?");
- * // "evt_ntngab003", when the output holds it
+ * // { term: "evt_ntngab003" } when the output holds it; { term, jsonKey: "id" } for `"id": "evt_…"`
  */
 export async function taskTermIn(
   outputs: OutputStore,
   record: OutputRecord,
   scope: ReadScope,
   taskText: string,
-): Promise<string | undefined> {
+): Promise<TaskTermMatch | undefined> {
   const terms = taskTerms(taskText).slice(0, MAX_TERMS_CHECKED);
   if (terms.length === 0 || record.kind === "binary") return undefined;
   const opened = await outputs.open(record.id, scope);
   try {
     for (const term of terms) {
       const found = await grepOutput(opened, { pattern: term, maxMatches: 1 });
-      if (found.matches.length > 0) return term;
+      const line = found.matches[0]?.text;
+      if (line === undefined) continue;
+      // In JSON, the key that holds the term as its whole string value: `"id": "ord_1"`.
+      const key = new RegExp(
+        `"([A-Za-z_$][\\w$]*)"\\s*:\\s*${escapeRegExp(JSON.stringify(term))}`,
+      ).exec(line)?.[1];
+      return key === undefined ? { term } : { term, jsonKey: key };
     }
     return undefined;
   } finally {
