@@ -243,5 +243,5 @@ export async function runLiveEval(options: LiveEvalOptions): Promise<LiveRun> {
 /** Saves the episodes (every report included) beside the report. */
 export async function saveEpisodes(out: string, episodes: readonly Episode[]): Promise<void> {
   await mkdir(out, { recursive: true });
-  await writeFile(join(out, "episodes.json"), `${JSON.stringify(episodes, null, 1)}\n`);
+  await writeFile(join(out, "episodes.json"), `${JSON.stringify(episodes, null, 2)}\n`);
 }

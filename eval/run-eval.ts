@@ -90,7 +90,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   await mkdir(options.out, { recursive: true });
   const charts = options.charts === false ? [] : await renderCharts(episodes, options.out);
   const seconds = (performance.now() - started) / 1000;
-  await writeFile(join(options.out, "episodes.json"), `${JSON.stringify(episodes, null, 1)}\n`);
+  await writeFile(join(options.out, "episodes.json"), `${JSON.stringify(episodes, null, 2)}\n`);
   const reportPath = await writeReport({
     episodes,
     summary,
