@@ -2,7 +2,7 @@ import type { ToolDefinition } from "../core/tool-definition.js";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import { renderSystemNotice } from "../surfaces/system-notice.js";
 import { FINAL_REPORT } from "./internal-tools.js";
-import { asyncSettingsOf, type SessionContext } from "./session-context.js";
+import { type SessionContext, seedTexts } from "./session-context.js";
 
 /** What the next model call may do: decided by the turn policy, shown by the notice. */
 export interface TurnPlan {
@@ -31,9 +31,7 @@ export function renderNotice(
   replyNote?: string,
 ): string {
   // Seed-exact sessions (seed 003's texts, or the seed 000/002 surfaces) keep seed 003's menu.
-  const guided =
-    context.surface.name === "get_tool_output" &&
-    asyncSettingsOf(context.settings).readyMessage !== "seed-003";
+  const guided = context.surface.name === "get_tool_output" && !seedTexts(context.settings);
   return renderSystemNotice({
     turn: { number: plan.turn, max: plan.maxTurns },
     contextPercent,

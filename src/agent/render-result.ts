@@ -4,7 +4,7 @@ import type { ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { asyncReadyText, asyncRunningText } from "../surfaces/async-texts.js";
 import { continuationMarker } from "../surfaces/get-continuation.js";
-import { asyncSettingsOf, type SessionContext } from "./session-context.js";
+import { type SessionContext, seedTexts } from "./session-context.js";
 
 /** What rendering reads of a session (a viewer such as `sessions show` can build just this). */
 export type RenderContext = Pick<
@@ -58,7 +58,7 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
  * `asyncReadyMessage: seed-003`.
  */
 export function readyText(context: RenderContext, record: OutputRecord): Promise<string> {
-  if (asyncSettingsOf(context.settings).readyMessage === "seed-003")
+  if (seedTexts(context.settings))
     return Promise.resolve(asyncReadyText(record.id, record.toolName, record.tokenEstimate ?? 0));
   return placeholderText(context, record);
 }

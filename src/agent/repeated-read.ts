@@ -2,7 +2,7 @@ import { clipText } from "../core/clip-text.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import { type CallResult, errorResult } from "./call-result.js";
 import { FINAL_REPORT } from "./internal-tools.js";
-import { asyncSettingsOf, type SessionContext } from "./session-context.js";
+import { type SessionContext, seedTexts } from "./session-context.js";
 
 /**
  * A read of a stored output that repeats, argument for argument, the read that succeeded in the
@@ -63,7 +63,7 @@ function isSurfaceRead(context: SessionContext, call: ModelToolCall): boolean {
   return (
     !call.invalid &&
     context.tools.get(call.toolName)?.kind === "surface" &&
-    asyncSettingsOf(context.settings).readyMessage !== "seed-003"
+    !seedTexts(context.settings)
   );
 }
 

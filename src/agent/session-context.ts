@@ -94,6 +94,14 @@ export function asyncSettingsOf(settings: SessionSettings): AsyncSettings {
 }
 
 /**
+ * The session speaks seed 003's texts word for word (`asyncReadyMessage: seed-003`): its ready
+ * text, notice menu and wait answers, with every read run as asked; otherwise spillway's own.
+ */
+export function seedTexts(settings: SessionSettings): boolean {
+  return asyncSettingsOf(settings).readyMessage === "seed-003";
+}
+
+/**
  * Whether async tools work in this session: enabled, and the surface is get_tool_output (the
  * seed-exact surfaces of seeds 000 and 002 have no async texts; the read-grep agent has none).
  */

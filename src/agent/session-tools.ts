@@ -11,6 +11,7 @@ import {
   asyncActive,
   asyncSettingsOf,
   type SessionContext,
+  seedTexts,
   tokenizerOf,
 } from "./session-context.js";
 import { executeCall } from "./tool-runner.js";
@@ -79,7 +80,7 @@ export function surfaceToolHandlers(
         ...(asyncActive(session)
           ? {
               asyncTokenThreshold: asyncSettingsOf(session.settings).tokenThreshold,
-              seedTexts: asyncSettingsOf(session.settings).readyMessage === "seed-003",
+              seedTexts: seedTexts(session.settings),
             }
           : {}),
       });

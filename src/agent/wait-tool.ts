@@ -3,7 +3,7 @@ import {
   NOTHING_RUNNING_TEXT,
   nothingRunningGuidedText,
 } from "../surfaces/async-texts.js";
-import { asyncSettingsOf, type SessionContext } from "./session-context.js";
+import { type SessionContext, seedTexts } from "./session-context.js";
 import type { ToolHandler } from "./tool-types.js";
 
 export const WAIT_FOR_TOOL_OUTPUT = "wait_for_tool_output";
@@ -28,8 +28,7 @@ export function waitForToolOutputTool(context: () => SessionContext): ToolHandle
       const session = context();
       const { background } = session;
       if (background.runningCount === 0 && background.unreported().length === 0) {
-        const seed = asyncSettingsOf(session.settings).readyMessage === "seed-003";
-        if (seed) return { type: "note", text: NOTHING_RUNNING_TEXT };
+        if (seedTexts(session.settings)) return { type: "note", text: NOTHING_RUNNING_TEXT };
         // The task's own tools (MCP servers, sub-agents), for a model that has called none yet.
         const taskTools = [...session.tools]
           .filter(([, handler]) => handler.kind === "mcp" || handler.kind === "subagent")

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "../core/errors.js";
+import { escapeRegExp } from "../core/escape-regexp.js";
 import type { TextPosition } from "../store/line-index.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import type { TextReader } from "../store/text-reader.js";
@@ -118,10 +119,6 @@ class LiteralMatcher implements LineMatcher {
   countRemaining(): Promise<number> {
     return this.scanner.countRemaining(true);
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
 /**

@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 
@@ -6,8 +7,6 @@ export interface TaskTermMatch {
   readonly term: string;
   readonly jsonKey?: string;
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Task terms checked against an output, at most: each is one literal search. */
 const MAX_TERMS_CHECKED = 6;

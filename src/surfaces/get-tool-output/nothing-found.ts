@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../../core/escape-regexp.js";
 import type { SurfaceContext } from "../surface.js";
 import { getToolOutputCall } from "./schema.js";
 
@@ -36,7 +37,7 @@ export async function nothingFoundHint(
 
 /** The searched text, any case, or with the words a failure is usually logged with. */
 function broaderPattern(searched: string): string {
-  const literal = searched.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const literal = escapeRegExp(searched);
   const failure = ["error", "fail", "exception", "fatal"];
   return [literal, ...failure.filter((w) => w !== searched.toLowerCase())].join("|");
 }
