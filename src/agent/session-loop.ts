@@ -18,6 +18,8 @@ async function callModel(context: SessionContext, projection: Projection): Promi
     system: projection.system,
     messages: projection.messages,
     tools: plan.tools,
+    // The last turn offers only agent__final_report, and a reply without it loses the run.
+    ...(plan.final ? { toolChoice: "required" as const } : {}),
     signal: context.signal,
     stream: context.settings.stream,
   });

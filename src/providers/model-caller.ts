@@ -33,6 +33,11 @@ export interface ModelRequest {
   readonly system: string;
   readonly messages: ModelMessage[];
   readonly tools: readonly ToolDefinition[];
+  /**
+   * `required`: the reply must call one of `tools` (the session's last turn asks it for its
+   * report). Default `auto`: the model may answer in text.
+   */
+  readonly toolChoice?: "auto" | "required";
   readonly maxOutputTokens?: number;
   readonly stream?: boolean;
   readonly signal?: AbortSignal;
@@ -135,6 +140,7 @@ async function callOnce(
     system: request.system,
     messages: request.messages,
     ...(request.tools.length > 0 ? { tools: toolSet(request.tools) } : {}),
+    ...(request.tools.length > 0 && request.toolChoice ? { toolChoice: request.toolChoice } : {}),
     maxRetries: 0,
     ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
     ...(request.signal ? { abortSignal: request.signal } : {}),

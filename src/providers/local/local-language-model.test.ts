@@ -146,6 +146,39 @@ describe.skipIf(!present)(`local model provider with ${DEFAULT_LOCAL_MODEL}`, ()
   );
 
   it(
+    "toolChoice required: the reply is a call (started by the provider) carrying what the model read",
+    async () => {
+      const finalReport = {
+        name: "agent__final_report",
+        description: "Deliver your complete answer to the task.",
+        inputSchema: {
+          type: "object",
+          properties: { report: { type: "string", description: "your complete answer" } },
+          required: ["report"],
+        },
+      };
+      const reply = await callModel([target], {
+        system: "You are a log assistant.",
+        messages: [
+          {
+            role: "user",
+            content:
+              'Which error code did the payment gateway return? The log search found: 4812: ERROR [payment-svc] msg="gateway timeout code=PG-7731"',
+          },
+        ],
+        tools: [finalReport],
+        toolChoice: "required",
+      });
+      expect(reply.toolCalls).toHaveLength(1);
+      expect(reply.toolCalls[0]!.toolName).toBe("agent__final_report");
+      expect(reply.toolCalls[0]!.invalid).toBeUndefined();
+      expect(String((reply.toolCalls[0]!.args as { report: unknown }).report)).toContain("PG-7731");
+      expect(reply.finishReason).toBe("tool-calls");
+    },
+    REAL_MODEL_TIMEOUT,
+  );
+
+  it(
     "stops promptly when aborted, with ABORTED",
     async () => {
       const controller = new AbortController();

@@ -19,6 +19,7 @@ import type {
 import type { ChatModelFunctions, LlamaChatResponse } from "node-llama-cpp";
 import { SpillwayError } from "../../core/errors.js";
 import { randomId } from "../../core/ids.js";
+import { type ForcedCall, forcedCall, prefillReply } from "./forced-call.js";
 import { type LocalRuntime, type LocalRuntimeOptions, localRuntime } from "./local-runtime.js";
 import { resolveModelFile } from "./model-files.js";
 import { promptToHistory } from "./prompt-to-history.js";
@@ -36,17 +37,23 @@ export interface LocalModelOptions extends Partial<LocalRuntimeOptions> {
   readonly runtime?: (path: string, options: LocalRuntimeOptions) => Promise<LocalRuntime>;
 }
 
-const callSources = { native: 0, recovered: 0, none: 0 };
+const callSources = { native: 0, recovered: 0, forced: 0, none: 0 };
 
 /**
  * How the replies of local models in this process carried their tool calls so far: `native`
  * (the chat template's call syntax, arguments under the grammar), `recovered` (a JSON call
- * written as text), `none` (no call). For measuring tool-call reliability.
+ * written as text), `forced` (a required call the provider started, see forced-call.ts),
+ * `none` (no call). For measuring tool-call reliability.
  *
  * @example
- * localToolCallSources(); // { native: 3, recovered: 9, none: 4 }
+ * localToolCallSources(); // { native: 3, recovered: 9, forced: 1, none: 4 }
  */
-export function localToolCallSources(): { native: number; recovered: number; none: number } {
+export function localToolCallSources(): {
+  native: number;
+  recovered: number;
+  forced: number;
+  none: number;
+} {
   return { ...callSources };
 }
 
@@ -58,8 +65,11 @@ interface Generation {
   readonly finishReason: LanguageModelV3FinishReason;
   readonly usage: LanguageModelV3Usage;
   readonly warnings: SharedV3Warning[];
-  /** How each call was read: the grammar (`native`) or a JSON object written as text. */
-  readonly toolCallSource: "native" | "recovered" | "none";
+  /**
+   * How each call was read: the grammar (`native`), a JSON object written as text
+   * (`recovered`), or a required call the provider started (`forced`).
+   */
+  readonly toolCallSource: "native" | "recovered" | "forced" | "none";
 }
 
 function finishOf(
@@ -243,6 +253,15 @@ export class LocalLanguageModel implements LanguageModelV3 {
     const chatFunctions = hasFunctions ? (functions as ChatModelFunctions) : undefined;
     const history = promptToHistory(options.prompt);
     const runtime = await this.load();
+    // A required call is started for the model (node-llama-cpp cannot require one).
+    const forced: ForcedCall | undefined =
+      hasFunctions && (toolChoice === "required" || toolChoice === "tool")
+        ? forcedCall(
+            runtime.chatWrapper.settings.functions.call,
+            Object.entries(functions).map(([name, fn]) => ({ name, params: fn.params })),
+          )
+        : undefined;
+    if (forced) prefillReply(history, forced.prefill);
     const promptTokens = runtime.promptTokens(history, chatFunctions);
     const maxTokens = options.maxOutputTokens;
     if (promptTokens.length + (maxTokens ?? 1) > runtime.contextSize) {
@@ -264,10 +283,15 @@ export class LocalLanguageModel implements LanguageModelV3 {
     let written = "";
     const onTextChunk = (chunk: string) => {
       onText?.(chunk);
-      if (!recover || stopper.signal.aborted) return;
+      if ((!recover && !forced) || stopper.signal.aborted) return;
       written += chunk;
       // A whole call has been written (readable, or one to answer with an error): stop there.
-      if (recoverToolCalls(written, known) || malformedToolCall(written, known)) stopper.abort();
+      if (
+        forced
+          ? forced.read(written)
+          : recoverToolCalls(written, known) || malformedToolCall(written, known)
+      )
+        stopper.abort();
     };
     let response: LlamaChatResponse<ChatModelFunctions>;
     let meter: { usedInputTokens: number; usedOutputTokens: number };
@@ -294,15 +318,19 @@ export class LocalLanguageModel implements LanguageModelV3 {
     const content: LanguageModelV3Content[] = [];
     let source: Generation["toolCallSource"] = "none";
     const native = response.functionCalls ?? [];
+    const started =
+      forced && native.length === 0 ? forced.readLeniently(response.response) : undefined;
     const readable =
-      native.length === 0 && recover ? recoverToolCalls(response.response, known) : undefined;
+      native.length === 0 && recover && !started
+        ? recoverToolCalls(response.response, known)
+        : undefined;
     const broken =
-      native.length === 0 && recover && !readable
+      native.length === 0 && recover && !readable && !started
         ? malformedToolCall(response.response, known)
         : undefined;
-    const recovered = readable ?? (broken ? [broken] : undefined);
+    const recovered = started ? [started] : (readable ?? (broken ? [broken] : undefined));
     if (recovered) {
-      source = "recovered";
+      source = started ? "forced" : "recovered";
       for (const call of recovered)
         content.push({
           type: "tool-call",

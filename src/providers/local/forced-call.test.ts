@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { forcedCall, prefillReply, syntaxText } from "./forced-call.js";
+
+/** Qwen's call syntax as node-llama-cpp's chat wrapper holds it (special token + text). */
+const qwen = {
+  prefix: { values: [{ value: "<tool_call>" }, '\n{"name": "'] },
+  paramsPrefix: '", "arguments": ',
+};
+const report = {
+  name: "agent__final_report",
+  params: { type: "object", properties: { report: { type: "string" } } },
+};
+const grep = {
+  name: "grep",
+  params: {
+    type: "object",
+    properties: { pattern: { type: "string" }, context: { type: "number" } },
+  },
+};
+
+describe("forced calls for local models", () => {
+  it("renders a chat wrapper's setting, special tokens included", () => {
+    expect(syntaxText(qwen.prefix)).toBe('<tool_call>\n{"name": "');
+    expect(syntaxText("plain")).toBe("plain");
+  });
+
+  it("with one string-argument tool, opens the argument so the model writes only the value", () => {
+    const forced = forcedCall(qwen, [report]);
+    expect(forced.prefill).toBe(
+      '<tool_call>\n{"name": "agent__final_report", "arguments": {"report": "',
+    );
+    // What the real model wrote after that prefill (experiment with Qwen2.5-Coder 1.5B).
+    expect(forced.read('The error code is E-7734 (card declined)."}}')).toEqual({
+      toolName: "agent__final_report",
+      input: JSON.stringify({ report: "The error code is E-7734 (card declined)." }),
+    });
+    // Still being written: no call yet.
+    expect(forced.read("The error code is")).toBeUndefined();
+  });
+
+  it("reads an unescaped quote or newline leniently, and an unclosed value as written", () => {
+    const forced = forcedCall(qwen, [report]);
+    const quoted = forced.readLeniently('It said "declined"\nline 2"}}\n</tool_call>');
+    expect(JSON.parse(quoted!.input)).toEqual({ report: 'It said "declined"\nline 2' });
+    const unclosed = forced.readLeniently("cut short by max tokens");
+    expect(JSON.parse(unclosed!.input)).toEqual({ report: "cut short by max tokens" });
+  });
+
+  it("with several tools, starts only the call syntax and reads the tool the model names", () => {
+    const forced = forcedCall(qwen, [report, grep]);
+    expect(forced.prefill).toBe('<tool_call>\n{"name": "');
+    expect(forced.read('grep", "arguments": {"pattern": "ERROR"}}\n</tool_call>')).toEqual({
+      toolName: "grep",
+      input: '{"pattern":"ERROR"}',
+    });
+    expect(forced.read('nope", "arguments": {}}')).toBeUndefined();
+    expect(forced.readLeniently('nope", "arguments": {}}')).toBeUndefined();
+  });
+
+  it("a tool with several arguments gets its name and the model writes the object", () => {
+    const forced = forcedCall(qwen, [grep]);
+    expect(forced.prefill).toBe('<tool_call>\n{"name": "grep", "arguments": ');
+    expect(forced.read('{"pattern": "E-77", "context": 2}}')?.input).toBe(
+      '{"pattern":"E-77","context":2}',
+    );
+  });
+
+  it("prefills a new model turn, or the last one after its calls' results", () => {
+    const fresh: Parameters<typeof prefillReply>[0] = [{ type: "user", text: "hi" }];
+    prefillReply(fresh, "<tool_call>");
+    expect(fresh.at(-1)).toEqual({ type: "model", response: ["<tool_call>"] });
+    const afterResults: Parameters<typeof prefillReply>[0] = [
+      {
+        type: "model",
+        response: [{ type: "functionCall", name: "grep", params: {}, result: "x" }],
+      },
+    ];
+    prefillReply(afterResults, "<tool_call>");
+    expect(afterResults).toHaveLength(1);
+    expect((afterResults[0] as { response: unknown[] }).response.at(-1)).toBe("<tool_call>");
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * `toolChoice: "required"` and `toolChoice: { type: "tool" }` for local models. node-llama-cpp
+ * offers functions but cannot require a call: a small model given only `agent__final_report`
+ * in its last turn often replied nothing, and the run ended without a report although the
+ * model had read the answer. So a required call is started for the model: its reply is
+ * prefilled with the chat template's call syntax (and, when one tool is possible, its name and
+ * the opening of its arguments), and the model writes the rest. The prompt before the reply
+ * is unchanged, so the cached prefix of the previous turn still holds.
+ */
+import type { ChatHistoryItem } from "node-llama-cpp";
+import { type RecoveredCall, recoverToolCalls } from "./recover-tool-calls.js";
+
+/** The parts of a chat wrapper's call syntax this needs (node-llama-cpp's `settings`). */
+export interface CallSyntax {
+  readonly prefix: unknown;
+  readonly paramsPrefix: unknown;
+}
+
+/** A tool the call may go to, with its argument schema as given to the grammar. */
+export interface ForcedTool {
+  readonly name: string;
+  readonly params?: unknown;
+}
+
+/** A call started for the model: the reply's prefill and how to read the rest. */
+export interface ForcedCall {
+  /** Text the model's reply starts with. */
+  readonly prefill: string;
+  /** The call once `continuation` (what the model wrote after the prefill) completes it. */
+  read(continuation: string): RecoveredCall | undefined;
+  /** Like `read`, and also accepts a string argument the model left unescaped or unclosed. */
+  readLeniently(continuation: string): RecoveredCall | undefined;
+}
+
+/** The text of a chat-wrapper setting: a string, or a LlamaText of strings and special tokens. */
+export function syntaxText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value && typeof value === "object" && "values" in value) {
+    const values = (value as { values: readonly unknown[] }).values;
+    return values.map(syntaxText).join("");
+  }
+  if (value && typeof value === "object" && "value" in value) {
+    const inner = (value as { value: unknown }).value;
+    return typeof inner === "string" ? inner : "";
+  }
+  return "";
+}
+
+/** The only property of a schema when it is a string, the one argument a report-like tool takes. */
+function soleStringProperty(params: unknown): string | undefined {
+  if (!params || typeof params !== "object") return undefined;
+  const properties = (params as { properties?: Record<string, { type?: unknown }> }).properties;
+  if (!properties) return undefined;
+  const names = Object.keys(properties);
+  if (names.length !== 1) return undefined;
+  return properties[names[0]!]?.type === "string" ? names[0] : undefined;
+}
+
+/** A string value as the model wrote it, up to where its closing quote (or the reply) ends. */
+function looseString(raw: string): string {
+  const closed = /"\s*\}*\s*(?:<\/tool_call>)?\s*$/.exec(raw);
+  const body = closed ? raw.slice(0, closed.index) : raw.trimEnd();
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return body.replaceAll('\\"', '"').replaceAll("\\n", "\n");
+  }
+}
+
+/**
+ * Starts a required call. With one possible tool the prefill names it and, when its only
+ * argument is a string, opens that string: the model writes only the value.
+ *
+ * @example
+ * const forced = forcedCall({ prefix: '<tool_call>\n{"name": "', paramsPrefix: '", "arguments": ' },
+ *   [{ name: "agent__final_report", params: { type: "object", properties: { report: { type: "string" } } } }]);
+ * forced.prefill; // '<tool_call>\n{"name": "agent__final_report", "arguments": {"report": "'
+ * forced.read('E-7734"}}'); // { toolName: "agent__final_report", input: '{"report":"E-7734"}' }
+ */
+export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): ForcedCall {
+  const known = new Set(tools.map((tool) => tool.name));
+  const callPrefix = syntaxText(syntax.prefix);
+  const only = tools.length === 1 ? tools[0]! : undefined;
+  const stringArgument = only ? soleStringProperty(only.params) : undefined;
+  const argumentsStart = stringArgument ? `{${JSON.stringify(stringArgument)}: "` : "";
+  const prefill = only
+    ? `${callPrefix}${only.name}${syntaxText(syntax.paramsPrefix)}${argumentsStart}`
+    : callPrefix;
+  const read = (continuation: string) => {
+    const calls = recoverToolCalls(closeAt(prefill + continuation), known);
+    return calls?.length === 1 ? calls[0] : undefined;
+  };
+  return {
+    prefill,
+    read,
+    readLeniently(continuation) {
+      const strict = read(continuation);
+      if (strict || !only || !stringArgument) return strict;
+      const value = looseString(continuation);
+      return { toolName: only.name, input: JSON.stringify({ [stringArgument]: value }) };
+    },
+  };
+}
+
+/** The text up to where its first JSON object closes, so trailing tags or prose do not count. */
+function closeAt(text: string): string {
+  const start = text.indexOf("{");
+  if (start < 0) return text;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{") depth++;
+    else if (c === "}") {
+      depth--;
+      if (depth === 0) return text.slice(0, i + 1);
+    }
+  }
+  return text;
+}
+
+/**
+ * Starts the model's reply with `text`: node-llama-cpp continues a history's last model item,
+ * so the text goes into it (after the results of its calls) or into a new one.
+ */
+export function prefillReply(history: ChatHistoryItem[], text: string): void {
+  const last = history[history.length - 1];
+  if (last?.type === "model") last.response.push(text);
+  else history.push({ type: "model", response: [text] });
+}
