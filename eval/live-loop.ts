@@ -34,6 +34,9 @@ export interface LiveLoopOptions {
   readonly onStep?: (step: { inputTokens: number; outputTokens: number; calls: string[] }) => void;
 }
 
+/** What the peers' last step is told (spillway's notice says the same in its last turn). */
+export const LAST_STEP_NOTE = `This is your final turn: call ${FINAL_REPORT_SPEC.name} now with your complete answer.`;
+
 const schemaOf = (spec: ToolSpec) =>
   jsonSchema(
     (spec.parameters ?? { type: "object", properties: {} }) as Parameters<typeof jsonSchema>[0],
@@ -98,6 +101,7 @@ export async function liveLoop(
     ],
   ]);
   let failure: string | null = null;
+  const maxTurns = options.maxTurns ?? 12;
   // Counted step by step, so a call that fails midway (a full context) keeps what came before.
   const usage = { requests: 0, input: 0, output: 0 };
   try {
@@ -106,7 +110,17 @@ export async function liveLoop(
       system: PEER_SYSTEM_PROMPT,
       prompt: options.prompt,
       tools,
-      stopWhen: [hasToolCall(FINAL_REPORT_SPEC.name), stepCountIs(options.maxTurns ?? 12)],
+      stopWhen: [hasToolCall(FINAL_REPORT_SPEC.name), stepCountIs(maxTurns)],
+      // The last step as spillway's runtime plays it: told so, offered only the report, and
+      // required to call it (a competent harness does not let the last turn go by unused).
+      prepareStep: ({ stepNumber, messages }) =>
+        stepNumber === maxTurns - 1
+          ? {
+              activeTools: [FINAL_REPORT_SPEC.name],
+              toolChoice: "required" as const,
+              messages: [...messages, { role: "user" as const, content: LAST_STEP_NOTE }],
+            }
+          : undefined,
       maxOutputTokens: options.maxOutputTokens ?? 1024,
       maxRetries: 0,
       onStepFinish: (step) => {

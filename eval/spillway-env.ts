@@ -138,7 +138,10 @@ export async function startSpillwayEnv(respond: Responder): Promise<SpillwayEnv>
       await stores.close();
       await data.close();
       await server.close();
-      await rm(dir, { recursive: true, force: true });
+      // SPILLWAY_EVAL_KEEP=1 keeps the store, so `spillway --home <dir>/home sessions show`
+      // can replay what the model saw.
+      if (process.env.SPILLWAY_EVAL_KEEP === "1") console.error(`  kept ${join(dir, "home")}`);
+      else await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -23,7 +23,7 @@ const grep = (pattern: string) => (id: string) => () =>
   toolCall("get_tool_output", { id, mode: "grep", pattern });
 
 describe("a read repeated turn after turn", () => {
-  it("is refused with REPEATED_CALL saying what to do instead; a different read runs", async () => {
+  it("is not run but answered with the earlier result and what to do; a different read runs", async () => {
     const fixture = await agentFixture(
       policy([
         grep("NO-SUCH-TEXT"),
@@ -44,17 +44,20 @@ describe("a read repeated turn after turn", () => {
     expect(result.status).toBe("completed");
     const seen = result.report!.split("\n---\n");
     expect(seen[1]).toContain("no matching lines");
-    expect(seen[2]).toContain("Error REPEATED_CALL: You made this exact call in turn 2");
-    expect(seen[2]).toContain("Its result was:\n[out_");
+    expect(seen[2]).toContain(
+      "This is the same call as your turn 2 and a stored output does not change, so here is its result again:\n[out_",
+    );
+    // A note, not an error code a model could take for data.
+    expect(seen[2]).not.toMatch(/^get_tool_output: Error|REPEATED_CALL/);
     expect(seen[2]).toContain('grep "NO-SUCH-TEXT": no matching lines]');
-    expect(seen[2]).toContain("If that result answers your task, call agent__final_report now");
-    // A third identical call in a row is refused too.
-    expect(seen[3]).toContain("Error REPEATED_CALL: You made this exact call in turn 3");
+    expect(seen[2]).toContain("If these lines answer your task, call agent__final_report now");
+    // A third identical call in a row is answered the same way, not run.
+    expect(seen[3]).toContain("This is the same call as your turn 3");
     expect(seen[4]).toContain("matching line");
     // Not consecutive any more: the read runs again.
     expect(seen[5]).toContain("no matching lines");
     const calls = await fixture.stores.history.toolCalls(result.sessionId);
-    expect(calls.map((c) => c.status)).toEqual(["ok", "ok", "error", "error", "ok", "ok", "ok"]);
+    expect(calls.map((c) => c.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok"]);
   });
 
   it("is run in a seed-exact session (asyncReadyMessage: seed-003)", async () => {

@@ -1,19 +1,21 @@
 import { clipText } from "../core/clip-text.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
-import { type CallResult, errorResult } from "./call-result.js";
+import type { CallResult } from "./call-result.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import { type SessionContext, seedTexts } from "./session-context.js";
 
 /**
  * A read of a stored output that repeats, argument for argument, the read that succeeded in the
- * previous turn: answered with REPEATED_CALL saying what to do instead. A stored output does not
- * change, so the result is the one the model has just been shown. The 1.5B local model, after a
- * grep that found nothing, made the same grep ten turns in a row until its turns ran out.
- * Only consecutive repeats are refused: an older result may have left the projection
+ * previous turn: not run again, but answered with that result and what to do with it. A stored
+ * output does not change. The 1.5B local model, after a grep that found nothing, made the same
+ * grep ten turns in a row until its turns ran out; after one that found its answer, it repeated
+ * it too. The answer is a note, not an error: told `Error REPEATED_CALL` for a task asking for
+ * an error code, the model reported "REPEATED_CALL" as the code.
+ * Only consecutive repeats are answered so: an older result may have left the projection
  * (compaction), and a read that failed (not ready yet) may be repeated. Seed-exact sessions
  * (asyncReadyMessage: seed-003) run every call.
  */
-export function refuseRepeatedRead(
+export function answerRepeatedRead(
   context: SessionContext,
   call: ModelToolCall,
   turn: number,
@@ -21,24 +23,28 @@ export function refuseRepeatedRead(
   if (!isSurfaceRead(context, call)) return undefined;
   const last = context.state.lastRead;
   if (!last || last.key !== readKey(call) || last.turn !== turn - 1) return undefined;
-  // The result again, next to what to do with it: the 1.5B model, its answer in the grep result
-  // just above, repeated the grep until its turns ran out.
   const again = last.text
-    ? `\nIts result was:\n${clipText(last.text, RESULT_AGAIN_CHARS, { sayLength: true })}\n`
-    : " ";
-  return errorResult(
-    "REPEATED_CALL",
-    `You made this exact call in turn ${last.turn}; a stored output does not change, so the same call returns the same.${again}` +
-      `If that result answers your task, call ${FINAL_REPORT} now with the answer taken from it. Otherwise make a different call: another pattern, mode or part of the output, or the tool that made the output, with other arguments.`,
-  );
+    ? `, so here is its result again:\n${clipText(last.text, RESULT_AGAIN_CHARS, { sayLength: true })}\n`
+    : ", so it returns the same.\n";
+  return {
+    ref: {
+      kind: "note",
+      text:
+        `This is the same call as your turn ${last.turn} and a stored output does not change${again}` +
+        `If these lines answer your task, call ${FINAL_REPORT} now with the answer as written in them. If not, make a different call: another pattern, a larger context, another mode or part of the output, or the tool that made the output with other arguments.`,
+    },
+    status: "ok",
+    storedBytes: 0,
+    repeatOfTurn: last.turn,
+  };
 }
 
-/** Characters of the earlier result repeated in a REPEATED_CALL answer. */
+/** Characters of the earlier result given again for a repeated read. */
 const RESULT_AGAIN_CHARS = 2000;
 
 /**
- * Remembers a turn's read for the next turn: a read that succeeded, or a repeat refused (so a
- * third identical call is refused too, rather than answered again).
+ * Remembers a turn's read for the next turn: a read that succeeded, or a repeat answered from
+ * it (so a third identical call in a row is answered the same way, not run).
  */
 export function rememberRead(
   context: SessionContext,
@@ -47,8 +53,7 @@ export function rememberRead(
   result: CallResult,
 ): void {
   if (!isSurfaceRead(context, call)) return;
-  const refused = result.ref.kind === "error" && result.ref.code === "REPEATED_CALL";
-  if (refused && context.state.lastRead)
+  if (result.repeatOfTurn !== undefined && context.state.lastRead)
     context.state.lastRead = { ...context.state.lastRead, turn };
   else if (result.status === "ok")
     context.state.lastRead = {

@@ -8,7 +8,7 @@ import {
   settleOutcome,
   thrownResult,
 } from "./call-result.js";
-import { refuseRepeatedRead, rememberRead } from "./repeated-read.js";
+import { answerRepeatedRead, rememberRead } from "./repeated-read.js";
 import { asyncActive, type SessionContext } from "./session-context.js";
 import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
 
@@ -85,7 +85,7 @@ export async function runToolCalls(
       toolName: call.toolName,
     });
     const result =
-      refuseRepeatedRead(context, call, turn) ?? (await executeCall(context, call, allowed));
+      answerRepeatedRead(context, call, turn) ?? (await executeCall(context, call, allowed));
     rememberRead(context, call, turn, result);
     const durationMs = performance.now() - started;
     await context.history.finishToolCall(

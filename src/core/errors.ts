@@ -48,7 +48,6 @@ export const ERROR_CODES = [
   "TOOL_TIMEOUT",
   "UNKNOWN_TOOL",
   "INVALID_TOOL_ARGUMENTS",
-  "REPEATED_CALL",
   "SESSION_NOT_FOUND",
   "ABORTED",
   // Extraction (model-driven reads of outputs).

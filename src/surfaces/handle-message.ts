@@ -1,7 +1,7 @@
 import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { type TaskTermMatch, taskTermIn } from "./task-terms.js";
+import { MAX_OBJECT_LINES, type TaskTermMatch, taskTermIn } from "./task-terms.js";
 
 /** Characters of one synopsis line the model is shown; longer lines say their length. */
 const SYNOPSIS_LINE_CHARS = 200;
@@ -90,7 +90,9 @@ export function readCallLines(id: string, jsonQuery?: string, found?: TaskTermMa
       : []),
     taskTerm === undefined
       ? `  get_tool_output(id="${id}", mode="grep", pattern="ERROR", context=2)   lines matching a literal (regex=true for a regular expression)`
-      : `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(taskTerm)}, context=2)   the lines with ${JSON.stringify(taskTerm)}, which your task names and this output holds`,
+      : found?.objectLines !== undefined
+        ? `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(taskTerm)}, context=${Math.max(2, found.objectLines)})   the lines with ${JSON.stringify(taskTerm)}, which your task names, and ${found.objectLines < MAX_OBJECT_LINES ? "the rest of its object" : "the lines around it (the object goes on: the json query gives all of it)"}`
+        : `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(taskTerm)}, context=2)   the lines with ${JSON.stringify(taskTerm)}, which your task names and this output holds`,
     `  get_tool_output(id="${id}", mode="slice", slice={"line_start": 1, "line_end": 50})   lines by number`,
     `  get_tool_output(id="${id}", mode="slice", slice={"anchor": "some text", "window": 500})   text around a literal`,
     `  get_tool_output(id="${id}", mode="page", cursor=0)   read in order, page by page`,
