@@ -103,4 +103,23 @@ describe("get_tool_output's answers to a model", () => {
     );
     expect(seed.text).not.toContain("nothing found");
   });
+
+  it("retrieval headers give the output, lines and ranges, and no hash a model could take for data", async () => {
+    const { record, surface, context } = await setup();
+    const reads = [
+      { mode: "grep", pattern: "request 3999" },
+      { mode: "slice", slice: { line_start: 10, line_end: 12 } },
+      { mode: "page", cursor: 0 },
+    ];
+    for (const read of reads) {
+      const answer = await surface.execute(
+        "get_tool_output",
+        { id: record.id, ...read },
+        context(false),
+      );
+      const header = answer.text.split("\n")[0]!;
+      expect(header).toContain(record.id);
+      expect(header).not.toMatch(/sha256|[0-9a-f]{12}/);
+    }
+  });
 });

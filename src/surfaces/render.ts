@@ -8,21 +8,21 @@ import type { SliceResult } from "../retrieval/slice.js";
 
 /**
  * Model-facing text of retrieval results: a one-line header with the provenance (output,
- * ranges, lines, hash), the content, and, when more exists, the exact call that continues.
- * Plain text, not JSON, so content is never double-escaped.
+ * ranges, lines), the content, and, when more exists, the exact call that continues.
+ * Plain text, not JSON, so content is never double-escaped. The output's SHA-256 stays in the
+ * results (API, CLI --json, trace) and out of this text: no tool takes it, and the 1.5B local
+ * model, asked for an error code, reported the hash from a grep header as the code.
  */
 
 const n = (value: number) => value.toLocaleString("en-US");
-const shortHash = (sha256: string) => `${sha256.slice(0, 12)}…`;
 
 export function rangeHeader(mode: string, p: Provenance | BinaryProvenance): string {
   if (!("charStart" in p)) {
-    return `[${p.outputId} ${mode}: bytes ${n(p.byteStart)}-${n(p.byteEnd)} of ${n(p.totalBytes)} (base64) · sha256 ${shortHash(p.sha256)}]`;
+    return `[${p.outputId} ${mode}: bytes ${n(p.byteStart)}-${n(p.byteEnd)} of ${n(p.totalBytes)} (base64)]`;
   }
   return (
     `[${p.outputId} ${mode}: chars ${n(p.charStart)}-${n(p.charEnd)} of ${n(p.totalChars)} · ` +
-    `lines ${p.charStart === p.charEnd ? "none" : `${n(p.lineStart)}-${n(p.lineEnd)}`} of ${n(p.totalLines)} · ` +
-    `sha256 ${shortHash(p.sha256)}]`
+    `lines ${p.charStart === p.charEnd ? "none" : `${n(p.lineStart)}-${n(p.lineEnd)}`} of ${n(p.totalLines)}]`
   );
 }
 
@@ -91,7 +91,7 @@ export function renderGrep(
     `[${result.outputId} grep ${JSON.stringify(result.pattern)}${result.regex ? " (regex)" : ""}${result.ignoreCase ? " (ignore case)" : ""}: ` +
     (result.matches.length === 0
       ? "no matching lines]"
-      : `${total} matching line${total === "1" ? "" : "s"}; showing ${shown} · LINE:COL: text${hasContext ? ", context LINE- text" : ""} · sha256 ${shortHash(result.sha256)}]`);
+      : `${total} matching line${total === "1" ? "" : "s"}; showing ${shown} · LINE:COL: text${hasContext ? ", context LINE- text" : ""}]`);
   const lastShown = result.matches[shown - 1];
   let footer = "";
   if (shown < result.matches.length && lastShown) {
@@ -107,8 +107,7 @@ export function renderGrep(
 }
 
 export function renderJson(result: JsonResult, continueCall: (offset: number) => string): string {
-  if (result.kind === "outline")
-    return `[${result.outputId} json outline · sha256 ${shortHash(result.sha256)}]\n${result.outline}`;
+  if (result.kind === "outline") return `[${result.outputId} json outline]\n${result.outline}`;
   const header =
     `[${result.outputId} json ${result.query}: ${result.totalExact ? "" : "at least "}${n(result.totalMatches)} matches` +
     (result.matches.length > 0
