@@ -6,25 +6,6 @@ import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store
 export interface TaskTermMatch {
   readonly term: string;
   readonly jsonKey?: string;
-  /**
-   * In pretty-printed JSON, the lines from the term to the end of the object holding it (at
-   * most MAX_OBJECT_LINES, when it ends further down): a grep with this much context shows the
-   * object (context=2 stopped short of the nested field the 1.5B model was asked for, and it
-   * answered with the outline's example value).
-   */
-  readonly objectLines?: number;
-}
-
-/** Lines searched below the term for the end of its object: grep's largest context. */
-export const MAX_OBJECT_LINES = 20;
-
-/** Where the object holding `line` ends in pretty JSON: the first line indented less. */
-function linesToObjectEnd(line: string, after: readonly { text: string }[]): number | undefined {
-  const indent = (text: string) => /^\s*/.exec(text)![0].length;
-  const own = indent(line);
-  if (own === 0) return undefined;
-  const end = after.findIndex((next) => next.text.trim() !== "" && indent(next.text) < own);
-  return end < 0 ? MAX_OBJECT_LINES : end + 1;
 }
 
 /** Task terms checked against an output, at most: each is one literal search. */
@@ -71,21 +52,14 @@ export async function taskTermIn(
   const opened = await outputs.open(record.id, scope);
   try {
     for (const term of terms) {
-      const json = record.kind === "json";
-      const found = await grepOutput(opened, {
-        pattern: term,
-        maxMatches: 1,
-        ...(json ? { context: MAX_OBJECT_LINES } : {}),
-      });
-      const match = found.matches[0];
-      if (match === undefined) continue;
+      const found = await grepOutput(opened, { pattern: term, maxMatches: 1 });
+      const line = found.matches[0]?.text;
+      if (line === undefined) continue;
       // In JSON, the key that holds the term as its whole string value: `"id": "ord_1"`.
       const key = new RegExp(
         `"([A-Za-z_$][\\w$]*)"\\s*:\\s*${escapeRegExp(JSON.stringify(term))}`,
-      ).exec(match.text)?.[1];
-      if (key === undefined) return { term };
-      const objectLines = json ? linesToObjectEnd(match.text, match.after) : undefined;
-      return { term, jsonKey: key, ...(objectLines !== undefined ? { objectLines } : {}) };
+      ).exec(line)?.[1];
+      return key === undefined ? { term } : { term, jsonKey: key };
     }
     return undefined;
   } finally {
