@@ -29,6 +29,9 @@ describe("an empty reply", () => {
     );
     // The note says what to do; no menu beside it for a model to copy.
     expect(textOf(second!.messages.at(-1)!)).not.toContain("decide your next move");
+    // And the call asks for one: a model that can be held to it is.
+    expect(first!.tool_choice).not.toBe("required");
+    expect(second!.tool_choice).toBe("required");
     const history = await fixture.stores.history.messages(result.sessionId);
     expect(history.filter((m) => m.role === "assistant").map((m) => m.parts.length)).toEqual([
       0, 1,
@@ -52,6 +55,8 @@ describe("a text reply with textReplies: confirm", () => {
       cwd: fixture.dir,
     });
     expect(result.report).toBe("the answer");
+    expect(fixture.server.requests[0]!.tool_choice).not.toBe("required");
+    expect(fixture.server.requests[1]!.tool_choice).toBe("required");
     expect(textOf(fixture.server.requests[1]!.messages.at(-1)!)).toContain(
       "Your last reply was text, not a tool call. If that text is your complete answer, call agent__final_report with it as the report.",
     );
@@ -67,6 +72,7 @@ describe("a text reply with textReplies: confirm", () => {
       stores: twice.stores,
       cwd: twice.dir,
     });
+    expect(second.error ?? null).toBeNull();
     expect(second.report).toBe("The answer is 42.");
     expect(twice.server.requests).toHaveLength(2);
     // The default: text is the answer at once.

@@ -25,6 +25,7 @@ const plan = (over: Partial<TurnPlan> = {}): TurnPlan => ({
   final: false,
   tools: [],
   canRetrieve: false,
+  requireToolCall: false,
   ...over,
 });
 

@@ -14,6 +14,11 @@ export interface TurnPlan {
   readonly tools: readonly ToolDefinition[];
   /** Some output is shown by handle: the notice offers to read it. */
   readonly canRetrieve: boolean;
+  /**
+   * The reply must be a tool call (`toolChoice: "required"`): in the final turn (the report),
+   * and after an empty reply or a text reply asked to be confirmed, whose note asks for one.
+   */
+  readonly requireToolCall: boolean;
 }
 
 /**

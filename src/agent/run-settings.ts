@@ -145,7 +145,8 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     },
     compaction: compactionSettings(resolved, options.home),
     helperTools: resolved.helperTools ?? !allLocal,
-    textReplies: resolved.textReplies ?? (allLocal ? "confirm" : "final"),
+    surfaceFromFirstTurn: !allLocal,
+    textReplies: resolved.textReplies ?? (allLocal ? "none" : "final"),
   };
   const subagents = (agent.frontmatter.agents ?? []).map((path) => ({ path, description: "" }));
   for (const sub of subagents) {

@@ -36,8 +36,20 @@ export interface SessionSettings {
   readonly compaction?: CompactionSettings;
   /** agent__task_status and agent__batch are listed (absent in sessions stored before: yes). */
   readonly helperTools?: boolean;
-  /** A text reply before the final turn is the answer, or asked to be confirmed (absent: final). */
-  readonly textReplies?: "final" | "confirm";
+  /**
+   * The surface's tools are listed from the first turn when the surface asks for it (absent:
+   * yes). When false, they and wait_for_tool_output come once an output is stored or a tool
+   * runs in the background. False when every model is local: forced to call a tool in its
+   * first turn, the 1.5B model called wait_for_tool_output, with nothing running, eleven turns
+   * in a row; the local prompt cache pays one re-evaluation when the list grows.
+   */
+  readonly surfaceFromFirstTurn?: boolean;
+  /**
+   * A text reply before the final turn is the answer (`final`, absent), or asked to be
+   * confirmed (`confirm`); `none`: every model call asks for a tool call (toolChoice required),
+   * and a text reply that comes anyway is asked to be confirmed.
+   */
+  readonly textReplies?: "final" | "confirm" | "none";
 }
 
 /** Seed 004's compaction: thresholds, summarizer, summary size. */

@@ -19,7 +19,7 @@ async function callModel(context: SessionContext, projection: Projection): Promi
     messages: projection.messages,
     tools: plan.tools,
     // The last turn offers only agent__final_report, and a reply without it loses the run.
-    ...(plan.final ? { toolChoice: "required" as const } : {}),
+    ...(plan.requireToolCall ? { toolChoice: "required" as const } : {}),
     signal: context.signal,
     stream: context.settings.stream,
   });

@@ -3,6 +3,7 @@ import type { ModelReply } from "../providers/model-caller.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import type { TurnPlan } from "./notice.js";
 import type { SessionContext } from "./session-context.js";
+import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";
 
 /**
  * Loop policy: which tools the next model call gets, when the last turn comes, what a reply
@@ -31,19 +32,35 @@ export function planTurn(context: SessionContext): TurnPlan {
       final: true,
       tools: [finalTool],
       canRetrieve: false,
+      requireToolCall: true,
     };
   // Retrieval tools are listed while some output is shown by handle, never in the final turn
   // (D0-14, D0-15); a surface may be listed from the first turn (SW-20: the default surface is,
   // so the tool list, and with it a provider's prompt cache, holds from turn to turn).
   const canRetrieve = settings.toolOutput.enabled && state.hasStoredOutputs;
   const listed =
-    canRetrieve || (context.surface.alwaysListed === true && settings.toolOutput.enabled);
+    canRetrieve ||
+    (context.surface.alwaysListed === true &&
+      settings.surfaceFromFirstTurn !== false &&
+      settings.toolOutput.enabled);
   const tools: ToolDefinition[] = [];
   for (const handler of context.tools.values()) {
     if (handler.kind === "surface" && !listed) continue;
+    // Waiting is listed with the surface when it is not listed from the first turn.
+    if (
+      handler.definition.name === WAIT_FOR_TOOL_OUTPUT &&
+      settings.surfaceFromFirstTurn === false &&
+      !listed
+    )
+      continue;
     tools.push(handler.definition);
   }
-  return { turn, maxTurns: settings.maxTurns, final: false, tools, canRetrieve };
+  // The note after an empty or a text reply asks for a tool call: the call requires one. The
+  // 1.5B local model, asked, answered with more text, which then ended the session as its report;
+  // its first turn was a plan written as text with an invented answer (textReplies: none).
+  const requireToolCall =
+    settings.textReplies === "none" || state.lastReplyEmpty || state.lastReplyText;
+  return { turn, maxTurns: settings.maxTurns, final: false, tools, canRetrieve, requireToolCall };
 }
 
 /** Why a session whose final turn went by without a report failed. */
@@ -73,7 +90,9 @@ export function decideReply(
   const text = reply.text.trim();
   if (text === "") return { kind: "empty" };
   const confirm =
-    context?.settings.textReplies === "confirm" && !context.state.lastReplyText && !plan?.final;
+    (context?.settings.textReplies === "confirm" || context?.settings.textReplies === "none") &&
+    !context.state.lastReplyText &&
+    !plan?.final;
   // Otherwise a model that answers in plain text instead of calling agent__final_report has answered.
   return confirm ? { kind: "confirm" } : { kind: "final", report: text };
 }

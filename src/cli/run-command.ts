@@ -279,7 +279,7 @@ export function addRunCommand(program: Command): void {
     .option("--no-helper-tools", "leave agent__task_status and agent__batch out of the tool list")
     .option(
       "--text-replies <mode>",
-      "a text reply before the last turn: final (the answer) or confirm (asked to call agent__final_report); default confirm for local/ models only",
+      "a text reply before the last turn: final (the answer), confirm (asked to call agent__final_report), or none (every call asks for a tool call; text that comes anyway is asked to be confirmed); default none for local/ models, final otherwise",
     )
     .option(
       "--async-timeout <secs>",

@@ -41,7 +41,7 @@ export interface RunFlags {
   readonly asyncReadyMessage?: AsyncReadyMessage;
   /** True with --helper-tools, false with --no-helper-tools. */
   readonly helperTools?: boolean;
-  readonly textReplies?: "final" | "confirm";
+  readonly textReplies?: "final" | "confirm" | "none";
   readonly config?: string;
   readonly resume?: string;
   /** False with --no-preflight. */

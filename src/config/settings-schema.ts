@@ -34,7 +34,7 @@ export type AsyncReadyMessage = (typeof ASYNC_READY_MESSAGES)[number];
  * (`final`), or, with `confirm`, a question back: "call agent__final_report if that is your
  * answer" (a second text reply in a row is taken as the answer).
  */
-export const TEXT_REPLIES = ["final", "confirm"] as const;
+export const TEXT_REPLIES = ["final", "confirm", "none"] as const;
 export type TextReplies = (typeof TEXT_REPLIES)[number];
 
 const MODEL_REF_ALLOWED = 'a model ref "provider/model", e.g. "openai/gpt-4.1"';

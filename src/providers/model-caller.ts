@@ -89,11 +89,27 @@ function parseArgs(text: string): { ok: true; value: unknown } | { ok: false; re
 }
 
 /** Records each tool call's raw JSON text as the provider returned it, before any parsing. */
-function capturingRawToolInput(model: LanguageModel, raw: Map<string, string>): LanguageModel {
+function capturingRawToolInput(
+  model: LanguageModel,
+  raw: Map<string, string>,
+  toolChoice: ModelRequest["toolChoice"],
+): LanguageModel {
   return wrapLanguageModel({
     model: model as LanguageModelV3,
     middleware: {
       specificationVersion: "v3",
+      // A required tool call goes to the provider here, not through generateText: the AI SDK
+      // would turn a text reply into a ToolChoiceViolationError, and a provider that ignores
+      // tool_choice (an Ollama server) would then fail the call. The text reaches the loop,
+      // whose turn policy decides what it means.
+      ...(toolChoice === "required"
+        ? {
+            transformParams: async ({ params }) =>
+              params.tools?.length
+                ? { ...params, toolChoice: { type: "required" as const } }
+                : params,
+          }
+        : {}),
       wrapGenerate: async ({ doGenerate }) => {
         const result = await doGenerate();
         for (const part of result.content) {
@@ -133,14 +149,13 @@ async function callOnce(
   request: ModelRequest,
 ): Promise<Omit<ModelReply, "target" | "attempts" | "latencyMs">> {
   const raw = new Map<string, string>();
-  const wrapped = capturingRawToolInput(model, raw);
+  const wrapped = capturingRawToolInput(model, raw, request.toolChoice);
   const known = new Set(request.tools.map((t) => t.name));
   const settings = {
     model: wrapped,
     system: request.system,
     messages: request.messages,
     ...(request.tools.length > 0 ? { tools: toolSet(request.tools) } : {}),
-    ...(request.tools.length > 0 && request.toolChoice ? { toolChoice: request.toolChoice } : {}),
     maxRetries: 0,
     ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
     ...(request.signal ? { abortSignal: request.signal } : {}),

@@ -79,4 +79,16 @@ describe("forced calls for local models", () => {
     expect(afterResults).toHaveLength(1);
     expect((afterResults[0] as { response: unknown[] }).response.at(-1)).toBe("<tool_call>");
   });
+
+  it("a call the model broke is still readable as that call, for an error naming the tool", async () => {
+    const { malformedToolCall } = await import("./recover-tool-calls.js");
+    const forced = forcedCall(qwen, [report, grep]);
+    // What the 1.5B model wrote after the prefill in a triage run.
+    const written = 'grep", "arguments": {"pattern": "ERROR", "context=2"}}';
+    expect(forced.read(written)).toBeUndefined();
+    expect(malformedToolCall(forced.prefill + written, new Set(["grep"]))).toEqual({
+      toolName: "grep",
+      input: '{"pattern": "ERROR", "context=2"}',
+    });
+  });
 });

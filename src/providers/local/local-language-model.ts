@@ -288,7 +288,7 @@ export class LocalLanguageModel implements LanguageModelV3 {
       // A whole call has been written (readable, or one to answer with an error): stop there.
       if (
         forced
-          ? forced.read(written)
+          ? forced.read(written) || malformedToolCall(forced.prefill + written, known)
           : recoverToolCalls(written, known) || malformedToolCall(written, known)
       )
         stopper.abort();
@@ -318,8 +318,13 @@ export class LocalLanguageModel implements LanguageModelV3 {
     const content: LanguageModelV3Content[] = [];
     let source: Generation["toolCallSource"] = "none";
     const native = response.functionCalls ?? [];
+    // A required call the model wrote with broken arguments goes back to it as that call (the
+    // caller's JSON check answers it with an error naming the tool), not as prose.
     const started =
-      forced && native.length === 0 ? forced.readLeniently(response.response) : undefined;
+      forced && native.length === 0
+        ? (forced.readLeniently(response.response) ??
+          malformedToolCall(forced.prefill + response.response, known))
+        : undefined;
     const readable =
       native.length === 0 && recover && !started
         ? recoverToolCalls(response.response, known)
