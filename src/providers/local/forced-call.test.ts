@@ -80,7 +80,7 @@ describe("forced calls for local models", () => {
     expect((afterResults[0] as { response: unknown[] }).response.at(-1)).toBe("<tool_call>");
   });
 
-  it("a call the model broke is still readable as that call, for an error naming the tool", async () => {
+  it("a call the model broke is still read as that call (repaired when it can be)", async () => {
     const { malformedToolCall } = await import("./recover-tool-calls.js");
     const forced = forcedCall(qwen, [report, grep]);
     // What the 1.5B model wrote after the prefill in a triage run.
@@ -88,7 +88,7 @@ describe("forced calls for local models", () => {
     expect(forced.read(written)).toBeUndefined();
     expect(malformedToolCall(forced.prefill + written, new Set(["grep"]))).toEqual({
       toolName: "grep",
-      input: '{"pattern": "ERROR", "context=2"}',
+      input: '{"pattern":"ERROR","context":2}',
     });
   });
 });

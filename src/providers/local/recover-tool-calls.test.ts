@@ -34,15 +34,29 @@ describe("recoverToolCalls", () => {
     ).toBeUndefined();
   });
 
-  it("keeps one call to a known tool with broken arguments as that call, arguments verbatim", () => {
+  it("keeps one call to a known tool with broken arguments as that call: the key=value slip repaired, else verbatim", () => {
     // What Qwen2.5-Coder 1.5B wrote in CI: a "key=value" string where a property belongs.
     const text =
       '```json\n{"name": "get_tool_output", "arguments": {"id": "out_abc", "mode": "grep", "pattern": "ERROR", "context=2"}}\n```';
     expect(recoverToolCalls(text, tools)).toBeUndefined();
     expect(malformedToolCall(text, tools)).toEqual({
       toolName: "get_tool_output",
-      input: '{"id": "out_abc", "mode": "grep", "pattern": "ERROR", "context=2"}',
+      input: '{"id":"out_abc","mode":"grep","pattern":"ERROR","context":2}',
     });
+    // Twice in a row (a global regex keeps no state between calls); strings stay strings.
+    expect(
+      malformedToolCall(
+        '{"name": "get_tool_output", "arguments": {"mode=grep", "regex=true"}}',
+        tools,
+      )?.input,
+    ).toBe('{"mode":"grep","regex":true}');
+    // Anything else broken stays verbatim, for an error naming the tool.
+    expect(
+      malformedToolCall(
+        '{"name": "get_tool_output", "arguments": {"id": "out_abc", "mode"}}',
+        tools,
+      ),
+    ).toEqual({ toolName: "get_tool_output", input: '{"id": "out_abc", "mode"}' });
     // A call still being written is not one yet.
     expect(
       malformedToolCall('{"name": "get_tool_output", "arguments": {"id": "out_abc", "x"}', tools),

@@ -131,12 +131,16 @@ const CALL_SHAPE =
 
 /**
  * A reply that is a single call to a known tool whose arguments are not valid JSON, as that
- * call with its arguments text kept verbatim; undefined for anything else (including a call
- * `recoverToolCalls` can read). Only for a whole reply: while streaming, text is incomplete.
+ * call: with its arguments repaired when they have only the `"key=value"` slip
+ * (`repairedArguments`), else kept verbatim (the caller then answers with an error naming the
+ * tool); undefined for anything else (including a call `recoverToolCalls` can read). Only for
+ * a whole reply: while streaming, text is incomplete.
  *
  * @example
  * malformedToolCall('{"name": "get_tool_output", "arguments": {"id": "out_1", "context=2"}}', new Set(["get_tool_output"]));
- * // { toolName: "get_tool_output", input: '{"id": "out_1", "context=2"}' }
+ * // { toolName: "get_tool_output", input: '{"id":"out_1","context":2}' }
+ * malformedToolCall('{"name": "get_tool_output", "arguments": {"id": "out_1", "mode"}}', new Set(["get_tool_output"]));
+ * // { toolName: "get_tool_output", input: '{"id": "out_1", "mode"}' }
  */
 export function malformedToolCall(
   text: string,
@@ -149,5 +153,28 @@ export function malformedToolCall(
   const shape = CALL_SHAPE.exec(body);
   if (!shape || !tools.has(shape[1]!)) return undefined;
   const input = shape[2]!.trim();
-  return input.startsWith("{") ? { toolName: shape[1]!, input } : undefined;
+  if (!input.startsWith("{")) return undefined;
+  return { toolName: shape[1]!, input: repairedArguments(input) ?? input };
+}
+
+/** `"context=2"` where `"context": 2` belongs, before a `,` or the closing `}`. */
+const KEY_EQUALS_VALUE = /"([A-Za-z_][\w]*)=([^"\\]*)"(?=\s*[,}])/g;
+
+/**
+ * Arguments with the one slip the 1.5B model makes, copying the `name(key=value)` calls
+ * spillway's texts show into JSON: a member written `"context=2"`. Rewritten as `"context": 2`
+ * (a number or true/false stays one, anything else is a string), when that makes the whole
+ * object valid JSON; undefined otherwise, and the call goes back to the model as an error.
+ *
+ * @example
+ * repairedArguments('{"pattern": "ERROR", "context=2"}'); // '{"pattern":"ERROR","context":2}'
+ */
+export function repairedArguments(input: string): string | undefined {
+  if (input.search(KEY_EQUALS_VALUE) < 0) return undefined;
+  const rewritten = input.replace(KEY_EQUALS_VALUE, (_all, key: string, value: string) => {
+    const literal = /^(?:-?\d+(?:\.\d+)?|true|false)$/.test(value) ? value : JSON.stringify(value);
+    return `${JSON.stringify(key)}: ${literal}`;
+  });
+  const parsed = safeParse(rewritten);
+  return isRecord(parsed) ? JSON.stringify(parsed) : undefined;
 }
