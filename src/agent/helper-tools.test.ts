@@ -54,7 +54,11 @@ describe("helperTools", () => {
     const local = { models: ["local/qwen2.5-coder-1.5b-instruct-q4_k_m"] };
     const plan = (agent: string, cli = {}) => planRun({ agent, cli, cwd: fixture.dir });
     expect((await plan(plain, local)).settings.helperTools).toBe(false);
-    expect((await plan(plain, local)).settings.textReplies).toBe("confirm");
+    expect((await plan(plain, local)).settings.textReplies).toBe("none");
+    expect((await plan(plain, local)).settings.surfaceFromFirstTurn).toBe(false);
+    expect((await plan(plain, { models: ["openai/gpt-4.1"] })).settings.surfaceFromFirstTurn).toBe(
+      true,
+    );
     expect((await plan(plain, { models: ["openai/gpt-4.1"] })).settings.textReplies).toBe("final");
     expect((await plan(opted, local)).settings.helperTools).toBe(true);
     expect((await plan(plain, { models: ["openai/gpt-4.1"] })).settings.helperTools).toBe(true);

@@ -1,0 +1,86 @@
+/**
+ * planTurn: which tools the next call lists and whether it must be a tool call.
+ */
+import { describe, expect, it } from "vitest";
+import type { SessionContext } from "./session-context.js";
+import { decideReply, planTurn } from "./turn-policy.js";
+
+const handler = (name: string, kind: string) => ({ kind, definition: { name } });
+
+function contextWith(
+  settings: Record<string, unknown>,
+  state: Record<string, unknown> = {},
+): SessionContext {
+  const tools = new Map(
+    [
+      handler("fs__read_text_file", "mcp"),
+      handler("agent__final_report", "internal"),
+      handler("get_tool_output", "surface"),
+      handler("wait_for_tool_output", "internal"),
+    ].map((h) => [h.definition.name, h]),
+  );
+  return {
+    tools,
+    surface: { alwaysListed: true },
+    settings: { maxTurns: 10, toolOutput: { enabled: true }, ...settings },
+    state: {
+      turn: 0,
+      modelCalls: 0,
+      budgetExhausted: false,
+      stopRequested: false,
+      hasStoredOutputs: false,
+      lastReplyEmpty: false,
+      lastReplyText: false,
+      ...state,
+    },
+  } as unknown as SessionContext;
+}
+
+const names = (context: SessionContext) => planTurn(context).tools.map((t) => t.name);
+
+describe("planTurn", () => {
+  it("lists the surface and waiting from the first turn by default", () => {
+    expect(names(contextWith({}))).toEqual([
+      "fs__read_text_file",
+      "agent__final_report",
+      "get_tool_output",
+      "wait_for_tool_output",
+    ]);
+  });
+
+  it("with surfaceFromFirstTurn false, lists them once an output is stored (or a tool runs)", () => {
+    expect(names(contextWith({ surfaceFromFirstTurn: false }))).toEqual([
+      "fs__read_text_file",
+      "agent__final_report",
+    ]);
+    expect(names(contextWith({ surfaceFromFirstTurn: false }, { hasStoredOutputs: true }))).toEqual(
+      ["fs__read_text_file", "agent__final_report", "get_tool_output", "wait_for_tool_output"],
+    );
+  });
+
+  it("requires a tool call with textReplies none, after an empty or to-be-confirmed reply, and in the last turn", () => {
+    expect(planTurn(contextWith({})).requireToolCall).toBe(false);
+    expect(planTurn(contextWith({ textReplies: "confirm" })).requireToolCall).toBe(false);
+    expect(planTurn(contextWith({ textReplies: "none" })).requireToolCall).toBe(true);
+    expect(planTurn(contextWith({}, { lastReplyEmpty: true })).requireToolCall).toBe(true);
+    expect(planTurn(contextWith({}, { lastReplyText: true })).requireToolCall).toBe(true);
+    const last = planTurn(contextWith({}, { turn: 9 }));
+    expect(last.final).toBe(true);
+    expect(last.requireToolCall).toBe(true);
+    expect(last.tools.map((t) => t.name)).toEqual(["agent__final_report"]);
+  });
+
+  it("with textReplies none, text that comes anyway is asked to be confirmed, once", () => {
+    const reply = { text: "The answer is 42.", toolCalls: [] } as unknown as Parameters<
+      typeof decideReply
+    >[0];
+    expect(decideReply(reply, contextWith({ textReplies: "none" }), { final: false }).kind).toBe(
+      "confirm",
+    );
+    expect(
+      decideReply(reply, contextWith({ textReplies: "none" }, { lastReplyText: true }), {
+        final: false,
+      }),
+    ).toEqual({ kind: "final", report: "The answer is 42." });
+  });
+});
