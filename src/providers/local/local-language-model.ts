@@ -18,12 +18,12 @@ import type {
 } from "@ai-sdk/provider";
 import type { ChatModelFunctions, LlamaChatResponse } from "node-llama-cpp";
 import { SpillwayError } from "../../core/errors.js";
-import { randomId } from "../../core/ids.js";
 import { type ForcedCall, forcedCall, prefillReply } from "./forced-call.js";
 import { type LocalRuntime, type LocalRuntimeOptions, localRuntime } from "./local-runtime.js";
 import { resolveModelFile } from "./model-files.js";
 import { promptToHistory } from "./prompt-to-history.js";
 import { malformedToolCall, mayBeToolCallText, recoverToolCalls } from "./recover-tool-calls.js";
+import { replyContent, type ToolCallSource } from "./reply-calls.js";
 import { toGbnfSchema } from "./tool-schema.js";
 
 /** Options of a local model. */
@@ -69,7 +69,7 @@ interface Generation {
    * How each call was read: the grammar (`native`), a JSON object written as text
    * (`recovered`), or a required call the provider started (`forced`).
    */
-  readonly toolCallSource: "native" | "recovered" | "forced" | "none";
+  readonly toolCallSource: ToolCallSource;
 }
 
 function finishOf(
@@ -315,46 +315,10 @@ export class LocalLanguageModel implements LanguageModelV3 {
       runtime.release(slot);
     }
     if (options.abortSignal?.aborted) throw this.aborted(undefined);
-    const content: LanguageModelV3Content[] = [];
-    let source: Generation["toolCallSource"] = "none";
-    const native = response.functionCalls ?? [];
-    // A required call the model wrote with broken arguments goes back to it as that call (the
-    // caller's JSON check answers it with an error naming the tool), not as prose.
-    const started =
-      forced && native.length === 0
-        ? (forced.readLeniently(response.response) ??
-          malformedToolCall(forced.prefill + response.response, known))
-        : undefined;
-    const readable =
-      native.length === 0 && recover && !started
-        ? recoverToolCalls(response.response, known)
-        : undefined;
-    const broken =
-      native.length === 0 && recover && !readable && !started
-        ? malformedToolCall(response.response, known)
-        : undefined;
-    const recovered = started ? [started] : (readable ?? (broken ? [broken] : undefined));
-    if (recovered) {
-      source = started ? "forced" : "recovered";
-      for (const call of recovered)
-        content.push({
-          type: "tool-call",
-          toolCallId: randomId("call"),
-          toolName: call.toolName,
-          input: call.input,
-        });
-    } else {
-      if (response.response !== "") content.push({ type: "text", text: response.response });
-      for (const call of native) {
-        source = "native";
-        content.push({
-          type: "tool-call",
-          toolCallId: randomId("call"),
-          toolName: call.functionName,
-          input: JSON.stringify(call.params ?? {}),
-        });
-      }
-    }
+    const { content, source } = replyContent(
+      { text: response.response, nativeCalls: response.functionCalls ?? [] },
+      { known, recover, ...(forced ? { forced } : {}) },
+    );
     if (hasFunctions) callSources[source]++;
     const outputTokens = meter.usedOutputTokens;
     const inputTotal = Math.max(promptTokens.length, meter.usedInputTokens);

@@ -1,0 +1,70 @@
+/**
+ * How a local model's reply becomes AI SDK content: the calls node-llama-cpp read under its
+ * grammar (`native`), a required call the provider started (`forced`, forced-call.ts), calls
+ * written as JSON text (`recovered`, recover-tool-calls.ts), or text.
+ */
+import type { LanguageModelV3Content } from "@ai-sdk/provider";
+import { randomId } from "../../core/ids.js";
+import type { ForcedCall } from "./forced-call.js";
+import { malformedToolCall, type RecoveredCall, recoverToolCalls } from "./recover-tool-calls.js";
+
+/** Where a reply's calls came from. */
+export type ToolCallSource = "native" | "recovered" | "forced" | "none";
+
+/** What the model produced: its text and the calls its chat template carried. */
+export interface ModelReplyText {
+  readonly text: string;
+  readonly nativeCalls: readonly { functionName: string; params?: unknown }[];
+}
+
+/** How to read calls that are not native. */
+export interface ReplyReading {
+  /** Tools the model was given. */
+  readonly known: ReadonlySet<string>;
+  /** Read JSON calls written as text. */
+  readonly recover: boolean;
+  /** The call the provider started, when one was required. */
+  readonly forced?: ForcedCall;
+}
+
+const toolCall = (call: RecoveredCall): LanguageModelV3Content => ({
+  type: "tool-call",
+  toolCallId: randomId("call"),
+  toolName: call.toolName,
+  input: call.input,
+});
+
+/**
+ * The reply's content and where its calls came from. A call with broken arguments stays that
+ * call (the caller's JSON check answers it with an error naming the tool), not prose.
+ *
+ * @example
+ * replyContent({ text: '{"name": "grep", "arguments": {"pattern": "E"}}', nativeCalls: [] },
+ *   { known: new Set(["grep"]), recover: true });
+ * // { content: [{ type: "tool-call", toolName: "grep", … }], source: "recovered" }
+ */
+export function replyContent(
+  reply: ModelReplyText,
+  reading: ReplyReading,
+): { content: LanguageModelV3Content[]; source: ToolCallSource } {
+  const { text, nativeCalls } = reply;
+  const { known, recover, forced } = reading;
+  if (nativeCalls.length === 0) {
+    if (forced) {
+      const started = forced.readLeniently(text) ?? malformedToolCall(forced.prefill + text, known);
+      if (started) return { content: [toolCall(started)], source: "forced" };
+    }
+    if (recover) {
+      const calls = recoverToolCalls(text, known) ?? wrap(malformedToolCall(text, known));
+      if (calls) return { content: calls.map(toolCall), source: "recovered" };
+    }
+  }
+  const content: LanguageModelV3Content[] = text === "" ? [] : [{ type: "text", text }];
+  for (const call of nativeCalls)
+    content.push(
+      toolCall({ toolName: call.functionName, input: JSON.stringify(call.params ?? {}) }),
+    );
+  return { content, source: nativeCalls.length > 0 ? "native" : "none" };
+}
+
+const wrap = (call: RecoveredCall | undefined) => (call ? [call] : undefined);
