@@ -5,7 +5,16 @@
  * text, or runs out of turns. The same tools the scripted eval's in-process loop uses
  * (eval/drive.ts), so a real model and a blind script play the same policy.
  */
-import { generateText, hasToolCall, jsonSchema, type LanguageModel, stepCountIs, tool } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import {
+  generateText,
+  hasToolCall,
+  jsonSchema,
+  type LanguageModel,
+  stepCountIs,
+  tool,
+  wrapLanguageModel,
+} from "ai";
 import type { ToolSpec } from "./agents/conversation.js";
 import { FETCH_TOOL, FINAL_REPORT_SPEC, PEER_SYSTEM_PROMPT, type PolicyEnv } from "./drive.js";
 
@@ -30,6 +39,11 @@ export interface LiveLoopOptions {
   readonly maxTurns?: number;
   readonly maxOutputTokens?: number;
   readonly abortSignal?: AbortSignal;
+  /**
+   * Every call asks for a tool call, as spillway's runtime does with the same model
+   * (`textReplies: none`, the default for local models), so both play under the same rule.
+   */
+  readonly requireToolCalls?: boolean;
   /** Called after each model call (progress). */
   readonly onStep?: (step: { inputTokens: number; outputTokens: number; calls: string[] }) => void;
 }
@@ -102,25 +116,39 @@ export async function liveLoop(
   ]);
   let failure: string | null = null;
   const maxTurns = options.maxTurns ?? 12;
+  let lastStep = false;
+  // A required call goes to the provider through the model, not generateText's toolChoice, which
+  // would turn a text reply into an error (spillway's model caller does the same).
+  const requiring = wrapLanguageModel({
+    model: model as LanguageModelV3,
+    middleware: {
+      specificationVersion: "v3",
+      transformParams: async ({ params }) =>
+        (options.requireToolCalls || lastStep) && params.tools?.length
+          ? { ...params, toolChoice: { type: "required" as const } }
+          : params,
+    },
+  });
   // Counted step by step, so a call that fails midway (a full context) keeps what came before.
   const usage = { requests: 0, input: 0, output: 0 };
   try {
     const result = await generateText({
-      model,
+      model: requiring,
       system: PEER_SYSTEM_PROMPT,
       prompt: options.prompt,
       tools,
       stopWhen: [hasToolCall(FINAL_REPORT_SPEC.name), stepCountIs(maxTurns)],
       // The last step as spillway's runtime plays it: told so, offered only the report, and
       // required to call it (a competent harness does not let the last turn go by unused).
-      prepareStep: ({ stepNumber, messages }) =>
-        stepNumber === maxTurns - 1
+      prepareStep: ({ stepNumber, messages }) => {
+        lastStep = stepNumber === maxTurns - 1;
+        return lastStep
           ? {
               activeTools: [FINAL_REPORT_SPEC.name],
-              toolChoice: "required" as const,
               messages: [...messages, { role: "user" as const, content: LAST_STEP_NOTE }],
             }
-          : undefined,
+          : undefined;
+      },
       maxOutputTokens: options.maxOutputTokens ?? 1024,
       maxRetries: 0,
       onStepFinish: (step) => {

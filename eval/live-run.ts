@@ -200,6 +200,7 @@ export async function runLiveEval(options: LiveEvalOptions): Promise<LiveRun> {
           const run = await liveLoop(model, peer, {
             prompt,
             maxTurns: policy === "paging-4000" ? LIVE_PAGING_MAX_TURNS : LIVE_MAX_TURNS,
+            requireToolCalls: plan.settings.textReplies === "none",
             onStep: (step) =>
               options.progress?.(
                 `  ${policy} call: ${step.inputTokens} in, ${step.outputTokens} out → ${step.calls.join(", ") || "text"}`,
