@@ -8,7 +8,7 @@
  * is unchanged, so the cached prefix of the previous turn still holds.
  */
 import type { ChatHistoryItem } from "node-llama-cpp";
-import { type RecoveredCall, recoverToolCalls } from "./recover-tool-calls.js";
+import { balancedEnd, type RecoveredCall, recoverToolCalls } from "./recover-tool-calls.js";
 
 /** The parts of a chat wrapper's call syntax this needs (node-llama-cpp's `settings`). */
 export interface CallSyntax {
@@ -105,22 +105,8 @@ export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): Fo
 /** The text up to where its first JSON object closes, so trailing tags or prose do not count. */
 function closeAt(text: string): string {
   const start = text.indexOf("{");
-  if (start < 0) return text;
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "{") depth++;
-    else if (c === "}") {
-      depth--;
-      if (depth === 0) return text.slice(0, i + 1);
-    }
-  }
-  return text;
+  const end = start < 0 ? -1 : balancedEnd(text.slice(start));
+  return end < 0 ? text : text.slice(0, start + end);
 }
 
 /**

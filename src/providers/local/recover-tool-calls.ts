@@ -25,7 +25,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Where the first balanced `{…}` or `[…]` of `text` ends (strings respected); -1 if it does not. */
-function balancedEnd(text: string): number {
+export function balancedEnd(text: string): number {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
