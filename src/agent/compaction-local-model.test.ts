@@ -98,9 +98,10 @@ async function converse(
       "maxTurns: 40",
       "contextWindow: 3072",
       "maxOutputTokens: 256",
-      // A chat agent: its replies are text (the local default, textReplies: none, would require a
-      // tool call in every turn, and the model then called echo until its turns ran out).
-      "textReplies: confirm",
+      // A chat agent: its text replies are its answers. The local default (none) requires a tool
+      // call in every turn, and confirm requires one after each text reply; under either the model
+      // called echo until its turns ran out.
+      "textReplies: final",
       `compaction: ${compaction}`,
     ].join("\n")}\n---\n` +
       "You keep the codes in the user's maintenance notes. Answer each message with one short sentence, without calling tools.\n",

@@ -196,7 +196,11 @@ describe("grep", () => {
         grepOutput(opened, { pattern: "(a+)+$", regex: true, timeoutMs: 300 }, runner),
       );
       expect(error.code).toBe("PATTERN_TIMEOUT");
-      expect(error.details).toMatchObject({ pattern: "(a+)+$", timeoutMs: 300 });
+      // The deadline covers the whole call, so the regex part gets what reading left of the 300 ms
+      // (all of it on an idle machine; less under load, which once failed an exact 300 here).
+      expect(error.details).toMatchObject({ pattern: "(a+)+$" });
+      const left = (error.details as { timeoutMs?: number }).timeoutMs;
+      if (left !== undefined) expect(left).toBeLessThanOrEqual(300);
       expect(Date.now() - started).toBeLessThan(5000);
       // The runner recovers with a fresh worker.
       const ok = await grepOutput(opened, { pattern: "a{3}!", regex: true }, runner);
