@@ -23,9 +23,8 @@ import { sessionCounters } from "./session-counters.js";
  * enough that the first notes are compacted away; then the user asks for the first code. The
  * same conversation runs again with compaction off, as the control. Asserted: the real model
  * wrote the summary, the summary kept the code the agent needs, and the agent answers no
- * worse after compaction than the control. Both answers are printed: with spillway's notice
- * the 1.5B model replies to the notice's menu instead of the question, with or without
- * compaction (docs/agent-runtime.md). Skipped, with the reason printed, when the model file is
+ * worse after compaction than the control. Both answers are printed: the 1.5B model replies
+ * "ok" to the question too, with or without compaction (docs/agent-runtime.md). Skipped, with the reason printed, when the model file is
  * not on this machine.
  */
 

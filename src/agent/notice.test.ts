@@ -155,10 +155,20 @@ describe("renderNotice: the Async Tool Status section and seed 003's options (se
 });
 
 describe("renderNotice: spillway's options (the default)", () => {
-  it("nothing stored: seed 003's menu, as in a seed-exact session", () => {
+  it("nothing stored, nothing running: the turn and the context, no menu to copy", () => {
     expect(renderNotice(guided, plan(), 45)).toBe(
-      renderNotice(contextWith("seed-003"), plan(), 45),
+      ["# System Notice", "", "This is turn 3 of 10.", "Your context window is 45% full."].join(
+        "\n",
+      ),
     );
+  });
+
+  it("only a tool running: the option to wait and the report, no read line", () => {
+    const text = renderNotice(guided, plan(), 45, [output({})]);
+    expect(text).toContain(
+      "Reply with one tool call:\n- wait_for_tool_output() to wait for a running tool\n- agent__final_report",
+    );
+    expect(text).not.toContain("get_tool_output to read");
   });
 
   it("an output shown by handle: the read modes by name, raw left out; no seed menu", () => {

@@ -63,9 +63,11 @@ export function renderSystemNotice(view: NoticeView): string {
     return lines.join("\n");
   }
   if (view.optionsInNotes) return lines.join("\n");
-  if (view.guided && hasStoredOutput(view)) {
-    lines.push(...guidedOptions(view));
-    return lines.join("\n");
+  if (view.guided) {
+    // Nothing stored or running: no menu. The tool schemas already say what the model can call,
+    // and the 1.5B model answered a chat question with the seed menu's first line.
+    if (hasStoredOutput(view) || view.asyncOutputs.length > 0) lines.push(...guidedOptions(view));
+    return lines.join("\n").trimEnd();
   }
   const retrieve = view.retrieveTools.join(" or ");
   lines.push("You now need to decide your next move:");
@@ -105,10 +107,11 @@ function hasStoredOutput(view: NoticeView): boolean {
 function guidedOptions(view: NoticeView): string[] {
   const running = view.asyncOutputs.some((o) => o.status === "running");
   const tools = view.retrieveTools.join(" or ");
-  const lines = [
-    view.finalTool ? "Reply with one tool call:" : "Now do one of these:",
-    `- ${tools} to read a stored output by its id, in parts: mode="grep" (a pattern), "slice" (lines or text around an anchor), "page" (in order), "json" or "extract" (a query); its tool result lists exact calls`,
-  ];
+  const lines = [view.finalTool ? "Reply with one tool call:" : "Now do one of these:"];
+  if (hasStoredOutput(view))
+    lines.push(
+      `- ${tools} to read a stored output by its id, in parts: mode="grep" (a pattern), "slice" (lines or text around an anchor), "page" (in order), "json" or "extract" (a query); its tool result lists exact calls`,
+    );
   if (running) lines.push("- wait_for_tool_output() to wait for a running tool");
   lines.push(
     view.finalTool
