@@ -1,10 +1,12 @@
 import { basename } from "node:path";
 import type { McpServerSpec } from "../config/index.js";
+import { SpillwayError } from "../core/errors.js";
 import { mcpContentParts } from "../providers/mcp/decode-result.js";
 import type { McpHub } from "../providers/mcp/hub.js";
 import type { McpCallResult } from "../providers/mcp/types.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { Surface } from "../surfaces/surface.js";
+import { hiddenArgumentsError, schemaWithout } from "./hidden-arguments.js";
 import { batchTool, finalReportTool, taskStatusTool } from "./internal-tools.js";
 import {
   answerBudgetChars,
@@ -32,7 +34,7 @@ export function mcpContent(result: McpCallResult): ToolOutcome {
 /**
  * The MCP tools offered to the model: every tool of every connected server, or, for a server
  * whose spec lists `tools`, only those (fewer tool definitions: a small model reads them all
- * every turn).
+ * every turn); without the arguments its `hideArguments` names (hidden-arguments.ts).
  */
 export function mcpToolHandlers(
   hub: McpHub,
@@ -43,17 +45,53 @@ export function mcpToolHandlers(
     const allow = servers[info.server]?.tools;
     return allow === undefined || allow.includes(info.toolName);
   });
-  return offered.map((info) => ({
-    kind: "mcp" as const,
-    definition: { name: info.name, description: info.description, inputSchema: info.inputSchema },
-    run: async (call, signal) =>
-      mcpContent(
-        await hub.callTool(info.name, (call.args ?? {}) as Record<string, unknown>, {
-          signal,
-          timeoutMs,
-        }),
-      ),
-  }));
+  checkHiddenToolNames(servers, offered);
+  return offered.map((info): ToolHandler => {
+    const hidden = servers[info.server]?.hideArguments?.[info.toolName] ?? [];
+    const inputSchema =
+      hidden.length > 0
+        ? schemaWithout(info.inputSchema, hidden, info.server, info.toolName)
+        : info.inputSchema;
+    const offeredArguments = Object.keys(
+      (inputSchema.properties as Record<string, unknown> | undefined) ?? {},
+    );
+    return {
+      kind: "mcp",
+      definition: { name: info.name, description: info.description, inputSchema },
+      run: async (call, signal) =>
+        mcpContent(
+          await hub.callTool(info.name, (call.args ?? {}) as Record<string, unknown>, {
+            signal,
+            timeoutMs,
+          }),
+        ),
+      ...(hidden.length > 0
+        ? {
+            rejectArguments: (args: unknown) =>
+              hiddenArgumentsError(args, hidden, info.name, offeredArguments),
+          }
+        : {}),
+    };
+  });
+}
+
+/** A hideArguments key must name a tool the server offers here (a typo would hide nothing). */
+function checkHiddenToolNames(
+  servers: Readonly<Record<string, McpServerSpec>>,
+  offered: readonly { readonly server: string; readonly toolName: string }[],
+): void {
+  for (const [server, spec] of Object.entries(servers)) {
+    const names = offered.filter((info) => info.server === server).map((info) => info.toolName);
+    // A server that did not connect lists no tools; its failure is reported on its own.
+    if (names.length === 0) continue;
+    for (const tool of Object.keys(spec.hideArguments ?? {}))
+      if (!names.includes(tool))
+        throw new SpillwayError(
+          "CONFIG_INVALID",
+          `mcpServers.${server}.hideArguments: ${server} offers no tool "${tool}" here; its tools: ${names.join(", ")}.`,
+          { server, tool, valid: names },
+        );
+  }
 }
 
 export function surfaceToolHandlers(

@@ -33,6 +33,8 @@ export async function executeCall(
       `Tool "${call.toolName}" is not available ${handler ? "in this turn" : "in this session"}. Available now: ${available.join(", ") || "none"}.`,
     );
   }
+  const refused = handler.rejectArguments?.(call.args);
+  if (refused !== undefined) return errorResult("INVALID_ARGUMENT", refused);
   const input: ToolCallInput = {
     toolCallId: call.toolCallId,
     toolName: call.toolName,

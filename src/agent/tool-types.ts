@@ -56,4 +56,6 @@ export interface ToolHandler {
   readonly definition: ToolDefinition;
   readonly kind: ToolKind;
   run(call: ToolCallInput, signal: AbortSignal): Promise<ToolOutcome>;
+  /** Why these arguments are refused before the tool runs (an error for the model), if they are. */
+  rejectArguments?(args: unknown): string | undefined;
 }

@@ -55,6 +55,18 @@ const INVALID: [string, string, string, string][] = [
     "only to a url server",
   ],
   [
+    "mcpServers: { fs: { command: x, hideArguments: [head] } }",
+    "mcpServers.fs.hideArguments",
+    'got ["head"]',
+    "a mapping of tool name to a list of argument names",
+  ],
+  [
+    "mcpServers: { fs: { command: x, hideArguments: { read_text_file: head } } }",
+    "mcpServers.fs.hideArguments.read_text_file",
+    'got "head"',
+    "a list of argument names",
+  ],
+  [
     "mcpServers: { fs: { command: x, args: x } }",
     "mcpServers.fs.args",
     'got "x"',

@@ -23,6 +23,8 @@ export interface McpStdioServerSpec {
   cwd?: string;
   /** Only these of the server's tools are offered to the model (names without the prefix). */
   tools?: string[];
+  /** Arguments left out of a tool's schema and refused in its calls, by tool name. */
+  hideArguments?: Record<string, string[]>;
 }
 
 /** A remote MCP server reached over Streamable HTTP. */
@@ -31,6 +33,8 @@ export interface McpHttpServerSpec {
   headers?: Record<string, string>;
   /** Only these of the server's tools are offered to the model (names without the prefix). */
   tools?: string[];
+  /** Arguments left out of a tool's schema and refused in its calls, by tool name. */
+  hideArguments?: Record<string, string[]>;
 }
 
 /** One MCP server; tell the forms apart with `"command" in spec`. */
@@ -54,6 +58,16 @@ export const mcpServerSpecSchema = strictObject(
     headers: stringMap("HTTP header names").optional(),
     tools: z
       .array(z.string({ error: "a tool name" }), { error: "a list of tool names" })
+      .optional(),
+    hideArguments: z
+      .record(
+        z.string({ error: "a tool name" }),
+        z.array(z.string({ error: "an argument name" }), { error: "a list of argument names" }),
+        {
+          error:
+            "a mapping of tool name to a list of argument names, e.g. { read_text_file: [head, tail] }",
+        },
+      )
       .optional(),
   },
   "a server spec: a mapping",
@@ -81,6 +95,7 @@ export const mcpServerSpecSchema = strictObject(
       url: spec.url,
       ...(spec.headers ? { headers: spec.headers } : {}),
       ...(spec.tools ? { tools: spec.tools } : {}),
+      ...(spec.hideArguments ? { hideArguments: spec.hideArguments } : {}),
     };
   }
   if (spec.command === undefined) {
@@ -109,13 +124,14 @@ export const mcpServerSpecSchema = strictObject(
     ...(spec.env ? { env: spec.env } : {}),
     ...(spec.cwd ? { cwd: spec.cwd } : {}),
     ...(spec.tools ? { tools: spec.tools } : {}),
+    ...(spec.hideArguments ? { hideArguments: spec.hideArguments } : {}),
   };
 });
 
 /** A mapping of server name to server spec. */
 export const mcpServerMapSchema = z.record(serverNameSchema, mcpServerSpecSchema, {
   error:
-    "a mapping of server name to server spec ({ command, args, env, cwd } or { url, headers })",
+    "a mapping of server name to server spec ({ command, args, env, cwd } or { url, headers }, each with optional tools and hideArguments)",
 });
 
 /** In an agent file: server specs, or the names of servers defined in the config file. */
