@@ -115,6 +115,7 @@ export function surfaceToolHandlers(
         ...(session.extractor ? { extractor: session.extractor } : {}),
         signal,
         toolCallId: call.toolCallId,
+        ...(session.state.taskText ? { taskText: session.state.taskText } : {}),
         ...(asyncActive(session)
           ? {
               asyncTokenThreshold: asyncSettingsOf(session.settings).tokenThreshold,

@@ -27,6 +27,8 @@ export interface SurfaceContext {
   readonly asyncTokenThreshold?: number;
   /** Seed 003's texts word for word (asyncReadyMessage: seed-003) instead of spillway's. */
   readonly seedTexts?: boolean;
+  /** The session's task (its first prompt): a search that finds nothing may point to its terms. */
+  readonly taskText?: string;
 }
 
 /** A surface call's answer: text for the model, kept in the canonical history as is. */

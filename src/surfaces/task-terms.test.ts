@@ -98,3 +98,65 @@ describe("the handle message's grep example", () => {
     expect(answer.text).not.toContain("c54");
   });
 });
+
+describe("a search that finds nothing points to what the task names", () => {
+  const surface = createGetToolOutputSurface({ synopsisLines: 5 });
+  const contextOf = (store: Awaited<ReturnType<typeof tempStore>>["store"], taskText?: string) => ({
+    outputs: store,
+    scope: SCOPE,
+    maxChars: 100_000,
+    tokenizer: "o200k_base" as const,
+    outputOfToolCall: async () => undefined,
+    ...(taskText ? { taskText } : {}),
+  });
+
+  it("in JSON: the object query first, and following it reads the nested value", async () => {
+    const { store } = await tempStore();
+    const orders = Array.from({ length: 40 }, (_, i) => ({
+      id: i === 25 ? "ord_89309srrp" : `ord_${i}aaaa`,
+      payment: { auth: { code: i === 25 ? "ANS-7Q2" : `c${i}` } },
+    }));
+    const record = await store.put(
+      origin("data__fetch", "{}"),
+      JSON.stringify({ orders }, null, 2),
+    );
+    const task =
+      "What is the payment authorization code (payment.auth.code) of order ord_89309srrp?";
+    const answer = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "grep", pattern: "payment.auth.code" },
+      contextOf(store, task),
+    );
+    const query = "$..[?(@.id=='ord_89309srrp')]";
+    expect(answer.text).toContain(
+      `Repeating this call returns the same. Your task names "ord_89309srrp", which this output holds: read the whole object whose id is "ord_89309srrp", get_tool_output(id="${record.id}", mode="json", json_query="${query}"). Try a broader search`,
+    );
+    const followed = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "json", json_query: query },
+      contextOf(store, task),
+    );
+    expect(followed.text).toContain("ANS-7Q2");
+  });
+
+  it("in text: a grep for the term; nothing when the term was what found nothing, or there is no task", async () => {
+    const { store } = await tempStore();
+    const lines = Array.from({ length: 500 }, (_, i) => `INFO event=evt_${i}x status=ok`);
+    lines[300] = "WARN event=evt_ntngab003 refund_ref=ANS-34Z5AQ";
+    const record = await store.put(origin("data__fetch", "{}"), lines.join("\n"));
+    const task = "What is the refund reference recorded for event evt_ntngab003?";
+    const grep = (pattern: string, taskText?: string) =>
+      surface.execute(
+        "get_tool_output",
+        { id: record.id, mode: "grep", pattern },
+        contextOf(store, taskText),
+      );
+    expect((await grep("refund reference", task)).text).toContain(
+      `Your task names "evt_ntngab003", which this output holds: read the lines with "evt_ntngab003", get_tool_output(id="${record.id}", mode="grep", pattern="evt_ntngab003", context=2).`,
+    );
+    expect((await grep("refund reference")).text).not.toContain("Your task names");
+    const absentTerm = await grep("refund reference", "Which refund has evt_zzzz999?");
+    expect(absentTerm.text).toContain("nothing found");
+    expect(absentTerm.text).not.toContain("Your task names");
+  });
+});

@@ -1,5 +1,7 @@
 import { escapeRegExp } from "../../core/escape-regexp.js";
+import type { OutputRecord } from "../../store/output-store.js";
 import type { SurfaceContext } from "../surface.js";
+import { taskTermIn } from "../task-terms.js";
 import { getToolOutputCall } from "./schema.js";
 
 /**
@@ -29,10 +31,41 @@ export async function nothingFoundHint(
     ignore_case: true,
   });
   const page = getToolOutputCall({ id, mode: "page", cursor: 0 });
+  const task = await taskTermCall(id, searched, record, context);
   return (
-    `\n[nothing found${lines}. Repeating this call returns the same. Try a broader search, ${broader}, or read it in order, ${page}.` +
+    `\n[nothing found${lines}. Repeating this call returns the same.${task} Try a broader search, ${broader}, or read it in order, ${page}.` +
     ` This output is only what ${record.toolName} returned for ${record.toolArgs}: if what you need may lie outside it, call ${record.toolName} again with other arguments.]`
   );
+}
+
+/**
+ * The read of what the task names, when the output holds it and it is not what was searched:
+ * in JSON the whole object whose key has it as its value, else a grep for it. First among the
+ * suggestions: the 1.5B local model, in a JSON order list, grepped for the key path the question
+ * quoted ("payment.auth.code"), found nothing, and answered that there was no code.
+ */
+async function taskTermCall(
+  id: string,
+  searched: string,
+  record: OutputRecord,
+  context: SurfaceContext,
+): Promise<string> {
+  if (context.taskText === undefined) return "";
+  const found = await taskTermIn(context.outputs, record, context.scope, context.taskText);
+  if (found === undefined || found.term.toLowerCase() === searched.toLowerCase()) return "";
+  const call =
+    found.jsonKey !== undefined
+      ? getToolOutputCall({
+          id,
+          mode: "json",
+          json_query: `$..[?(@.${found.jsonKey}=='${found.term}')]`,
+        })
+      : getToolOutputCall({ id, mode: "grep", pattern: found.term, context: 2 });
+  const what =
+    found.jsonKey !== undefined
+      ? `the whole object whose ${found.jsonKey} is ${JSON.stringify(found.term)}`
+      : `the lines with ${JSON.stringify(found.term)}`;
+  return ` Your task names ${JSON.stringify(found.term)}, which this output holds: read ${what}, ${call}.`;
 }
 
 /** The searched text, any case, or with the words a failure is usually logged with. */
