@@ -8,7 +8,12 @@
  * is unchanged, so the cached prefix of the previous turn still holds.
  */
 import type { ChatHistoryItem } from "node-llama-cpp";
-import { balancedEnd, type RecoveredCall, recoverToolCalls } from "./recover-tool-calls.js";
+import {
+  balancedEnd,
+  malformedToolCall,
+  type RecoveredCall,
+  recoverToolCalls,
+} from "./recover-tool-calls.js";
 
 /** The parts of a chat wrapper's call syntax this needs (node-llama-cpp's `settings`). */
 export interface CallSyntax {
@@ -30,6 +35,12 @@ export interface ForcedCall {
   read(continuation: string): RecoveredCall | undefined;
   /** Like `read`, and also accepts a string argument the model left unescaped or unclosed. */
   readLeniently(continuation: string): RecoveredCall | undefined;
+  /**
+   * The call `continuation` completes, or, when it is complete but broken, that call as written
+   * (answered with an error naming the tool); undefined while it may still be completing.
+   * `lenient` for the whole reply, once generation has ended.
+   */
+  settle(continuation: string, lenient?: boolean): RecoveredCall | undefined;
 }
 
 /** The text of a chat-wrapper setting: a string, or a LlamaText of strings and special tokens. */
@@ -90,15 +101,19 @@ export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): Fo
     const calls = recoverToolCalls(closeAt(prefill + continuation), known);
     return calls?.length === 1 ? calls[0] : undefined;
   };
+  const readLeniently = (continuation: string) => {
+    const strict = read(continuation);
+    if (strict || !only || !stringArgument) return strict;
+    const value = looseString(continuation);
+    return { toolName: only.name, input: JSON.stringify({ [stringArgument]: value }) };
+  };
   return {
     prefill,
     read,
-    readLeniently(continuation) {
-      const strict = read(continuation);
-      if (strict || !only || !stringArgument) return strict;
-      const value = looseString(continuation);
-      return { toolName: only.name, input: JSON.stringify({ [stringArgument]: value }) };
-    },
+    readLeniently,
+    settle: (continuation, lenient = false) =>
+      (lenient ? readLeniently : read)(continuation) ??
+      malformedToolCall(prefill + continuation, known),
   };
 }
 

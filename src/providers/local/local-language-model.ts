@@ -288,7 +288,7 @@ export class LocalLanguageModel implements LanguageModelV3 {
       // A whole call has been written (readable, or one to answer with an error): stop there.
       if (
         forced
-          ? forced.read(written) || malformedToolCall(forced.prefill + written, known)
+          ? forced.settle(written)
           : recoverToolCalls(written, known) || malformedToolCall(written, known)
       )
         stopper.abort();

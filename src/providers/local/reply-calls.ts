@@ -51,7 +51,7 @@ export function replyContent(
   const { known, recover, forced } = reading;
   if (nativeCalls.length === 0) {
     if (forced) {
-      const started = forced.readLeniently(text) ?? malformedToolCall(forced.prefill + text, known);
+      const started = forced.settle(text, true);
       if (started) return { content: [toolCall(started)], source: "forced" };
     }
     if (recover) {
