@@ -160,3 +160,42 @@ describe("a search that finds nothing points to what the task names", () => {
     expect(absentTerm.text).not.toContain("Your task names");
   });
 });
+
+describe("a grep of JSON that finds a member line offers the whole object", () => {
+  it("names the object query, which returns the nested value; not for text outputs or many matches", async () => {
+    const { store } = await tempStore();
+    const orders = Array.from({ length: 40 }, (_, i) => ({
+      id: i === 25 ? "ord_89309srrp" : `ord_${i}aaaa`,
+      payment: { auth: { code: i === 25 ? "ANS-7Q2" : `c${i}` } },
+    }));
+    const record = await store.put(
+      origin("data__fetch", "{}"),
+      JSON.stringify({ orders }, null, 2),
+    );
+    const surface = createGetToolOutputSurface({ synopsisLines: 5 });
+    const context = {
+      outputs: store,
+      scope: SCOPE,
+      maxChars: 100_000,
+      tokenizer: "o200k_base" as const,
+      outputOfToolCall: async () => undefined,
+    };
+    const grep = (id: string, pattern: string) =>
+      surface.execute("get_tool_output", { id, mode: "grep", pattern }, context);
+    const query = "$..[?(@.id=='ord_89309srrp')]";
+    const found = await grep(record.id, "ord_89309srrp");
+    expect(found.text).toContain(
+      `[That line is a member of a JSON object. The whole object: get_tool_output(id="${record.id}", mode="json", json_query="${query}")]`,
+    );
+    const object = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "json", json_query: query },
+      context,
+    );
+    expect(object.text).toContain("ANS-7Q2");
+    // Many matches: a scan, not a lookup.
+    expect((await grep(record.id, '"id"')).text).not.toContain("The whole object");
+    const text = await store.put(origin("data__fetch", "{}"), '"id": "ord_89309srrp"\nmore\n');
+    expect((await grep(text.id, "ord_89309srrp")).text).not.toContain("The whole object");
+  });
+});

@@ -1,5 +1,6 @@
 import { renderGrep } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
+import { jsonObjectHint } from "./json-object-hint.js";
 import { nothingFoundHint } from "./nothing-found.js";
 import { readerFor } from "./read.js";
 import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
@@ -20,9 +21,11 @@ export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext)
     ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
   });
   const hint =
-    result.matches.length === 0 && args.cursor === undefined
-      ? await nothingFoundHint(args.id, args.pattern, context)
-      : "";
+    result.matches.length === 0
+      ? args.cursor === undefined
+        ? await nothingFoundHint(args.id, args.pattern, context)
+        : ""
+      : await jsonObjectHint(args.id, result, context);
   const text = renderGrep(result, context.maxChars, (cursor) =>
     getToolOutputCall({
       id: args.id,
