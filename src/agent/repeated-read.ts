@@ -39,6 +39,25 @@ export function answerRepeatedRead(
   };
 }
 
+/** Repeats in a row after which the next turn is the final one (see turn-policy.ts). */
+export const REPEATS_BEFORE_FINAL_TURN = 2;
+
+/**
+ * Whether the read of the turn just ended was the same read for the REPEATS_BEFORE_FINAL_TURN-th
+ * time in a row: a stored output does not change, so the session moves to its final turn. The
+ * 1.5B local model, having grepped the log's first error, made the same grep ten turns more and
+ * reported only when the last turn required it.
+ */
+export function readRepeatedOut(context: Pick<SessionContext, "state" | "settings">): boolean {
+  const last = context.state.lastRead;
+  return (
+    !seedTexts(context.settings) &&
+    last !== undefined &&
+    last.turn === context.state.turn &&
+    (last.repeats ?? 0) >= REPEATS_BEFORE_FINAL_TURN
+  );
+}
+
 /** Characters of the earlier result given again for a repeated read. */
 const RESULT_AGAIN_CHARS = 2000;
 
@@ -54,7 +73,11 @@ export function rememberRead(
 ): void {
   if (!isSurfaceRead(context, call)) return;
   if (result.repeatOfTurn !== undefined && context.state.lastRead)
-    context.state.lastRead = { ...context.state.lastRead, turn };
+    context.state.lastRead = {
+      ...context.state.lastRead,
+      turn,
+      repeats: (context.state.lastRead.repeats ?? 0) + 1,
+    };
   else if (result.status === "ok")
     context.state.lastRead = {
       key: readKey(call),

@@ -2,6 +2,7 @@ import type { ToolDefinition } from "../core/tool-definition.js";
 import type { ModelReply } from "../providers/model-caller.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import type { TurnPlan } from "./notice.js";
+import { REPEATS_BEFORE_FINAL_TURN, readRepeatedOut } from "./repeated-read.js";
 import type { SessionContext } from "./session-context.js";
 import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";
 
@@ -23,6 +24,7 @@ export function planTurn(context: SessionContext): TurnPlan {
     turn >= settings.maxTurns ||
     state.budgetExhausted ||
     state.stopRequested ||
+    readRepeatedOut(context) ||
     state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
   const finalTool = context.tools.get(FINAL_REPORT)!.definition;
   if (final)
@@ -67,6 +69,13 @@ export function planTurn(context: SessionContext): TurnPlan {
 export function finalTurnError(context: SessionContext, plan: TurnPlan): string {
   if (context.state.budgetExhausted && plan.turn < plan.maxTurns)
     return "The context stayed over its hard limit with every older result in handle form, and the agent did not deliver a final report in the turn that followed.";
+  const last = context.state.lastRead;
+  if (
+    plan.turn < plan.maxTurns &&
+    last?.turn === plan.turn - 1 &&
+    (last.repeats ?? 0) >= REPEATS_BEFORE_FINAL_TURN
+  )
+    return `The agent made the same read of a stored output ${REPEATS_BEFORE_FINAL_TURN + 1} turns in a row, and did not deliver a final report in the turn that followed.`;
   return `The agent used its ${plan.maxTurns} turns without delivering a final report.`;
 }
 
