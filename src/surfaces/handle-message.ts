@@ -1,7 +1,7 @@
 import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { type TaskTermMatch, taskTermIn } from "./task-terms.js";
+import { objectQuery, type TaskTermMatch, taskTermIn } from "./task-terms.js";
 
 /** Characters of one synopsis line the model is shown; longer lines say their length. */
 const SYNOPSIS_LINE_CHARS = 200;
@@ -79,14 +79,14 @@ export function readCallLines(id: string, jsonQuery?: string, found?: TaskTermMa
   const taskTerm = found?.term;
   // The object whose key holds the task's term, whole. Single quotes: nothing to escape inside
   // the call's double-quoted string.
-  const objectQuery =
-    found?.jsonKey !== undefined ? `$..[?(@.${found.jsonKey}=='${found.term}')]` : undefined;
+  const query =
+    found?.jsonKey !== undefined ? objectQuery(found.jsonKey, `'${found.term}'`) : undefined;
   return [
     // In JSON the object query replaces the grep for the term: the 1.5B model took the grep,
     // whose context lines (symmetric, at most 20) stopped short of the nested field or showed
     // the neighbouring object's, and reported the wrong object's value.
-    objectQuery !== undefined
-      ? `  get_tool_output(id="${id}", mode="json", json_query="${objectQuery}")   the whole object whose ${found!.jsonKey} is "${taskTerm}", which your task names`
+    query !== undefined
+      ? `  get_tool_output(id="${id}", mode="json", json_query="${query}")   the whole object whose ${found!.jsonKey} is "${taskTerm}", which your task names`
       : taskTerm === undefined
         ? `  get_tool_output(id="${id}", mode="grep", pattern="ERROR", context=2)   lines matching a literal (regex=true for a regular expression)`
         : `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(taskTerm)}, context=2)   the lines with ${JSON.stringify(taskTerm)}, which your task names and this output holds`,

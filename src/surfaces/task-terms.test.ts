@@ -85,13 +85,7 @@ describe("the handle message's grep example", () => {
     const answer = await createGetToolOutputSurface({ synopsisLines: 5 }).execute(
       "get_tool_output",
       { id: record.id, mode: "json", json_query: query },
-      {
-        outputs: store,
-        scope: SCOPE,
-        maxChars: 100_000,
-        tokenizer: "o200k_base",
-        outputOfToolCall: async () => undefined,
-      },
+      contextOf(store),
     );
     expect(answer.isError).toBe(false);
     expect(answer.text).toContain("ANS-7Q2");
@@ -99,16 +93,18 @@ describe("the handle message's grep example", () => {
   });
 });
 
+/** A get_tool_output call's context over `store`, with the session's task when given. */
+const contextOf = (store: Awaited<ReturnType<typeof tempStore>>["store"], taskText?: string) => ({
+  outputs: store,
+  scope: SCOPE,
+  maxChars: 100_000,
+  tokenizer: "o200k_base" as const,
+  outputOfToolCall: async () => undefined,
+  ...(taskText ? { taskText } : {}),
+});
+
 describe("a search that finds nothing points to what the task names", () => {
   const surface = createGetToolOutputSurface({ synopsisLines: 5 });
-  const contextOf = (store: Awaited<ReturnType<typeof tempStore>>["store"], taskText?: string) => ({
-    outputs: store,
-    scope: SCOPE,
-    maxChars: 100_000,
-    tokenizer: "o200k_base" as const,
-    outputOfToolCall: async () => undefined,
-    ...(taskText ? { taskText } : {}),
-  });
 
   it("in JSON: the object query first, and following it reads the nested value", async () => {
     const { store } = await tempStore();
@@ -173,13 +169,7 @@ describe("a grep of JSON that finds a member line offers the whole object", () =
       JSON.stringify({ orders }, null, 2),
     );
     const surface = createGetToolOutputSurface({ synopsisLines: 5 });
-    const context = {
-      outputs: store,
-      scope: SCOPE,
-      maxChars: 100_000,
-      tokenizer: "o200k_base" as const,
-      outputOfToolCall: async () => undefined,
-    };
+    const context = contextOf(store);
     const grep = (id: string, pattern: string) =>
       surface.execute("get_tool_output", { id, mode: "grep", pattern }, context);
     const query = "$..[?(@.id=='ord_89309srrp')]";

@@ -8,6 +8,17 @@ export interface TaskTermMatch {
   readonly jsonKey?: string;
 }
 
+/**
+ * The JSONPath query for every object whose `key` holds `literal` (a number, or a string in
+ * single quotes: nothing to escape inside a call's double-quoted argument).
+ *
+ * @example
+ * objectQuery("id", "'ord_1'"); // "$..[?(@.id=='ord_1')]"
+ */
+export function objectQuery(key: string, literal: string): string {
+  return `$..[?(@.${key}==${literal})]`;
+}
+
 /** Task terms checked against an output, at most: each is one literal search. */
 const MAX_TERMS_CHECKED = 6;
 

@@ -1,5 +1,6 @@
 import type { GrepResult } from "../../retrieval/grep.js";
 import type { SurfaceContext } from "../surface.js";
+import { objectQuery } from "../task-terms.js";
 import { getToolOutputCall } from "./schema.js";
 
 /** Matches shown before the hint is left out: it is for a lookup, not a scan. */
@@ -32,7 +33,7 @@ export async function jsonObjectHint(
     if (!member) continue;
     const [, key, text, number] = member;
     const value = text !== undefined ? `'${text}'` : number;
-    const call = getToolOutputCall({ id, mode: "json", json_query: `$..[?(@.${key}==${value})]` });
+    const call = getToolOutputCall({ id, mode: "json", json_query: objectQuery(key!, value!) });
     return `\n[That line is a member of a JSON object. The whole object: ${call}]`;
   }
   return "";

@@ -1,7 +1,7 @@
 import { escapeRegExp } from "../../core/escape-regexp.js";
 import type { OutputRecord } from "../../store/output-store.js";
 import type { SurfaceContext } from "../surface.js";
-import { taskTermIn } from "../task-terms.js";
+import { objectQuery, taskTermIn } from "../task-terms.js";
 import { getToolOutputCall } from "./schema.js";
 
 /**
@@ -58,7 +58,7 @@ async function taskTermCall(
       ? getToolOutputCall({
           id,
           mode: "json",
-          json_query: `$..[?(@.${found.jsonKey}=='${found.term}')]`,
+          json_query: objectQuery(found.jsonKey, `'${found.term}'`),
         })
       : getToolOutputCall({ id, mode: "grep", pattern: found.term, context: 2 });
   const what =
