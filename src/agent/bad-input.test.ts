@@ -60,6 +60,8 @@ describe("bad input from the model goes back to the model; the session goes on",
       "error",
       "error",
       "error",
+      // A report sent back once (no read of the stored output succeeded), then taken.
+      "ok",
       "ok",
     ]);
   });

@@ -9,9 +9,16 @@ describe("a handle message in a session", () => {
       i === 1234 ? "WARN order=ord_7731xk refund=ANS-1" : `INFO order=ord_${i}aa ok`,
     ).join("\n");
     const shown: string[] = [];
-    const fixture = await agentFixture((request, context) => {
-      if (context.callIndex % 2 === 0) return toolCall("test__echo", { text: big });
-      shown.push(toolMessages(request).at(-1)!.text);
+    // Each run echoes once, then reports (twice: a report before any read of the output shown
+    // by handle is sent back once).
+    let echoNext = true;
+    const fixture = await agentFixture((request) => {
+      if (echoNext) {
+        echoNext = false;
+        return toolCall("test__echo", { text: big });
+      }
+      const last = toolMessages(request).at(-1)!;
+      if (last.toolName === "test__echo") shown.push(last.text);
       return toolCall("agent__final_report", { report: "done" });
     });
     const agent = await fixture.agent("finder", { mcpServers: { test: testServerSpec() } });
@@ -21,6 +28,7 @@ describe("a handle message in a session", () => {
       stores: fixture.stores,
       cwd: fixture.dir,
     });
+    echoNext = true;
     await runAgent({
       agent,
       prompt: "Look again.",

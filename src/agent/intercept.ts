@@ -109,5 +109,6 @@ async function decideShownIn(context: SessionContext, record: OutputRecord): Pro
   // (compaction, then handle-form shortening) or makes that turn the last (D0-19).
   state.pendingTokens += decision.tokens;
   if (decision.retrievable) state.hasStoredOutputs = true;
+  if (decision.shown === "handle" || decision.shown === "ready") state.shownByHandle.add(record.id);
   return decision.shown;
 }

@@ -2,6 +2,7 @@ import { mapConcurrent } from "../core/concurrency.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { ToolResultRef } from "../store/history.js";
 import { FINAL_REPORT, FINAL_REPORT_DEFINITION } from "../surfaces/final-report-tool.js";
+import { reportBeforeReading } from "./report-guard.js";
 import type { SessionContext } from "./session-context.js";
 import type { BatchItem, ToolHandler } from "./tool-types.js";
 
@@ -14,7 +15,7 @@ const MAX_BATCH = 20;
 
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 
-export function finalReportTool(): ToolHandler {
+export function finalReportTool(context: () => SessionContext): ToolHandler {
   return {
     kind: "internal",
     definition: FINAL_REPORT_DEFINITION,
@@ -27,6 +28,9 @@ export function finalReportTool(): ToolHandler {
           message: "agent__final_report needs a non-empty `report` string.",
         };
       }
+      const unread = await reportBeforeReading(context());
+      // A note, not an error: a small model reports an error's code as its answer.
+      if (unread) return { type: "note", text: unread };
       return { type: "final", report };
     },
   };

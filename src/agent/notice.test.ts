@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import { createSurface } from "../surfaces/index.js";
+import { FINAL_TASK_CHARS } from "../surfaces/system-notice.js";
 import { renderNotice, type TurnPlan } from "./notice.js";
 import type { SessionContext } from "./session-context.js";
 
@@ -9,6 +10,7 @@ const NOW = 1_700_000_010_000;
 const contextWith = (readyMessage: "handle" | "seed-003") =>
   ({
     clock: () => NOW,
+    state: {},
     surface: createSurface("get_tool_output", { synopsisLines: 5, continuationChars: 4000 }),
     settings: {
       async: { enabled: true, timeoutSecs: 5, tokenThreshold: 10_000, maxRunning: 4, readyMessage },
@@ -191,9 +193,33 @@ describe("renderNotice: spillway's options (the default)", () => {
     expect(text).not.toContain("the tool your task needs next");
   });
 
-  it("the final turn is the same as the seed's", () => {
-    const text = renderNotice(guided, plan({ final: true, turn: 10 }), 80);
+  it("the final turn is the seed's, plus the task restated (never in seed-exact sessions)", () => {
+    const task = "Grep the log for ERROR.\nReport the incident id on that line.";
+    const withTask = (base: SessionContext) =>
+      ({ ...base, state: { taskText: task } }) as unknown as SessionContext;
+    const text = renderNotice(withTask(guided), plan({ final: true, turn: 10 }), 80);
     expect(text).toContain("This is your final turn: call agent__final_report now");
     expect(text).not.toContain("Reply with one tool call");
+    expect(text).toContain(
+      "Your task was:\n> Grep the log for ERROR.\n> Report the incident id on that line.\nAnswer exactly what it asks for",
+    );
+    const seed = renderNotice(withTask(context), plan({ final: true, turn: 10 }), 80);
+    expect(seed).not.toContain("Your task was");
+    // Not before the final turn: the task is in the first message, and the turn's options lead.
+    const earlier = renderNotice(withTask(guided), plan({ canRetrieve: true }), 45, [
+      output({ id: "out_c", status: "ready", tokens: 45_000 }),
+    ]);
+    expect(earlier).not.toContain("Your task was");
+  });
+
+  it("a very long task is restated cut, with a mark", () => {
+    const task = `Find ${"x".repeat(FINAL_TASK_CHARS + 50)}`;
+    const text = renderNotice(
+      { ...guided, state: { taskText: task } } as unknown as SessionContext,
+      plan({ final: true, turn: 10 }),
+      80,
+    );
+    expect(text).toContain(`> ${task.slice(0, FINAL_TASK_CHARS)}…\n`);
+    expect(text).not.toContain(task);
   });
 });

@@ -50,5 +50,6 @@ export function renderNotice(
     guided,
     // A note on the last reply says what to do now; a menu beside it is one more text to copy.
     optionsInNotes: guided && replyNote !== undefined,
+    ...(context.state.taskText ? { task: context.state.taskText } : {}),
   });
 }

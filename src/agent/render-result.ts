@@ -2,7 +2,11 @@ import { headAndTail } from "../retrieval/head-and-tail.js";
 import { readOutput } from "../retrieval/read-output.js";
 import type { ToolResultRef } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
-import { asyncReadyText, asyncRunningText } from "../surfaces/async-texts.js";
+import {
+  asyncReadyText,
+  asyncRunningGuidedText,
+  asyncRunningText,
+} from "../surfaces/async-texts.js";
 import { continuationMarker } from "../surfaces/get-continuation.js";
 import { type SessionContext, seedTexts } from "./session-context.js";
 
@@ -115,7 +119,9 @@ export async function renderResult(context: RenderContext, ref: ToolResultRef): 
     }
     case "async": {
       const record = await outputRecord(context, ref.outputId);
-      return asyncRunningText(record.id, record.toolName);
+      return seedTexts(context.settings)
+        ? asyncRunningText(record.id, record.toolName)
+        : asyncRunningGuidedText(record.id, record.toolName);
     }
     case "error":
       return `Error ${ref.code}: ${ref.message}`;

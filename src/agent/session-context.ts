@@ -166,6 +166,12 @@ export interface SessionState {
   budgetExhausted: boolean;
   /** Some output is shown by handle/continuation: the surface's tools are listed. */
   hasStoredOutputs: boolean;
+  /** Outputs this run showed by handle or as ready (their content not in the context). */
+  readonly shownByHandle: Set<string>;
+  /** The turn being run is the final one (set once its projection is built). */
+  finalTurn: boolean;
+  /** A report made before any read of an output shown by handle was sent back once. */
+  reportHeldUnread: boolean;
   /** Rendered tool-result texts (deterministic for a given record), so turns do not re-read them. */
   readonly rendered: Map<string, string>;
   /** A graceful stop was asked: the next turn is the final one; background tools go on. */
@@ -255,6 +261,9 @@ export function newSessionState(): SessionState {
     finalReport: null,
     budgetExhausted: false,
     hasStoredOutputs: false,
+    shownByHandle: new Set(),
+    finalTurn: false,
+    reportHeldUnread: false,
     rendered: new Map(),
     stopRequested: false,
     lastReplyEmpty: false,

@@ -87,6 +87,7 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
     });
     const projection = await buildProjection(context, tail, plan);
     state.projectedTokens = projection.tokens;
+    state.finalTurn = projection.plan.final;
     state.pendingTokens = 0;
     const reply = await callModel(context, projection);
     if (reply.text.trim()) lastText = reply.text.trim();

@@ -236,7 +236,7 @@ export function assembleTools(
   const add = (handler: ToolHandler) => tools.set(handler.definition.name, handler);
   parts.mcp.forEach(add);
   parts.subagents.forEach(add);
-  add(finalReportTool());
+  add(finalReportTool(context));
   surfaceToolHandlers(parts.surface, context).forEach(add);
   // The read-grep agent gets its surface's tools and the final report, nothing else.
   if (parts.onlySurface) return tools;

@@ -5,6 +5,7 @@ import {
 } from "../surfaces/async-texts.js";
 import { type SessionContext, seedTexts } from "./session-context.js";
 import type { ToolHandler } from "./tool-types.js";
+import { guidedCompletedText } from "./wait-results.js";
 
 export const WAIT_FOR_TOOL_OUTPUT = "wait_for_tool_output";
 
@@ -37,7 +38,13 @@ export function waitForToolOutputTool(context: () => SessionContext): ToolHandle
       }
       const timeoutSecs = session.settings.toolTimeoutSecs;
       const completed = await background.waitForCompleted(signal, timeoutSecs * 1000);
-      if (completed.length > 0) return { type: "note", text: completedText(completed) };
+      if (completed.length > 0)
+        return {
+          type: "note",
+          text: seedTexts(session.settings)
+            ? completedText(completed)
+            : await guidedCompletedText(session, completed),
+        };
       const running = background.jobs().filter((job) => job.status === "running");
       const reason = signal.aborted
         ? "The session was aborted"

@@ -18,7 +18,7 @@ import {
   toolCall,
   toolMessages,
 } from "../testing/index.js";
-import { spillwayPrepareStep } from "./prepare-step.js";
+import { spillwayPrepareStep, stepNotice } from "./prepare-step.js";
 import { spillwaySessionOf, spillwayTools } from "./spillway-tools.js";
 import { isBackgroundOutput } from "./time-trigger.js";
 
@@ -136,6 +136,9 @@ describe("the time trigger and wait_for_tool_output", () => {
       /^Tool Output ID: out_\w+\nTool: slow_report\n\nWhen the System Notice shows this tool is ready/,
     );
     expect(notices[1]).toMatch(/### Running \(1\)\n- slow_report \(id: out_\w+, running/);
+    // spillway's options by default: the call to make, no seed menu to copy.
+    expect(notices[1]).toContain("- wait_for_tool_output() to wait for a running tool");
+    expect(notices[1]).not.toContain("advance your task");
     expect(toolMessages(server.requests[2]!).at(-1)!.text).toMatch(
       /^Completed tools:\n- slow_report \(id: out_\w+, size: 35B\)$/,
     );
@@ -146,6 +149,13 @@ describe("the time trigger and wait_for_tool_output", () => {
     );
     expect(record.status).toBe("ready");
     expect(record.toolArgs).toBe('{"week":7}');
+    // seedTexts: seed 003's menu word for word.
+    const seed = await stepNotice(spillwaySessionOf(tools)!, [], 4, undefined, true);
+    expect(seed).toContain(
+      "You now need to decide your next move:\n1. Call tools to advance your task",
+    );
+    const ours = await stepNotice(spillwaySessionOf(tools)!, [], 4, undefined);
+    expect(ours).not.toContain("advance your task");
   });
 });
 

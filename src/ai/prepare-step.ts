@@ -17,6 +17,12 @@ export interface SpillwayPrepareStepOptions<TOOLS extends Record<string, Tool>> 
    * step is told to answer, with tool calls off (unless your prepareStep chose a toolChoice).
    */
   readonly maxSteps?: number;
+  /**
+   * Seed 003's notice word for word, with its menu ("Call tools to advance your task", …).
+   * Default false: spillway's options, which name the read modes and show no menu while
+   * nothing is stored or running (the 1.5B local model answered with the menu's first line).
+   */
+  readonly seedTexts?: boolean;
 }
 
 /**
@@ -28,6 +34,7 @@ export async function stepNotice(
   messages: readonly ModelMessage[],
   stepNumber: number,
   maxSteps: number | undefined,
+  seedTexts = false,
 ): Promise<string | undefined> {
   const outputs = await session.store();
   const statuses = await asyncOutputStatuses(
@@ -51,6 +58,7 @@ export async function stepNotice(
     final,
     canRetrieve: await session.hasHandles(),
     retrieveTools: [GET_TOOL_OUTPUT],
+    guided: !seedTexts,
   });
 }
 
@@ -93,7 +101,13 @@ export function spillwayPrepareStep<TOOLS extends Record<string, Tool>>(
   return async (step): Promise<PrepareStepResult<TOOLS>> => {
     const own = await options.prepareStep?.(step);
     const messages = own?.messages ?? step.messages;
-    const notice = await stepNotice(session, messages, step.stepNumber, options.maxSteps);
+    const notice = await stepNotice(
+      session,
+      messages,
+      step.stepNumber,
+      options.maxSteps,
+      options.seedTexts === true,
+    );
     if (notice === undefined) return own;
     const final = options.maxSteps !== undefined && step.stepNumber + 1 >= options.maxSteps;
     return {

@@ -38,6 +38,11 @@ export interface ModelRequest {
    * report). Default `auto`: the model may answer in text.
    */
   readonly toolChoice?: "auto" | "required";
+  /**
+   * The reply's length limit. Default: the serving model's `maxOutputTokens`, the tokens the
+   * projection reserved for the reply (a small model that loops inside a string would
+   * otherwise write until its context is full).
+   */
   readonly maxOutputTokens?: number;
   readonly stream?: boolean;
   readonly signal?: AbortSignal;
@@ -147,6 +152,7 @@ function toolSet(tools: readonly ToolDefinition[]): ToolSet {
 async function callOnce(
   model: LanguageModel,
   request: ModelRequest,
+  target: ModelTarget,
 ): Promise<Omit<ModelReply, "target" | "attempts" | "latencyMs">> {
   const raw = new Map<string, string>();
   const wrapped = capturingRawToolInput(model, raw, request.toolChoice);
@@ -157,7 +163,7 @@ async function callOnce(
     messages: request.messages,
     ...(request.tools.length > 0 ? { tools: toolSet(request.tools) } : {}),
     maxRetries: 0,
-    ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
+    maxOutputTokens: request.maxOutputTokens ?? target.maxOutputTokens,
     ...(request.signal ? { abortSignal: request.signal } : {}),
   };
   let text: string;
@@ -291,7 +297,7 @@ export async function callModel(
     for (let attempt = 1; attempt <= retry.attempts; attempt++) {
       const started = performance.now();
       try {
-        const reply = await callOnce(model, request);
+        const reply = await callOnce(model, request, target);
         return { ...reply, target, attempts, latencyMs: performance.now() - started };
       } catch (error) {
         if (aborted(request.signal)) {

@@ -13,6 +13,22 @@ export function asyncRunningText(id: string, toolName: string): string {
   );
 }
 
+/**
+ * spillway's text for a tool that goes on in the background: what to call next, exactly. The
+ * 1.5B local model, shown seed 003's `get_tool_output("out_…", mode)`, sent
+ * `mode="grep"` with an extraction query and no pattern four turns in a row.
+ *
+ * @example
+ * asyncRunningGuidedText("out_1", "ci__build_status");
+ * // "ci__build_status goes on in the background; its output will be stored as out_1.\n…"
+ */
+export function asyncRunningGuidedText(id: string, toolName: string): string {
+  return [
+    `${toolName} goes on in the background; its output will be stored as ${id}.`,
+    "Wait for it with wait_for_tool_output(): its result shows the output when it is small, or how to read it.",
+  ].join("\n");
+}
+
 /** D3-13, size threshold case (the output is stored and ready, not shown). */
 export function asyncReadyText(id: string, toolName: string, tokens: number): string {
   return (

@@ -1,7 +1,14 @@
 import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { objectQuery, type TaskTermMatch, taskTermIn } from "./task-terms.js";
+import {
+  objectQuery,
+  outputHolds,
+  type TaskLines,
+  type TaskTermMatch,
+  taskLines,
+  taskTermIn,
+} from "./task-terms.js";
 
 /** Characters of one synopsis line the model is shown; longer lines say their length. */
 const SYNOPSIS_LINE_CHARS = 200;
@@ -68,30 +75,82 @@ function exampleJsonQuery(synopsis: readonly string[], ndjson: boolean): string 
   return firstKey ? `$.${firstKey}` : "$";
 }
 
+/** What the read examples can draw on besides the output's id. */
+export interface ReadCallHints {
+  /** A JSONPath example (the output is JSON). */
+  readonly jsonQuery?: string;
+  /** A term of the task that the output holds. */
+  readonly found?: TaskTermMatch;
+  /** Lines the task asks for by number, inside the output. */
+  readonly lines?: TaskLines;
+  /**
+   * The grep example's pattern when the task names no term the output holds (default
+   * `ERROR`); `null` when the output holds no ERROR either, so the example names no pattern
+   * that would find nothing.
+   */
+  readonly grepPattern?: string | null;
+}
+
 /**
- * The exact get_tool_output calls that read a text output, one a line (indented), with a
- * JSONPath example when the output is JSON.
+ * The exact get_tool_output calls that read a text output, one a line (indented), the call
+ * the task points to first.
  *
  * @example
  * readCallLines("out_1")[0]; // '  get_tool_output(id="out_1", mode="grep", pattern="ERROR", context=2)   lines matching…'
  */
-export function readCallLines(id: string, jsonQuery?: string, found?: TaskTermMatch): string[] {
+export function readCallLines(id: string, hints: ReadCallHints = {}): string[] {
+  const { jsonQuery, found, lines } = hints;
+  const grepPattern = hints.grepPattern === undefined ? "ERROR" : hints.grepPattern;
   const taskTerm = found?.term;
   // The object whose key holds the task's term, whole. Single quotes: nothing to escape inside
   // the call's double-quoted string.
   const query =
     found?.jsonKey !== undefined ? objectQuery(found.jsonKey, `'${found.term}'`) : undefined;
-  return [
+  const span =
+    lines &&
+    (lines.start === lines.end ? `line ${lines.start}` : `lines ${lines.start}-${lines.end}`);
+  // The 1.5B local model made the first example call as shown, whatever its task asked: the
+  // lines the task names come first, and a grep for ERROR is shown only where there is one.
+  const taskCalls = [
+    ...(lines
+      ? [
+          `  get_tool_output(id="${id}", mode="slice", slice={"line_start": ${lines.start}, "line_end": ${lines.end}})   ${span}, which your task names`,
+        ]
+      : []),
     // In JSON the object query replaces the grep for the term: the 1.5B model took the grep,
     // whose context lines (symmetric, at most 20) stopped short of the nested field or showed
     // the neighbouring object's, and reported the wrong object's value.
-    query !== undefined
-      ? `  get_tool_output(id="${id}", mode="json", json_query="${query}")   the whole object whose ${found!.jsonKey} is "${taskTerm}", which your task names`
-      : taskTerm === undefined
-        ? `  get_tool_output(id="${id}", mode="grep", pattern="ERROR", context=2)   lines matching a literal (regex=true for a regular expression)`
-        : `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(taskTerm)}, context=2)   the lines with ${JSON.stringify(taskTerm)}, which your task names and this output holds`,
-    `  get_tool_output(id="${id}", mode="slice", slice={"line_start": 1, "line_end": 50})   lines by number`,
-    `  get_tool_output(id="${id}", mode="slice", slice={"anchor": "some text", "window": 500})   text around a literal`,
+    ...(query !== undefined
+      ? [
+          `  get_tool_output(id="${id}", mode="json", json_query="${query}")   the whole object whose ${found!.jsonKey} is "${taskTerm}", which your task names`,
+        ]
+      : taskTerm !== undefined
+        ? [
+            `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(taskTerm)}, context=2)   the lines with ${JSON.stringify(taskTerm)}, which your task names and this output holds`,
+          ]
+        : []),
+  ];
+  const grep =
+    taskTerm !== undefined
+      ? []
+      : grepPattern === null
+        ? [
+            `  get_tool_output(id="${id}", mode="grep", pattern="what to find", context=2)   lines matching a literal (regex=true for a regular expression)`,
+          ]
+        : [
+            `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(grepPattern)}, context=2)   lines matching a literal (regex=true for a regular expression)`,
+          ];
+  const byNumber = `  get_tool_output(id="${id}", mode="slice", slice={"line_start": 1, "line_end": 50})   lines by number`;
+  return [
+    ...taskCalls,
+    // With nothing to grep for, reading by line number leads.
+    ...(grepPattern === null && taskCalls.length === 0 ? [byNumber, ...grep] : [...grep, byNumber]),
+    // The anchor example only with a real anchor: the 1.5B model sent "some text" as written.
+    ...(taskTerm !== undefined
+      ? [
+          `  get_tool_output(id="${id}", mode="slice", slice={"anchor": ${JSON.stringify(taskTerm)}, "window": 500})   text around a literal`,
+        ]
+      : []),
     `  get_tool_output(id="${id}", mode="page", cursor=0)   read in order, page by page`,
     ...(jsonQuery !== undefined
       ? [
@@ -133,14 +192,17 @@ export async function defaultHandleMessage(
   }
   const json = record.kind === "json" || record.kind === "ndjson";
   const synopsis = await synopsisOf(outputs, record, scope, synopsisLines);
-  // The grep example searches for what the task names, when the output holds it: the 1.5B local
-  // model made the first example call as shown, whatever its task asked.
+  // The examples point at what the task names (a term the output holds, lines by number) and
+  // grep only for what is there: the 1.5B local model made the first example call as shown.
   const term = taskText ? await taskTermIn(outputs, record, scope, taskText) : undefined;
-  const calls = readCallLines(
-    id,
-    json ? exampleJsonQuery(synopsis, record.kind === "ndjson") : undefined,
-    term,
-  );
+  const lines = taskText ? taskLines(taskText, record.lineCount ?? 0) : undefined;
+  const hasError = term === undefined && (await outputHolds(outputs, record, scope, "ERROR"));
+  const calls = readCallLines(id, {
+    ...(json ? { jsonQuery: exampleJsonQuery(synopsis, record.kind === "ndjson") } : {}),
+    ...(term ? { found: term } : {}),
+    ...(lines ? { lines } : {}),
+    grepPattern: hasError ? "ERROR" : null,
+  });
   return [
     ...head,
     "",

@@ -31,6 +31,27 @@ export interface NoticeView {
    * After the text "ok" and the seed menu, the 1.5B model replied "1. Call tools to advance your task".
    */
   readonly optionsInNotes?: boolean;
+  /**
+   * The user's task, restated in the final turn (guided notices only). The 1.5B local model
+   * grepped the incident's line three times, then, forced to report, wrote the line's message
+   * and time but not the incident id the task asked for.
+   */
+  readonly task?: string;
+}
+
+/** The longest task restated in the final turn's notice; a longer one is cut with "…". */
+export const FINAL_TASK_CHARS = 1_000;
+
+/** The final turn's reminder of what the answer must give. */
+function taskReminder(task: string): string[] {
+  const text = task.trim();
+  const shown = text.length > FINAL_TASK_CHARS ? `${text.slice(0, FINAL_TASK_CHARS)}…` : text;
+  return [
+    "",
+    "Your task was:",
+    ...shown.split("\n").map((line) => `> ${line}`),
+    "Answer exactly what it asks for, copying ids, codes, numbers and lines as the tool results wrote them.",
+  ];
 }
 
 /**
@@ -60,6 +81,7 @@ export function renderSystemNotice(view: NoticeView): string {
         "No other tool is available in this turn.",
       );
     else lines.push("This is your final turn: give your complete answer now, without tool calls.");
+    if (view.guided && view.task?.trim()) lines.push(...taskReminder(view.task));
     return lines.join("\n");
   }
   if (view.optionsInNotes) return lines.join("\n");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { createGetToolOutputSurface } from "./get-tool-output.js";
 import { defaultHandleMessage } from "./handle-message.js";
-import { taskTerms } from "./task-terms.js";
+import { taskLines, taskTerms } from "./task-terms.js";
 
 describe("taskTerms", () => {
   it("keeps identifiers and quoted strings, in order, and leaves plain words out", () => {
@@ -12,6 +12,21 @@ describe("taskTerms", () => {
       ),
     ).toEqual(["data__fetch", "doc-25d83a78c0", "evt_ntngab003", "disk full"]);
     expect(taskTerms("Find the first error in app.log and explain it.")).toEqual([]);
+  });
+});
+
+describe("taskLines", () => {
+  it("reads a line or a range named by number, inside the output only", () => {
+    expect(taskLines("Read line 135 and report its checksum.", 300)).toEqual({
+      start: 135,
+      end: 135,
+    });
+    expect(taskLines("Show lines 40-60, then lines 7 to 9.", 300)).toEqual({ start: 40, end: 60 });
+    expect(taskLines("Show lines 7 to 9.", 300)).toEqual({ start: 7, end: 9 });
+    expect(taskLines("Read line 135.", 100)).toBeUndefined();
+    expect(taskLines("Read lines 60-40.", 100)).toBeUndefined();
+    expect(taskLines("Read the pipeline 3 log.", 100)).toBeUndefined();
+    expect(taskLines("Find the first error.", 100)).toBeUndefined();
   });
 });
 
@@ -44,7 +59,7 @@ describe("the handle message's grep example", () => {
     expect((await store.get(record.id, SCOPE)).readCount).toBe(0);
   });
 
-  it("keeps the ERROR example when no term of the task is in the output, or there is no task", async () => {
+  it("with no term of the task in the output, greps for ERROR only where the output holds one", async () => {
     const { store, record } = await setup();
     const absent = await defaultHandleMessage(
       record,
@@ -53,9 +68,41 @@ describe("the handle message's grep example", () => {
       5,
       "Which refund has evt_zzzz999?",
     );
-    expect(absent).toContain('mode="grep", pattern="ERROR", context=2)');
-    const none = await defaultHandleMessage(record, store, SCOPE, 5);
+    // No ERROR in this output: no example that finds nothing; reading by number leads.
+    expect(absent).not.toContain('pattern="ERROR"');
+    const calls = absent.split("\n").filter((line) => line.includes("get_tool_output("));
+    expect(calls[0]).toContain('slice={"line_start": 1, "line_end": 50}');
+    expect(calls[1]).toContain('mode="grep", pattern="what to find", context=2)');
+    const withError = await store.put(
+      origin("data__fetch", "{}"),
+      ["INFO start", "ERROR disk full", "INFO end"].join("\n").repeat(2000),
+    );
+    const none = await defaultHandleMessage(withError, store, SCOPE, 5);
     expect(none).toContain('mode="grep", pattern="ERROR", context=2)');
+    expect((await store.get(withError.id, SCOPE)).readCount).toBe(0);
+  });
+
+  it("offers first the lines a task names by number, when the output has them", async () => {
+    const { store, record } = await setup();
+    const text = await defaultHandleMessage(
+      record,
+      store,
+      SCOPE,
+      5,
+      "Read line 2101 and report the refund_ref on it.",
+    );
+    const first = text.split("\n").find((line) => line.includes("get_tool_output("));
+    expect(first).toBe(
+      `  get_tool_output(id="${record.id}", mode="slice", slice={"line_start": 2101, "line_end": 2101})   line 2101, which your task names`,
+    );
+    // Following it reads the line the task asked for.
+    const surface = createGetToolOutputSurface({ synopsisLines: 5 });
+    const read = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "slice", slice: { line_start: 2101, line_end: 2101 } },
+      contextOf(store),
+    );
+    expect(read.text).toContain("refund_ref=ANS-34Z5AQ");
   });
 
   it("in JSON, offers first the query for the whole object whose key holds the term (instead of a grep for it), and the query works", async () => {

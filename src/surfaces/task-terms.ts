@@ -42,6 +42,46 @@ export function taskTerms(taskText: string): string[] {
   return terms;
 }
 
+/** Lines a task asks for by number. */
+export interface TaskLines {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The first line range a task names ("line 135", "lines 40-60", "lines 40 to 60") that lies
+ * inside an output of `lineCount` lines.
+ *
+ * @example
+ * taskLines("Read line 135 and report its checksum.", 300); // { start: 135, end: 135 }
+ * taskLines("Read line 135.", 100); // undefined: the output has 100 lines
+ */
+export function taskLines(taskText: string, lineCount: number): TaskLines | undefined {
+  for (const match of taskText.matchAll(
+    /\blines?\s+(\d{1,9})(?:\s*(?:-|–|to|through)\s*(\d{1,9}))?/gi,
+  )) {
+    const start = Number(match[1]);
+    const end = match[2] === undefined ? start : Number(match[2]);
+    if (start >= 1 && end >= start && end <= lineCount) return { start, end };
+  }
+  return undefined;
+}
+
+/** Whether the output holds `literal` (one literal search, not counted as a retrieval). */
+export async function outputHolds(
+  outputs: OutputStore,
+  record: OutputRecord,
+  scope: ReadScope,
+  literal: string,
+): Promise<boolean> {
+  const opened = await outputs.open(record.id, scope);
+  try {
+    return (await grepOutput(opened, { pattern: literal, maxMatches: 1 })).matches.length > 0;
+  } finally {
+    await opened.close();
+  }
+}
+
 /**
  * The first identifier of the task that the output holds, for the handle message's grep
  * example: a term from the task, found in the output, is what the model is looking for.

@@ -26,7 +26,7 @@ export async function rawMode(record: OutputRecord, context: SurfaceContext): Pr
             `Too large to return whole: ${(record.byteSize ?? 0).toLocaleString("en-US")} bytes, ~${tokens} tokens (raw reads stop at ${threshold.toLocaleString("en-US")} tokens). Read it in parts:`,
             ...readCallLines(
               id,
-              record.kind === "json" || record.kind === "ndjson" ? "$" : undefined,
+              record.kind === "json" || record.kind === "ndjson" ? { jsonQuery: "$" } : {},
             ),
             `or have it read for you: get_tool_output(id="${id}", mode="extract", query="what to find").`,
           ].join("\n"),

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
+import { type Responder, toolCall, toolMessages, toolNames } from "../testing/index.js";
+import { runAgent } from "./run-agent.js";
+
+const idOf = (text: string) => /out_[0-9a-z]{26}/.exec(text)![0];
+
+/**
+ * Generates a large log (shown by handle), then reports at once, as the 1.5B model did;
+ * `afterNote` is what it does when its report is sent back.
+ */
+function reportsFirst(afterNote: "report-again" | "read" | "none", bytes = 40_000): Responder {
+  return (request, context) => {
+    if (context.callIndex === 0) return toolCall("test__generate_output", { bytes, kind: "log" });
+    const seen = toolMessages(request);
+    const last = seen[seen.length - 1]!;
+    if (context.callIndex === 1)
+      return toolCall("agent__final_report", { report: `The answer is ${idOf(seen[0]!.text)}.` });
+    if (
+      afterNote === "read" &&
+      last.toolName === "agent__final_report" &&
+      toolNames(request).includes("get_tool_output")
+    )
+      return toolCall("get_tool_output", {
+        id: idOf(seen[0]!.text),
+        mode: "grep",
+        pattern: "ERROR",
+      });
+    return toolCall("agent__final_report", {
+      report: seen.map((m) => `${m.toolName}: ${m.text.slice(0, 600)}`).join("\n---\n"),
+    });
+  };
+}
+
+async function run(policy: Responder, maxTurns = 8) {
+  const fixture = await agentFixture(policy);
+  const agent = await fixture.agent("guard", {
+    mcpServers: { test: testServerSpec() },
+    maxTurns,
+  });
+  const result = await runAgent({ agent, prompt: "go", stores: fixture.stores, cwd: fixture.dir });
+  return { fixture, result };
+}
+
+describe("a report before any read of an output shown by handle", () => {
+  it("is sent back once with a note naming the unread output; the second report is taken", async () => {
+    const { result } = await run(reportsFirst("report-again"));
+    expect(result.status).toBe("completed");
+    expect(result.turns).toBe(3);
+    const seen = result.report!.split("\n---\n");
+    expect(seen[1]).toMatch(
+      /^agent__final_report: Not delivered yet: you have not read out_[0-9a-z]{26} \(the output of test__generate_output\)\. Its content is not in your context, and its id is only a name for it, not a value from it\./,
+    );
+    expect(seen[1]).toContain("read it now with get_tool_output");
+    expect(seen[1]).toContain("call agent__final_report again with the same report");
+    // A note, not an error code a model could take for data.
+    expect(seen[1]).not.toContain("Error");
+  });
+
+  it("after the note, a read then a report: the report is taken and holds what the read returned", async () => {
+    const { result, fixture } = await run(reportsFirst("read"));
+    expect(result.status).toBe("completed");
+    const seen = result.report!.split("\n---\n");
+    expect(seen[2]).toMatch(/^get_tool_output: \[out_[0-9a-z]{26} grep "ERROR"/);
+    const calls = await fixture.stores.history.toolCalls(result.sessionId);
+    expect(calls.map((c) => c.toolName)).toEqual([
+      "test__generate_output",
+      "agent__final_report",
+      "get_tool_output",
+      "agent__final_report",
+    ]);
+  });
+
+  it("is taken at once when the output was shown whole, or in the final turn", async () => {
+    const inline = await run(reportsFirst("none", 2_000));
+    expect(inline.result.status).toBe("completed");
+    expect(inline.result.turns).toBe(2);
+    // maxTurns 2: the report comes in the final turn, where nothing can be read any more.
+    const last = await run(reportsFirst("none"), 2);
+    expect(last.result.status).toBe("completed");
+    expect(last.result.turns).toBe(2);
+    expect(last.result.report).toMatch(/^The answer is out_/);
+  });
+});

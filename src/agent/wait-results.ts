@@ -1,0 +1,45 @@
+/**
+ * What wait_for_tool_output shows of the tools it reports (spillway's texts; seed-exact
+ * sessions keep seed 003's list): a small output whole, counted as a read, and a larger one's
+ * handle message with the exact calls that read it. The 1.5B local model, given seed 003's list
+ * and `get_tool_output(id, mode)`, never made a valid read of a 48-byte result.
+ */
+import type { BackgroundJob } from "../async/background.js";
+import { readOutput } from "../retrieval/read-output.js";
+import { completedText } from "../surfaces/async-texts.js";
+import { placeholderText } from "./render-result.js";
+import { answerBudgetChars, type SessionContext } from "./session-context.js";
+
+/**
+ * The completed tools, each ready one followed by its output (whole when it fits the answer
+ * budget) or by how to read it.
+ *
+ * @example
+ * await guidedCompletedText(context, [job]);
+ * // "Completed tools:\n- ci__build_status (id: out_1, size: 48B)\n\nThe output of ci__build_status (out_1), whole:\nstatus=ok …"
+ */
+export async function guidedCompletedText(
+  context: SessionContext,
+  jobs: readonly BackgroundJob[],
+): Promise<string> {
+  const parts = [completedText(jobs)];
+  const scope = { sessionId: context.sessionId };
+  let budget = answerBudgetChars(context);
+  for (const job of jobs) {
+    if (job.status !== "ready") continue;
+    const record = await context.outputs.get(job.outputId, scope);
+    const chars = record.charCount ?? Number.POSITIVE_INFINITY;
+    if (record.kind !== "binary" && chars <= budget) {
+      // A read like any other (readOutput counts it): the output's content is now in the context.
+      const whole = await readOutput(context.outputs, record.id, scope, {
+        mode: "raw",
+        maxChars: Math.max(1, chars),
+      });
+      budget -= chars;
+      parts.push(`The output of ${job.toolName} (${record.id}), whole:\n${whole.text}`);
+    } else {
+      parts.push(await placeholderText(context, record));
+    }
+  }
+  return parts.join("\n\n");
+}
