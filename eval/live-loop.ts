@@ -124,9 +124,14 @@ export async function liveLoop(
     middleware: {
       specificationVersion: "v3",
       transformParams: async ({ params }) =>
-        (options.requireToolCalls || lastStep) && params.tools?.length
-          ? { ...params, toolChoice: { type: "required" as const } }
-          : params,
+        lastStep && params.tools?.length
+          ? {
+              ...params,
+              toolChoice: { type: "tool" as const, toolName: FINAL_REPORT_SPEC.name },
+            }
+          : options.requireToolCalls && params.tools?.length
+            ? { ...params, toolChoice: { type: "required" as const } }
+            : params,
     },
   });
   // Counted step by step, so a call that fails midway (a full context) keeps what came before.
@@ -138,15 +143,13 @@ export async function liveLoop(
       prompt: options.prompt,
       tools,
       stopWhen: [hasToolCall(FINAL_REPORT_SPEC.name), stepCountIs(maxTurns)],
-      // The last step as spillway's runtime plays it: told so, offered only the report, and
-      // required to call it (a competent harness does not let the last turn go by unused).
+      // The last step as spillway's runtime plays it: told so, with the same tools listed (the
+      // prompt's prefix holds) and the report required by name (a competent harness does not let
+      // the last turn go by unused).
       prepareStep: ({ stepNumber, messages }) => {
         lastStep = stepNumber === maxTurns - 1;
         return lastStep
-          ? {
-              activeTools: [FINAL_REPORT_SPEC.name],
-              messages: [...messages, { role: "user" as const, content: LAST_STEP_NOTE }],
-            }
+          ? { messages: [...messages, { role: "user" as const, content: LAST_STEP_NOTE }] }
           : undefined;
       },
       maxOutputTokens: options.maxOutputTokens ?? 1024,

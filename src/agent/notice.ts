@@ -11,7 +11,16 @@ export interface TurnPlan {
   readonly maxTurns: number;
   /** Only the final report is allowed. */
   readonly final: boolean;
+  /** The tools the model may call this turn (a call to any other is refused). */
   readonly tools: readonly ToolDefinition[];
+  /**
+   * The tools the request lists, when more than `tools`: the final turn lists the tools of the
+   * turns before it (the prompt's prefix, and with it a provider's prompt cache, holds; a local
+   * model's chat template renders tools into the system prompt) and requires `requiredTool`.
+   */
+  readonly offered?: readonly ToolDefinition[];
+  /** The one tool the reply must call (the final turn's agent__final_report). */
+  readonly requiredTool?: string;
   /** Some output is shown by handle: the notice offers to read it. */
   readonly canRetrieve: boolean;
   /**

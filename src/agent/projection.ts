@@ -118,7 +118,7 @@ async function project(
   // Sent with every request: the system prompt, the tool definitions and the notice.
   const fixed =
     tail.system.tokens +
-    (await toolTokens(context, tail, plan.tools)) +
+    (await toolTokens(context, tail, plan.offered ?? plan.tools)) +
     (await count(context, draft)) +
     MESSAGE_OVERHEAD;
   const total = () => fixed + historyTokens(tail);

@@ -78,8 +78,12 @@ describe("a read repeated turn after turn", () => {
     const seen = result.report!.split("\n---\n");
     expect(seen[3]).toContain("This is the same call as your turn 3");
     const fifth = fixture.server.requests[4]!;
-    expect(toolNames(fifth)).toEqual(["agent__final_report"]);
-    expect(fifth.tool_choice).toBe("required");
+    // The same tools as the turn before (the prompt's prefix holds); only the report may be called.
+    expect(toolNames(fifth)).toEqual(toolNames(fixture.server.requests[3]!));
+    expect(fifth.tool_choice).toEqual({
+      type: "function",
+      function: { name: "agent__final_report" },
+    });
     expect(textOf(fifth.messages.at(-1)!)).toContain("This is your final turn");
   });
 

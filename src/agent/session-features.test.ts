@@ -67,7 +67,7 @@ describe("sub-agents", () => {
 });
 
 describe("turn policy", () => {
-  it("offers only the final report in the last turn and fails a run that never reports", async () => {
+  it("allows only the final report in the last turn and fails a run that never reports", async () => {
     const fixture = await agentFixture(() => toolCall("test__echo", { text: "again" }));
     const agent = await fixture.agent("stubborn", {
       mcpServers: { test: testServerSpec() },
@@ -82,8 +82,17 @@ describe("turn policy", () => {
     expect(result.status).toBe("failed");
     expect(result.error).toContain("used its 3 turns without delivering a final report");
     const last = fixture.server.requests.at(-1)!;
-    expect(toolNames(last)).toEqual(["agent__final_report"]);
+    // Listed as in the turns before (the prompt's prefix holds), required by name.
+    expect(toolNames(last)).toEqual(toolNames(fixture.server.requests.at(-2)!));
+    expect(toolNames(last)).toContain("test__echo");
+    expect(last.tool_choice).toEqual({
+      type: "function",
+      function: { name: "agent__final_report" },
+    });
     expect(textOf(last.messages.at(-1)!)).toContain("This is your final turn");
+    // The scripted model called test__echo anyway: refused, not run.
+    const calls = await fixture.stores.history.toolCalls(result.sessionId);
+    expect(calls.map((c) => c.status)).toEqual(["ok", "ok", "error"]);
   });
 
   it("accepts a plain-text answer as the final report", async () => {

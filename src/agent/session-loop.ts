@@ -17,9 +17,14 @@ async function callModel(context: SessionContext, projection: Projection): Promi
   const reply = await context.callModel({
     system: projection.system,
     messages: projection.messages,
-    tools: plan.tools,
-    // The last turn offers only agent__final_report, and a reply without it loses the run.
-    ...(plan.requireToolCall ? { toolChoice: "required" as const } : {}),
+    tools: plan.offered ?? plan.tools,
+    // The last turn requires agent__final_report (a reply without it loses the run); it lists
+    // the earlier turns' tools, so the prompt's prefix holds.
+    ...(plan.requiredTool
+      ? { toolChoice: { tool: plan.requiredTool } }
+      : plan.requireToolCall
+        ? { toolChoice: "required" as const }
+        : {}),
     signal: context.signal,
     stream: context.settings.stream,
   });

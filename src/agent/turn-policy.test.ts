@@ -68,6 +68,10 @@ describe("planTurn", () => {
     expect(last.final).toBe(true);
     expect(last.requireToolCall).toBe(true);
     expect(last.tools.map((t) => t.name)).toEqual(["agent__final_report"]);
+    // Listed: what the turn before listed (the prompt's prefix holds); required: the report.
+    expect(last.offered?.map((t) => t.name)).toEqual(names(contextWith({})));
+    expect(last.requiredTool).toBe("agent__final_report");
+    expect(planTurn(contextWith({})).offered).toBeUndefined();
   });
 
   it("with textReplies none, text that comes anyway is asked to be confirmed, once", () => {

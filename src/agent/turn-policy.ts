@@ -16,29 +16,14 @@ export function uncountedTurnLimit(maxTurns: number): number {
   return maxTurns * 5 + 10;
 }
 
-/** Plans the next turn. */
-export function planTurn(context: SessionContext): TurnPlan {
+/**
+ * The tools a turn lists. Retrieval tools are listed while some output is shown by handle
+ * (D0-14, D0-15); a surface may be listed from the first turn (SW-20: the default surface is,
+ * so the tool list, and with it a provider's prompt cache, holds from turn to turn). The final
+ * turn lists the same, and only agent__final_report may be called.
+ */
+function listedTools(context: SessionContext): ToolDefinition[] {
   const { state, settings } = context;
-  const turn = state.turn + 1;
-  const final =
-    turn >= settings.maxTurns ||
-    state.budgetExhausted ||
-    state.stopRequested ||
-    readRepeatedOut(context) ||
-    state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
-  const finalTool = context.tools.get(FINAL_REPORT)!.definition;
-  if (final)
-    return {
-      turn,
-      maxTurns: settings.maxTurns,
-      final: true,
-      tools: [finalTool],
-      canRetrieve: false,
-      requireToolCall: true,
-    };
-  // Retrieval tools are listed while some output is shown by handle, never in the final turn
-  // (D0-14, D0-15); a surface may be listed from the first turn (SW-20: the default surface is,
-  // so the tool list, and with it a provider's prompt cache, holds from turn to turn).
   const canRetrieve = settings.toolOutput.enabled && state.hasStoredOutputs;
   const listed =
     canRetrieve ||
@@ -57,6 +42,33 @@ export function planTurn(context: SessionContext): TurnPlan {
       continue;
     tools.push(handler.definition);
   }
+  return tools;
+}
+
+/** Plans the next turn. */
+export function planTurn(context: SessionContext): TurnPlan {
+  const { state, settings } = context;
+  const turn = state.turn + 1;
+  const final =
+    turn >= settings.maxTurns ||
+    state.budgetExhausted ||
+    state.stopRequested ||
+    readRepeatedOut(context) ||
+    state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
+  const finalTool = context.tools.get(FINAL_REPORT)!.definition;
+  if (final)
+    return {
+      turn,
+      maxTurns: settings.maxTurns,
+      final: true,
+      tools: [finalTool],
+      offered: listedTools(context),
+      requiredTool: FINAL_REPORT,
+      canRetrieve: false,
+      requireToolCall: true,
+    };
+  const canRetrieve = settings.toolOutput.enabled && state.hasStoredOutputs;
+  const tools = listedTools(context);
   // The note after an empty or a text reply asks for a tool call: the call requires one. The
   // 1.5B local model, asked, answered with more text, which then ended the session as its report;
   // its first turn was a plan written as text with an invented answer (textReplies: none).

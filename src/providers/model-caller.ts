@@ -34,10 +34,11 @@ export interface ModelRequest {
   readonly messages: ModelMessage[];
   readonly tools: readonly ToolDefinition[];
   /**
-   * `required`: the reply must call one of `tools` (the session's last turn asks it for its
-   * report). Default `auto`: the model may answer in text.
+   * `required`: the reply must call one of `tools`; `{ tool }`: it must call that one (the
+   * session's last turn asks for its report, with the earlier turns' tools still listed so the
+   * prompt's prefix holds). Default `auto`: the model may answer in text.
    */
-  readonly toolChoice?: "auto" | "required";
+  readonly toolChoice?: "auto" | "required" | { readonly tool: string };
   /**
    * The reply's length limit. Default: the serving model's `maxOutputTokens`, the tokens the
    * projection reserved for the reply (a small model that loops inside a string would
@@ -107,11 +108,17 @@ function capturingRawToolInput(
       // would turn a text reply into a ToolChoiceViolationError, and a provider that ignores
       // tool_choice (an Ollama server) would then fail the call. The text reaches the loop,
       // whose turn policy decides what it means.
-      ...(toolChoice === "required"
+      ...(toolChoice !== undefined && toolChoice !== "auto"
         ? {
             transformParams: async ({ params }) =>
               params.tools?.length
-                ? { ...params, toolChoice: { type: "required" as const } }
+                ? {
+                    ...params,
+                    toolChoice:
+                      toolChoice === "required"
+                        ? { type: "required" as const }
+                        : { type: "tool" as const, toolName: toolChoice.tool },
+                  }
                 : params,
           }
         : {}),
@@ -148,6 +155,16 @@ function toolSet(tools: readonly ToolDefinition[]): ToolSet {
   return set;
 }
 
+/**
+ * The tools a request sends to `target`. An Ollama server ignores `tool_choice`: a call that
+ * must go to one tool sends only that tool there (the prompt's prefix changes for that turn).
+ */
+function toolsSentTo(target: ModelTarget, request: ModelRequest): readonly ToolDefinition[] {
+  const choice = request.toolChoice;
+  if (target.provider !== "ollama" || typeof choice !== "object") return request.tools;
+  return request.tools.filter((t) => t.name === choice.tool);
+}
+
 /** Calls one model once. */
 async function callOnce(
   model: LanguageModel,
@@ -157,11 +174,12 @@ async function callOnce(
   const raw = new Map<string, string>();
   const wrapped = capturingRawToolInput(model, raw, request.toolChoice);
   const known = new Set(request.tools.map((t) => t.name));
+  const tools = toolsSentTo(target, request);
   const settings = {
     model: wrapped,
     system: request.system,
     messages: request.messages,
-    ...(request.tools.length > 0 ? { tools: toolSet(request.tools) } : {}),
+    ...(tools.length > 0 ? { tools: toolSet(tools) } : {}),
     maxRetries: 0,
     maxOutputTokens: request.maxOutputTokens ?? target.maxOutputTokens,
     ...(request.signal ? { abortSignal: request.signal } : {}),

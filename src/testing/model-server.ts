@@ -80,6 +80,19 @@ export async function startScriptedModelServer(
     sendError(res, failure.status, failure.message, failure.code);
   };
 
+  /**
+   * What a responder sees: the request, with `tools` narrowed to the one a named `tool_choice`
+   * requires (an API that enforces it lets the model call nothing else). `requests` keeps the
+   * request as it was sent.
+   */
+  const callableView = (request: ChatRequest): ChatRequest => {
+    const choice = request.tool_choice as
+      | { type?: string; function?: { name?: string } }
+      | undefined;
+    const name = choice?.type === "function" ? choice.function?.name : undefined;
+    if (name === undefined || !request.tools) return request;
+    return { ...request, tools: request.tools.filter((t) => t.function.name === name) };
+  };
   const chooseReply = async (
     request: ChatRequest,
     callIndex: number,
@@ -87,7 +100,7 @@ export async function startScriptedModelServer(
   ): Promise<ScriptedReply | ScriptedServerFailure> => {
     if (options.respond) {
       try {
-        return await options.respond(request, { callIndex, signal });
+        return await options.respond(callableView(request), { callIndex, signal });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         return {

@@ -50,14 +50,20 @@ describe("the peers' live loop", () => {
     const { result, requests } = await play(true);
     expect(result.report).toBe("seen: the output");
     expect(requests).toHaveLength(3);
-    expect(requests.map((r) => r.tool_choice)).toEqual(["required", "required", "required"]);
+    const byName = { type: "function", function: { name: FINAL_REPORT_SPEC.name } };
+    expect(requests.map((r) => r.tool_choice)).toEqual(["required", "required", byName]);
     const last = requests[2]!;
-    expect(toolNames(last)).toEqual([FINAL_REPORT_SPEC.name]);
+    // The same tools as before (the prompt's prefix holds); the report required by name.
+    expect(toolNames(last)).toEqual(toolNames(requests[1]!));
     expect(textOf(last.messages.at(-1)!)).toBe(LAST_STEP_NOTE);
   });
 
   it("without it, only the last request requires the report", async () => {
     const { requests } = await play(false);
-    expect(requests.map((r) => r.tool_choice)).toEqual(["auto", "auto", "required"]);
+    expect(requests.map((r) => r.tool_choice)).toEqual([
+      "auto",
+      "auto",
+      { type: "function", function: { name: FINAL_REPORT_SPEC.name } },
+    ]);
   });
 });

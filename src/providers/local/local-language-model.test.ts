@@ -1,4 +1,4 @@
-import { generateText, jsonSchema, tool } from "ai";
+import { generateText, jsonSchema, type ToolSet, tool } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSpillwayError } from "../../core/errors.js";
 import { callModel } from "../model-caller.js";
@@ -174,6 +174,53 @@ describe.skipIf(!present)(`local model provider with ${DEFAULT_LOCAL_MODEL}`, ()
       expect(reply.toolCalls[0]!.invalid).toBeUndefined();
       expect(String((reply.toolCalls[0]!.args as { report: unknown }).report)).toContain("PG-7731");
       expect(reply.finishReason).toBe("tool-calls");
+    },
+    REAL_MODEL_TIMEOUT,
+  );
+
+  it(
+    "a named tool choice keeps every tool in the prompt (the cached prefix holds) and the reply calls the named tool",
+    async () => {
+      const model = new LocalLanguageModel(DEFAULT_LOCAL_MODEL, { contextSize: 2048 });
+      const tools: ToolSet = {
+        read_log: tool({
+          description: readLog.description,
+          inputSchema: jsonSchema(readLog.inputSchema as Parameters<typeof jsonSchema>[0]),
+        }),
+        agent__final_report: tool({
+          description: "Deliver your complete answer to the task.",
+          inputSchema: jsonSchema({
+            type: "object",
+            properties: { report: { type: "string", description: "your complete answer" } },
+            required: ["report"],
+          }),
+        }),
+      };
+      const request = {
+        model,
+        system: "You are a log assistant. Use the tools.",
+        messages: [
+          {
+            role: "user" as const,
+            content:
+              'Which error code did the payment gateway return? The log search found: 4812: ERROR [payment-svc] msg="gateway timeout code=PG-7731"',
+          },
+        ],
+        tools,
+      };
+      const first = await generateText({ ...request, maxOutputTokens: 48 });
+      const last = await generateText({
+        ...request,
+        toolChoice: { type: "tool", toolName: "agent__final_report" },
+        maxOutputTokens: 96,
+      });
+      expect(last.toolCalls.map((c) => c.toolName)).toEqual(["agent__final_report"]);
+      expect(String((last.toolCalls[0]!.input as { report: unknown }).report)).toContain("PG-7731");
+      // The same prompt as the call before, tools included: evaluated once, read from the cache.
+      // (With only the named tool rendered, the system prompt changed after its first line.)
+      expect(last.usage.inputTokenDetails.cacheReadTokens).toBeGreaterThan(
+        0.8 * (first.usage.inputTokens ?? 0),
+      );
     },
     REAL_MODEL_TIMEOUT,
   );

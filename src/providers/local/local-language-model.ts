@@ -237,12 +237,6 @@ export class LocalLanguageModel implements LanguageModelV3 {
           warnings.push({ type: "unsupported", feature: `provider tool ${tool.name}` });
           continue;
         }
-        if (
-          toolChoice === "tool" &&
-          options.toolChoice?.type === "tool" &&
-          tool.name !== options.toolChoice.toolName
-        )
-          continue;
         functions[tool.name] = {
           ...(tool.description ? { description: tool.description } : {}),
           params: toGbnfSchema(tool.inputSchema),
@@ -254,12 +248,15 @@ export class LocalLanguageModel implements LanguageModelV3 {
     const history = promptToHistory(options.prompt);
     const runtime = await this.load();
     // A required call is started for the model (node-llama-cpp cannot require one).
+    // Every tool stays in the prompt (the chat template renders them into the system prompt, so
+    // the prefix cached from the previous turn holds); a named tool choice starts that call.
+    const named = options.toolChoice?.type === "tool" ? options.toolChoice.toolName : undefined;
+    const forcedTools = Object.entries(functions)
+      .filter(([name]) => named === undefined || name === named)
+      .map(([name, fn]) => ({ name, params: fn.params }));
     const forced: ForcedCall | undefined =
-      hasFunctions && (toolChoice === "required" || toolChoice === "tool")
-        ? forcedCall(
-            runtime.chatWrapper.settings.functions.call,
-            Object.entries(functions).map(([name, fn]) => ({ name, params: fn.params })),
-          )
+      hasFunctions && forcedTools.length > 0 && (toolChoice === "required" || toolChoice === "tool")
+        ? forcedCall(runtime.chatWrapper.settings.functions.call, forcedTools)
         : undefined;
     if (forced) prefillReply(history, forced.prefill);
     const promptTokens = runtime.promptTokens(history, chatFunctions);
