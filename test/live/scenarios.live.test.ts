@@ -235,7 +235,7 @@ describe.skipIf(MODEL.ref === undefined)(`live scenarios with ${MODEL.ref ?? "no
     const sources = localToolCallSources();
     lines.push(`  total ${total} s of model runs`);
     lines.push(
-      `  replies offered tools (local models): ${sources.native} native tool calls, ${sources.recovered} calls written as JSON text and recovered, ${sources.none} without a call`,
+      `  replies offered tools (local models): ${sources.forced} calls started by the provider (a call was required), ${sources.native} native tool calls, ${sources.recovered} calls written as JSON text and recovered, ${sources.none} without a call`,
     );
     console.log(lines.join("\n"));
     await mkdir(".test-report", { recursive: true });
