@@ -1,3 +1,4 @@
+import type { McpServerSpec } from "../config/index.js";
 import { SpillwayError } from "../core/errors.js";
 
 /**
@@ -70,4 +71,23 @@ export function hiddenArgumentsError(
   if (passed.length === 0) return undefined;
   const names = passed.map((name) => JSON.stringify(name)).join(" and ");
   return `${toolName} does not take ${names} here. Call it again without ${passed.length > 1 ? "them" : "it"}; its arguments: ${offered.join(", ") || "none"}.`;
+}
+
+/** A hideArguments key must name a tool the server offers here (a typo would hide nothing). */
+export function checkHiddenToolNames(
+  servers: Readonly<Record<string, McpServerSpec>>,
+  offered: readonly { readonly server: string; readonly toolName: string }[],
+): void {
+  for (const [server, spec] of Object.entries(servers)) {
+    const names = offered.filter((info) => info.server === server).map((info) => info.toolName);
+    // A server that did not connect lists no tools; its failure is reported on its own.
+    if (names.length === 0) continue;
+    for (const tool of Object.keys(spec.hideArguments ?? {}))
+      if (!names.includes(tool))
+        throw new SpillwayError(
+          "CONFIG_INVALID",
+          `mcpServers.${server}.hideArguments: ${server} offers no tool "${tool}" here; its tools: ${names.join(", ")}.`,
+          { server, tool, valid: names },
+        );
+  }
 }

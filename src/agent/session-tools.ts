@@ -1,12 +1,11 @@
 import { basename } from "node:path";
 import type { McpServerSpec } from "../config/index.js";
-import { SpillwayError } from "../core/errors.js";
 import { mcpContentParts } from "../providers/mcp/decode-result.js";
 import type { McpHub } from "../providers/mcp/hub.js";
 import type { McpCallResult } from "../providers/mcp/types.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { Surface } from "../surfaces/surface.js";
-import { hiddenArgumentsError, schemaWithout } from "./hidden-arguments.js";
+import { checkHiddenToolNames, hiddenArgumentsError, schemaWithout } from "./hidden-arguments.js";
 import { batchTool, finalReportTool, taskStatusTool } from "./internal-tools.js";
 import {
   answerBudgetChars,
@@ -73,25 +72,6 @@ export function mcpToolHandlers(
         : {}),
     };
   });
-}
-
-/** A hideArguments key must name a tool the server offers here (a typo would hide nothing). */
-function checkHiddenToolNames(
-  servers: Readonly<Record<string, McpServerSpec>>,
-  offered: readonly { readonly server: string; readonly toolName: string }[],
-): void {
-  for (const [server, spec] of Object.entries(servers)) {
-    const names = offered.filter((info) => info.server === server).map((info) => info.toolName);
-    // A server that did not connect lists no tools; its failure is reported on its own.
-    if (names.length === 0) continue;
-    for (const tool of Object.keys(spec.hideArguments ?? {}))
-      if (!names.includes(tool))
-        throw new SpillwayError(
-          "CONFIG_INVALID",
-          `mcpServers.${server}.hideArguments: ${server} offers no tool "${tool}" here; its tools: ${names.join(", ")}.`,
-          { server, tool, valid: names },
-        );
-  }
 }
 
 export function surfaceToolHandlers(
