@@ -121,7 +121,16 @@ function describe(shape: Shape): string {
           : `${shape.minNumber}..${shape.maxNumber}`;
       parts.push(Number.isFinite(shape.minNumber) ? `number ${range}` : "number");
     } else if (type === "string") {
-      parts.push(shape.example !== undefined ? `string e.g. ${quote(shape.example)}` : "string");
+      // "first value", not "e.g.": the 1.5B local model reported an outline's example value (the
+      // first order's) as the value of the order its task named.
+      const strings = shape.types.get("string") ?? 0;
+      parts.push(
+        shape.example === undefined
+          ? "string"
+          : strings === 1
+            ? `string ${quote(shape.example)}`
+            : `string, first value ${quote(shape.example)}`,
+      );
     } else {
       parts.push(type);
     }

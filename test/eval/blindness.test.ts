@@ -111,7 +111,7 @@ describe("blind agents", () => {
       "  $: object (2 keys)",
       "    .invoices: array[85] of object",
       "      [*]: object (2 keys)",
-      '        .id: string e.g. "inv_1"',
+      '        .id: string, first value "inv_1"',
     ].join("\n");
     const agent = spillwayAgent({ extractFirst: false });
     const first = agent(conversation([{ tool: "data__fetch", result: handle }]));
