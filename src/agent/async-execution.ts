@@ -54,6 +54,8 @@ function asyncResult(
 ): CallResult {
   // get_tool_output is listed from now on: the id is readable once the tool settles.
   context.state.hasStoredOutputs = true;
+  // Its content is not in the context either: a report giving its id is sent back.
+  context.state.shownByHandle.add(record.id);
   context.emit({
     type: "tool.async",
     sessionId: context.sessionId,

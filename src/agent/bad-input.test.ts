@@ -60,7 +60,9 @@ describe("bad input from the model goes back to the model; the session goes on",
       "error",
       "error",
       "error",
-      // A report sent back once (no read of the stored output succeeded), then taken.
+      // The report quotes the handle message, the unread output's id included: sent back twice
+      // (no read of the output succeeded; report-guard.ts), then taken.
+      "ok",
       "ok",
       "ok",
     ]);

@@ -28,7 +28,7 @@ export function finalReportTool(context: () => SessionContext): ToolHandler {
           message: "agent__final_report needs a non-empty `report` string.",
         };
       }
-      const unread = await reportBeforeReading(context());
+      const unread = await reportBeforeReading(context(), report);
       // A note, not an error: a small model reports an error's code as its answer.
       if (unread) return { type: "note", text: unread };
       return { type: "final", report };

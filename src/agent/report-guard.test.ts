@@ -9,13 +9,17 @@ const idOf = (text: string) => /out_[0-9a-z]{26}/.exec(text)![0];
  * Generates a large log (shown by handle), then reports at once, as the 1.5B model did;
  * `afterNote` is what it does when its report is sent back.
  */
-function reportsFirst(afterNote: "report-again" | "read" | "none", bytes = 40_000): Responder {
+function reportsFirst(
+  afterNote: "report-again" | "read" | "none",
+  bytes = 40_000,
+  firstReport: (id: string) => string = () => "The service failed at 08:02.",
+): Responder {
   return (request, context) => {
     if (context.callIndex === 0) return toolCall("test__generate_output", { bytes, kind: "log" });
     const seen = toolMessages(request);
     const last = seen[seen.length - 1]!;
     if (context.callIndex === 1)
-      return toolCall("agent__final_report", { report: `The answer is ${idOf(seen[0]!.text)}.` });
+      return toolCall("agent__final_report", { report: firstReport(idOf(seen[0]!.text)) });
     if (
       afterNote === "read" &&
       last.toolName === "agent__final_report" &&
@@ -26,8 +30,12 @@ function reportsFirst(afterNote: "report-again" | "read" | "none", bytes = 40_00
         mode: "grep",
         pattern: "ERROR",
       });
+    // Ids written as OUT: a report that names an unread output's id is another case (below).
     return toolCall("agent__final_report", {
-      report: seen.map((m) => `${m.toolName}: ${m.text.slice(0, 600)}`).join("\n---\n"),
+      report: seen
+        .map((m) => `${m.toolName}: ${m.text.slice(0, 600)}`)
+        .join("\n---\n")
+        .replaceAll(/out_[0-9a-z]{26}/g, "OUT"),
     });
   };
 }
@@ -49,7 +57,7 @@ describe("a report before any read of an output shown by handle", () => {
     expect(result.turns).toBe(3);
     const seen = result.report!.split("\n---\n");
     expect(seen[1]).toMatch(
-      /^agent__final_report: Not delivered yet: you have not read out_[0-9a-z]{26} \(the output of test__generate_output\)\. Its content is not in your context, and its id is only a name for it, not a value from it\./,
+      /^agent__final_report: Not delivered yet: you have not read OUT \(the output of test__generate_output\)\. Its content is not in your context, and its id is only a name for it, not a value from it\./,
     );
     expect(seen[1]).toContain("read it now with get_tool_output");
     expect(seen[1]).toContain("call agent__final_report again with the same report");
@@ -61,7 +69,7 @@ describe("a report before any read of an output shown by handle", () => {
     const { result, fixture } = await run(reportsFirst("read"));
     expect(result.status).toBe("completed");
     const seen = result.report!.split("\n---\n");
-    expect(seen[2]).toMatch(/^get_tool_output: \[out_[0-9a-z]{26} grep "ERROR"/);
+    expect(seen[2]).toMatch(/^get_tool_output: \[OUT grep "ERROR"/);
     const calls = await fixture.stores.history.toolCalls(result.sessionId);
     expect(calls.map((c) => c.toolName)).toEqual([
       "test__generate_output",
@@ -71,12 +79,35 @@ describe("a report before any read of an output shown by handle", () => {
     ]);
   });
 
+  it("giving the unread output's id as a value: sent back twice, saying the id is a name; the third is taken", async () => {
+    // The model repeats its report, as the 1.5B model did.
+    const { result, fixture } = await run((request, context) => {
+      if (context.callIndex === 0)
+        return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
+      return toolCall("agent__final_report", {
+        report: `The incident id is ${idOf(toolMessages(request)[0]!.text)}.`,
+      });
+    });
+    expect(result.status).toBe("completed");
+    expect(result.turns).toBe(4);
+    expect(result.report).toMatch(/^The incident id is out_/);
+    const notes = toolMessages(fixture.server.requests.at(-1)!).slice(1);
+    expect(notes).toHaveLength(2);
+    for (const note of notes)
+      expect(note.text).toMatch(
+        /^Not delivered: your report gives (out_[0-9a-z]{26}) as a value, but \1 is only the name of the stored output of test__generate_output, not something it holds, and you have not read it\.\nRead it first with get_tool_output/,
+      );
+    // No way around it offered: the note does not invite the same report again.
+    expect(notes[0]!.text).not.toContain("again with the same report");
+  });
+
   it("is taken at once when the output was shown whole, or in the final turn", async () => {
     const inline = await run(reportsFirst("none", 2_000));
     expect(inline.result.status).toBe("completed");
     expect(inline.result.turns).toBe(2);
     // maxTurns 2: the report comes in the final turn, where nothing can be read any more.
-    const last = await run(reportsFirst("none"), 2);
+    const id = (out: string) => `The answer is ${out}.`;
+    const last = await run(reportsFirst("none", 40_000, id), 2);
     expect(last.result.status).toBe("completed");
     expect(last.result.turns).toBe(2);
     expect(last.result.report).toMatch(/^The answer is out_/);

@@ -166,12 +166,14 @@ export interface SessionState {
   budgetExhausted: boolean;
   /** Some output is shown by handle/continuation: the surface's tools are listed. */
   hasStoredOutputs: boolean;
-  /** Outputs this run showed by handle or as ready (their content not in the context). */
+  /** Outputs this run showed by handle, as ready, or by async id (their content not in the context). */
   readonly shownByHandle: Set<string>;
   /** The turn being run is the final one (set once its projection is built). */
   finalTurn: boolean;
   /** A report made before any read of an output shown by handle was sent back once. */
   reportHeldUnread: boolean;
+  /** Reports sent back for giving an unread output's id as a value. */
+  reportIdHolds: number;
   /** Rendered tool-result texts (deterministic for a given record), so turns do not re-read them. */
   readonly rendered: Map<string, string>;
   /** A graceful stop was asked: the next turn is the final one; background tools go on. */
@@ -264,6 +266,7 @@ export function newSessionState(): SessionState {
     shownByHandle: new Set(),
     finalTurn: false,
     reportHeldUnread: false,
+    reportIdHolds: 0,
     rendered: new Map(),
     stopRequested: false,
     lastReplyEmpty: false,

@@ -38,8 +38,9 @@ describe("store limits reach the model as errors; the session goes on", () => {
     expect(second).toContain("maxSessionBytes");
     expect(third).toContain("still here");
     const calls = await stores.history.toolCalls(result.sessionId);
-    // The last two: a report sent back once (the stored output was never read), then taken.
-    expect(calls.map((c) => c.status)).toEqual(["ok", "error", "ok", "ok", "ok"]);
+    // The last three: this policy's report quotes the handle message, the unread output's id
+    // included, so it is sent back twice (report-guard.ts), then taken.
+    expect(calls.map((c) => c.status)).toEqual(["ok", "error", "ok", "ok", "ok", "ok"]);
   });
 
   it("a costly JSON query is an error to the model, not the end of the agent", async () => {

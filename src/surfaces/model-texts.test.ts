@@ -68,6 +68,19 @@ describe("get_tool_output's answers to a model", () => {
     expect(seed.text).not.toContain("Say what to find");
   });
 
+  it("a grep without a pattern gets the exact call, and a misplaced query where it belongs", async () => {
+    const { record, surface, context } = await setup();
+    const answer = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "grep", query: "the artifact digest" },
+      context(false),
+    );
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toContain(
+      `mode="grep" needs pattern, the text to find: get_tool_output(id="${record.id}", mode="grep", pattern="ERROR", context=2). "query" belongs to mode="extract": get_tool_output(id="${record.id}", mode="extract", query="the artifact digest").`,
+    );
+  });
+
   it("a grep or an anchor that finds nothing says what else to try, and which call made the output", async () => {
     const { record, surface, context } = await setup();
     const grep = await surface.execute(

@@ -24,10 +24,11 @@ import { SCENARIOS, type Scenario } from "./scenarios.js";
  */
 
 /**
- * Scenarios the local 1.5B model passed on every seed measured (see docs/local-models.md):
- * none yet. A scenario joins once it does; CI then runs it and it must pass.
+ * Scenarios the local 1.5B model passed on every seed measured (seeds 1 and 2, see
+ * docs/local-models.md); CI runs them (one seed, one thread) and they must pass. The grep
+ * scenario passed both seeds too, but CI's 20-minute budget takes two.
  */
-export const GATING = new Set<string>([]);
+export const GATING = new Set<string>(["get_tool_output page", "get_tool_output extract"]);
 
 function defaultModel(): { ref?: string; skip?: string } {
   if (process.env.SPILLWAY_LIVE_MODEL) return { ref: process.env.SPILLWAY_LIVE_MODEL };

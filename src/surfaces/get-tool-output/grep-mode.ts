@@ -7,7 +7,16 @@ import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./sc
 
 /** mode="grep": matching lines with context and a cursor to go on. */
 export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
-  if (!args.pattern) throw missingArgument('mode="grep" needs pattern.');
+  if (!args.pattern) {
+    // The exact call, and where a misplaced query belongs: the 1.5B local model sent
+    // mode="grep" with an extraction query and no pattern four turns in a row.
+    const query = args.query
+      ? ` "query" belongs to mode="extract": get_tool_output(id="${args.id}", mode="extract", query=${JSON.stringify(args.query)}).`
+      : "";
+    throw missingArgument(
+      `mode="grep" needs pattern, the text to find: get_tool_output(id="${args.id}", mode="grep", pattern="ERROR", context=2).${query}`,
+    );
+  }
   const result = await readerFor(
     args.id,
     context,
