@@ -68,6 +68,46 @@ describe("get_tool_output's answers to a model", () => {
     expect(seed.text).not.toContain("Say what to find");
   });
 
+  it("a tiny output is shown whole after a grep with no pattern or one that found nothing (not in seed-exact sessions)", async () => {
+    const { surface, context } = await setup();
+    const { outputs } = context(false);
+    const tiny = await outputs.put(origin(), "status=success artifact=sha-7f3a91c2e0d4\n");
+    const noPattern = await surface.execute(
+      "get_tool_output",
+      { id: tiny.id, mode: "grep", query: "the artifact digest" },
+      context(false),
+    );
+    expect(noPattern.isError).toBe(true);
+    expect(noPattern.text).toContain(
+      "The whole output is 41 bytes:\nstatus=success artifact=sha-7f3a91c2e0d4",
+    );
+    const nothing = await surface.execute(
+      "get_tool_output",
+      { id: tiny.id, mode: "grep", pattern: "ERROR" },
+      context(false),
+    );
+    expect(nothing.text).toContain("no matching lines]");
+    expect(nothing.text).toContain("The whole output is 41 bytes:\nstatus=success");
+    // Shown whole: counted as reads.
+    expect((await outputs.get(tiny.id, SCOPE)).readCount).toBe(3);
+    const seed = await surface.execute(
+      "get_tool_output",
+      { id: tiny.id, mode: "grep", pattern: "ERROR" },
+      context(true),
+    );
+    expect(seed.text).not.toContain("The whole output");
+  });
+
+  it("a larger output is not shown whole after a grep that found nothing", async () => {
+    const { record, surface, context } = await setup();
+    const answer = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "grep", pattern: "ERROR" },
+      context(false),
+    );
+    expect(answer.text).not.toContain("The whole output");
+  });
+
   it("a grep without a pattern gets the exact call, and a misplaced query where it belongs", async () => {
     const { record, surface, context } = await setup();
     const answer = await surface.execute(

@@ -4,6 +4,7 @@ import { jsonObjectHint } from "./json-object-hint.js";
 import { nothingFoundHint } from "./nothing-found.js";
 import { readerFor } from "./read.js";
 import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
+import { tinyOutputWhole } from "./tiny-output.js";
 
 /** mode="grep": matching lines with context and a cursor to go on. */
 export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
@@ -14,7 +15,7 @@ export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext)
       ? ` "query" belongs to mode="extract": get_tool_output(id="${args.id}", mode="extract", query=${JSON.stringify(args.query)}).`
       : "";
     throw missingArgument(
-      `mode="grep" needs pattern, the text to find: get_tool_output(id="${args.id}", mode="grep", pattern="ERROR", context=2).${query}`,
+      `mode="grep" needs pattern, the text to find: get_tool_output(id="${args.id}", mode="grep", pattern="ERROR", context=2).${query}${await tinyOutputWhole(args.id, context).catch(() => "")}`,
     );
   }
   const result = await readerFor(

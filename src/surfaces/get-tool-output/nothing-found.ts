@@ -3,6 +3,7 @@ import type { OutputRecord } from "../../store/output-store.js";
 import type { SurfaceContext } from "../surface.js";
 import { objectQuery, taskTermIn } from "../task-terms.js";
 import { getToolOutputCall } from "./schema.js";
+import { tinyOutputWhole } from "./tiny-output.js";
 
 /**
  * What to try when a grep or an anchor found nothing: other reads of the same output, and,
@@ -34,7 +35,8 @@ export async function nothingFoundHint(
   const task = await taskTermCall(id, searched, record, context);
   return (
     `\n[nothing found${lines}. Repeating this call returns the same.${task} Try a broader search, ${broader}, or read it in order, ${page}.` +
-    ` This output is only what ${record.toolName} returned for ${record.toolArgs}: if what you need may lie outside it, call ${record.toolName} again with other arguments.]`
+    ` This output is only what ${record.toolName} returned for ${record.toolArgs}: if what you need may lie outside it, call ${record.toolName} again with other arguments.]` +
+    (await tinyOutputWhole(id, context))
   );
 }
 
