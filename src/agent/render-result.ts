@@ -79,7 +79,8 @@ async function legacyTruncated(context: RenderContext, record: OutputRecord): Pr
   }
 }
 
-async function inlineText(context: RenderContext, record: OutputRecord): Promise<string> {
+/** An output whole, as the model is shown it inline (a binary one by a line naming it); a read. */
+export async function inlineText(context: RenderContext, record: OutputRecord): Promise<string> {
   if (record.kind === "binary") {
     return `[binary output stored as ${record.id}: ${number(record.byteSize)} bytes${record.mediaType ? `, ${record.mediaType}` : ""}]`;
   }

@@ -24,9 +24,20 @@ function policy(reads: ((id: string) => Responder)[]): Responder {
 const grep = (pattern: string) => (id: string) => () =>
   toolCall("get_tool_output", { id, mode: "grep", pattern });
 
+/** Runs an agent with the test server and `frontmatter` under the scripted `respond`. */
+async function run(respond: Responder, name: string, frontmatter: Record<string, unknown> = {}) {
+  const fixture = await agentFixture(respond);
+  const agent = await fixture.agent(name, {
+    mcpServers: { test: testServerSpec() },
+    ...frontmatter,
+  });
+  const result = await runAgent({ agent, prompt: "go", stores: fixture.stores, cwd: fixture.dir });
+  return { fixture, result };
+}
+
 describe("a read repeated turn after turn", () => {
   it("is not run but answered with the earlier result and what to do; a different read runs", async () => {
-    const fixture = await agentFixture(
+    const { fixture, result } = await run(
       policy([
         grep("NO-SUCH-TEXT"),
         // The same call with its keys in another order is the same call.
@@ -34,14 +45,8 @@ describe("a read repeated turn after turn", () => {
         grep("INFO"),
         grep("NO-SUCH-TEXT"),
       ]),
+      "repeat",
     );
-    const agent = await fixture.agent("repeat", { mcpServers: { test: testServerSpec() } });
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
     expect(result.status).toBe("completed");
     const seen = result.report!.split("\n---\n");
     expect(seen[1]).toContain("no matching lines");
@@ -61,18 +66,10 @@ describe("a read repeated turn after turn", () => {
 
   it("a third time in a row: answered the same way, and the next turn is the final one", async () => {
     const same = grep("NO-SUCH-TEXT");
-    const fixture = await agentFixture(policy([same, same, same, same, same]));
-    const agent = await fixture.agent("repeat-out", {
-      mcpServers: { test: testServerSpec() },
+    const { fixture, result } = await run(policy([same, same, same, same, same]), "repeat-out", {
       maxTurns: 12,
     });
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
-    // The scripted model wanted two more greps; the fifth request offered only the report.
+    // The scripted model wanted two more greps; the fifth request required the report.
     expect(result.status).toBe("completed");
     expect(result.turns).toBe(5);
     const seen = result.report!.split("\n---\n");
@@ -88,16 +85,8 @@ describe("a read repeated turn after turn", () => {
   });
 
   it("is run in a seed-exact session (asyncReadyMessage: seed-003)", async () => {
-    const fixture = await agentFixture(policy([grep("NO-SUCH-TEXT"), grep("NO-SUCH-TEXT")]));
-    const agent = await fixture.agent("seed", {
-      mcpServers: { test: testServerSpec() },
+    const { result } = await run(policy([grep("NO-SUCH-TEXT"), grep("NO-SUCH-TEXT")]), "seed", {
       asyncReadyMessage: "seed-003",
-    });
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
     });
     const seen = result.report!.split("\n---\n");
     expect(seen[1]).toContain("no matching lines");

@@ -43,17 +43,20 @@ export function answerRepeatedRead(
 export const REPEATS_BEFORE_FINAL_TURN = 2;
 
 /**
- * Whether the read of the turn just ended was the same read for the REPEATS_BEFORE_FINAL_TURN-th
- * time in a row: a stored output does not change, so the session moves to its final turn. The
- * 1.5B local model, having grepped the log's first error, made the same grep ten turns more and
- * reported only when the last turn required it.
+ * Whether the read of `turn` (default: the turn just ended) was the same read for the
+ * REPEATS_BEFORE_FINAL_TURN-th time in a row: a stored output does not change, so the session
+ * moves to its final turn. The 1.5B local model, having grepped the log's first error, made the
+ * same grep ten turns more and reported only when the last turn required it.
  */
-export function readRepeatedOut(context: Pick<SessionContext, "state" | "settings">): boolean {
+export function readRepeatedOut(
+  context: Pick<SessionContext, "state" | "settings">,
+  turn: number = context.state.turn,
+): boolean {
   const last = context.state.lastRead;
   return (
     !seedTexts(context.settings) &&
     last !== undefined &&
-    last.turn === context.state.turn &&
+    last.turn === turn &&
     (last.repeats ?? 0) >= REPEATS_BEFORE_FINAL_TURN
   );
 }

@@ -16,6 +16,11 @@ export function uncountedTurnLimit(maxTurns: number): number {
   return maxTurns * 5 + 10;
 }
 
+/** Some output is shown by handle and can be read: the surface's tools are listed. */
+function canRetrieveNow(context: SessionContext): boolean {
+  return context.settings.toolOutput.enabled && context.state.hasStoredOutputs;
+}
+
 /**
  * The tools a turn lists. Retrieval tools are listed while some output is shown by handle
  * (D0-14, D0-15); a surface may be listed from the first turn (SW-20: the default surface is,
@@ -23,10 +28,9 @@ export function uncountedTurnLimit(maxTurns: number): number {
  * turn lists the same, and only agent__final_report may be called.
  */
 function listedTools(context: SessionContext): ToolDefinition[] {
-  const { state, settings } = context;
-  const canRetrieve = settings.toolOutput.enabled && state.hasStoredOutputs;
+  const { settings } = context;
   const listed =
-    canRetrieve ||
+    canRetrieveNow(context) ||
     (context.surface.alwaysListed === true &&
       settings.surfaceFromFirstTurn !== false &&
       settings.toolOutput.enabled);
@@ -67,7 +71,7 @@ export function planTurn(context: SessionContext): TurnPlan {
       canRetrieve: false,
       requireToolCall: true,
     };
-  const canRetrieve = settings.toolOutput.enabled && state.hasStoredOutputs;
+  const canRetrieve = canRetrieveNow(context);
   const tools = listedTools(context);
   // The note after an empty or a text reply asks for a tool call: the call requires one. The
   // 1.5B local model, asked, answered with more text, which then ended the session as its report;
@@ -81,12 +85,8 @@ export function planTurn(context: SessionContext): TurnPlan {
 export function finalTurnError(context: SessionContext, plan: TurnPlan): string {
   if (context.state.budgetExhausted && plan.turn < plan.maxTurns)
     return "The context stayed over its hard limit with every older result in handle form, and the agent did not deliver a final report in the turn that followed.";
-  const last = context.state.lastRead;
-  if (
-    plan.turn < plan.maxTurns &&
-    last?.turn === plan.turn - 1 &&
-    (last.repeats ?? 0) >= REPEATS_BEFORE_FINAL_TURN
-  )
+  // The final turn came because the turn before it repeated a read (planTurn's check).
+  if (plan.turn < plan.maxTurns && readRepeatedOut(context, plan.turn - 1))
     return `The agent made the same read of a stored output ${REPEATS_BEFORE_FINAL_TURN + 1} turns in a row, and did not deliver a final report in the turn that followed.`;
   return `The agent used its ${plan.maxTurns} turns without delivering a final report.`;
 }

@@ -5,9 +5,8 @@
  * and `get_tool_output(id, mode)`, never made a valid read of a 48-byte result.
  */
 import type { BackgroundJob } from "../async/background.js";
-import { readOutput } from "../retrieval/read-output.js";
 import { completedText } from "../surfaces/async-texts.js";
-import { placeholderText } from "./render-result.js";
+import { inlineText, placeholderText } from "./render-result.js";
 import { answerBudgetChars, type SessionContext } from "./session-context.js";
 
 /**
@@ -30,13 +29,10 @@ export async function guidedCompletedText(
     const record = await context.outputs.get(job.outputId, scope);
     const chars = record.charCount ?? Number.POSITIVE_INFINITY;
     if (record.kind !== "binary" && chars <= budget) {
-      // A read like any other (readOutput counts it): the output's content is now in the context.
-      const whole = await readOutput(context.outputs, record.id, scope, {
-        mode: "raw",
-        maxChars: Math.max(1, chars),
-      });
+      // A read like any other (counted): the output's content is now in the context.
+      const whole = await inlineText(context, record);
       budget -= chars;
-      parts.push(`The output of ${job.toolName} (${record.id}), whole:\n${whole.text}`);
+      parts.push(`The output of ${job.toolName} (${record.id}), whole:\n${whole}`);
     } else {
       parts.push(await placeholderText(context, record));
     }

@@ -133,13 +133,9 @@ export function readCallLines(id: string, hints: ReadCallHints = {}): string[] {
   const grep =
     taskTerm !== undefined
       ? []
-      : grepPattern === null
-        ? [
-            `  get_tool_output(id="${id}", mode="grep", pattern="what to find", context=2)   lines matching a literal (regex=true for a regular expression)`,
-          ]
-        : [
-            `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(grepPattern)}, context=2)   lines matching a literal (regex=true for a regular expression)`,
-          ];
+      : [
+          `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(grepPattern ?? "what to find")}, context=2)   lines matching a literal (regex=true for a regular expression)`,
+        ];
   const byNumber = `  get_tool_output(id="${id}", mode="slice", slice={"line_start": 1, "line_end": 50})   lines by number`;
   return [
     ...taskCalls,
