@@ -40,8 +40,15 @@ const slowCall = (seconds: number, text: string): ScriptedToolCall => ({
 const echoCall = (text: string): ScriptedToolCall => ({ name: ECHO, arguments: { text } });
 const calls = (...toolCalls: ScriptedToolCall[]): ScriptedReply => ({ toolCalls });
 
-/** A result that only says "running in the background": D3-13's async id text. */
-const isAsyncId = (result: ToolResultMessage) => result.text.startsWith("Tool Output ID: out_");
+/**
+ * A result that only says "running in the background": spillway's text
+ * (`X goes on in the background; its output will be stored as out_…`) or, with seed 003's texts,
+ * D3-13's (`Tool Output ID: out_…`).
+ */
+const isAsyncId = (result: ToolResultMessage) =>
+  /^(?:Tool Output ID: out_|\S+ goes on in the background; its output will be stored as out_)/.test(
+    result.text,
+  );
 
 /** The System Notice of a request (the last user message of each model request). */
 const noticeOf = (request: ChatRequest) => textOf(lastMessage(request));
