@@ -29,6 +29,8 @@ export interface LiveReportInput {
   readonly machine: string;
   /** Settings spillway's sessions ran with, when not the defaults. */
   readonly spillwaySettings?: object;
+  /** The context window every policy played in (tokens), when set for the run. */
+  readonly contextWindow?: number;
 }
 
 export function livePolicies(episodes: readonly Episode[]): PolicyName[] {
@@ -192,6 +194,11 @@ export async function writeLiveReport(input: LiveReportInput): Promise<string> {
       "(capitals and digits joined by dashes) that no tool result showed the model.",
     "- **Tokens**: the input tokens of every model call, as the model's own tokenizer counted them (the whole request each time: tool definitions, " +
       "instructions, history, spillway's notice). Per right answer: the median over the tasks answered right.",
+    ...(input.contextWindow
+      ? [
+          `- **Context window**: ${input.contextWindow.toLocaleString("en-US")} tokens for every policy, replies up to 1,024. A session whose next request does not fit ends there without a report, as a harness without compaction does (Codex CLI stops with "context window exceeded").`,
+        ]
+      : []),
     `- **Machine**: ${input.machine}. Ran in ${Math.round(input.seconds)} s.`,
     "- The policies' sources and parameters: [the scripted report's policy table](../report/README.md#policies).",
     "",

@@ -53,6 +53,13 @@ export const LIVE_TASKS: readonly LiveTaskSpec[] = [
   { kind: "json-min", size: "50KB", position: "25%" },
 ];
 
+/**
+ * The context window eval:live gives every policy by default (tokens). On 2 cores a 1.5B model
+ * prefills about 80 tokens a second, so a peer that fills 16,384 tokens spends over 3 minutes on
+ * one task; 8,192 is what a local user on such a machine runs, and keeps the subset in budget.
+ */
+export const LIVE_CONTEXT_WINDOW = 8192;
+
 /** The first this many of LIVE_TASKS are the default subset (sized to the time budget). */
 export const LIVE_DEFAULT_TASKS = 4;
 
@@ -75,6 +82,11 @@ export interface LiveEvalOptions {
   /** Settings for spillway's sessions (e.g. `{ async: false }` for a before/after). */
   readonly spillwaySettings?: CliSettings;
   readonly seed?: number;
+  /**
+   * The context window every policy plays in (tokens), the same for all; unset, the model's
+   * configured window (16,384 for a local model).
+   */
+  readonly contextWindow?: number;
   /**
    * For tests of this harness only: the scripted model server plays the agent (`model` must
    * then be the eval env's model ref), with the responder given for each policy; the report
@@ -133,7 +145,12 @@ export async function runLiveEval(options: LiveEvalOptions): Promise<LiveRun> {
   const episodes: Episode[] = [];
   const prepared = new Map<string, Prepared>();
   try {
-    const plan = await planRun({ agent: env.agentPath, cli: { models: options.model }, cwd });
+    const window = options.contextWindow ? { contextWindow: options.contextWindow } : {};
+    const plan = await planRun({
+      agent: env.agentPath,
+      cli: { models: options.model, ...window },
+      cwd,
+    });
     const model = languageModelFor(plan.settings.models[0]!);
     for (const spec of specs) {
       const key = `${spec.kind}/${spec.size}`;
@@ -157,7 +174,7 @@ export async function runLiveEval(options: LiveEvalOptions): Promise<LiveRun> {
             agent: env.agentPath,
             prompt,
             model: options.model,
-            settings: { maxTurns: LIVE_MAX_TURNS, ...options.spillwaySettings },
+            settings: { maxTurns: LIVE_MAX_TURNS, ...window, ...options.spillwaySettings },
             stores: env.stores,
             cwd,
             onEvent: (event) => {

@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import { POLICIES, type PolicyName } from "./episode.js";
 import { liveFigures, writeLiveReport } from "./live-report.js";
 import {
+  LIVE_CONTEXT_WINDOW,
   LIVE_DEFAULT_TASKS,
   LIVE_POLICIES,
   LIVE_TASKS,
@@ -25,7 +26,7 @@ import {
 export const DEFAULT_LIVE_MODEL = "local/qwen2.5-coder-1.5b-instruct-q4_k_m";
 
 const USAGE =
-  "usage: npm run eval:live -- [--model REF] [--label TEXT] [--policies a,b] [--tasks N] [--spillway-settings JSON] [--out DIR] [--json]";
+  "usage: npm run eval:live -- [--model REF] [--label TEXT] [--policies a,b] [--tasks N] [--context-window TOKENS] [--spillway-settings JSON] [--out DIR] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -37,6 +38,7 @@ interface LiveArgs {
   label: string | undefined;
   policies: PolicyName[];
   tasks: number;
+  contextWindow: number;
   settings: Record<string, unknown> | undefined;
   out: string;
   json: boolean;
@@ -48,6 +50,7 @@ function parse(argv: readonly string[]): LiveArgs {
     label: undefined,
     policies: [...LIVE_POLICIES],
     tasks: LIVE_DEFAULT_TASKS,
+    contextWindow: LIVE_CONTEXT_WINDOW,
     settings: undefined,
     out: resolve(import.meta.dirname, "report-live"),
     json: false,
@@ -68,6 +71,11 @@ function parse(argv: readonly string[]): LiveArgs {
       if (!Number.isInteger(n) || n < 1 || n > LIVE_TASKS.length)
         fail(`--tasks needs a whole number 1..${LIVE_TASKS.length}`);
       args.tasks = n;
+    } else if (flag === "--context-window") {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 2048)
+        fail(`--context-window needs a whole number of tokens, at least 2048`);
+      args.contextWindow = n;
     } else if (flag === "--spillway-settings") {
       const text = value();
       let parsed: unknown;
@@ -99,6 +107,7 @@ async function main(): Promise<void> {
     out: args.out,
     policies: args.policies,
     tasks: LIVE_TASKS.slice(0, args.tasks),
+    contextWindow: args.contextWindow,
     ...(args.settings ? { spillwaySettings: args.settings } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
     progress: (line) => process.stderr.write(`${line}\n`),
@@ -113,6 +122,7 @@ async function main(): Promise<void> {
     seconds,
     out: args.out,
     machine,
+    contextWindow: args.contextWindow,
     ...(args.settings ? { spillwaySettings: args.settings } : {}),
   });
   await saveEpisodes(args.out, episodes);
@@ -134,6 +144,7 @@ async function main(): Promise<void> {
         tasks: new Set(episodes.map((e) => e.taskId)).size,
         seconds,
         machine,
+        contextWindow: args.contextWindow,
         policies: figures,
       })}\n`,
     );

@@ -1,6 +1,7 @@
 import { renderGrep } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
 import { jsonObjectHint } from "./json-object-hint.js";
+import { jsonRecordsOf } from "./json-record.js";
 import { nothingFoundHint } from "./nothing-found.js";
 import { readerFor } from "./read.js";
 import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
@@ -35,7 +36,7 @@ export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext)
       ? args.cursor === undefined
         ? await nothingFoundHint(args.id, args.pattern, context)
         : ""
-      : await jsonObjectHint(args.id, result, context);
+      : await jsonContextOf(args.id, result, context);
   const text = renderGrep(result, context.maxChars, (cursor) =>
     getToolOutputCall({
       id: args.id,
@@ -48,4 +49,22 @@ export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext)
     }),
   );
   return text + hint;
+}
+
+/** Matches shown before a JSON grep's objects are left out: they are for a lookup, not a scan. */
+const MAX_MATCHES_FOR_RECORDS = 3;
+
+/** A JSON grep's few matches: their whole objects when they fit, else the json call that reads one. */
+async function jsonContextOf(
+  id: string,
+  result: Parameters<typeof jsonObjectHint>[1],
+  context: SurfaceContext,
+): Promise<string> {
+  if (result.matches.length > MAX_MATCHES_FOR_RECORDS) return "";
+  const records = await jsonRecordsOf(
+    id,
+    result.matches.map((m) => m.line),
+    context,
+  );
+  return records || jsonObjectHint(id, result, context);
 }
