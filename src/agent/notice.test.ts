@@ -212,6 +212,38 @@ describe("renderNotice: spillway's options (the default)", () => {
     expect(earlier).not.toContain("Your task was");
   });
 
+  it("the final turn restates the lines the reads returned about the task's terms, guided only", () => {
+    const task = "What is the refund reference for event evt_ntngab003?";
+    const evidence = {
+      terms: ["evt_ntngab003"],
+      lines: ["158:40: event=evt_ntngab003 ref=ANS-R8"],
+    };
+    const withTask = (base: SessionContext) =>
+      ({ ...base, state: { taskText: task } }) as unknown as SessionContext;
+    const text = renderNotice(
+      withTask(guided),
+      plan({ final: true, turn: 10 }),
+      80,
+      [],
+      [],
+      undefined,
+      evidence,
+    );
+    expect(text).toContain(
+      'copying ids, codes, numbers and lines as the tool results wrote them.\n\nThe lines your reads returned that name "evt_ntngab003" (with their neighbours), as they were shown:\n  158:40: event=evt_ntngab003 ref=ANS-R8',
+    );
+    const seed = renderNotice(
+      withTask(context),
+      plan({ final: true, turn: 10 }),
+      80,
+      [],
+      [],
+      undefined,
+      evidence,
+    );
+    expect(seed).not.toContain("ANS-R8");
+  });
+
   it("a very long task is restated cut, with a mark", () => {
     const task = `Find ${"x".repeat(FINAL_TASK_CHARS + 50)}`;
     const text = renderNotice(

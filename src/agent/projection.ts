@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { type ReadEvidence, readEvidence } from "../surfaces/read-evidence.js";
 import { asyncOutputsOf } from "./async-status.js";
 import { compactIfDue } from "./compaction-step.js";
 import { contextLimitsOf } from "./context-limits.js";
@@ -18,6 +19,7 @@ import {
 } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
 import { planTurn } from "./turn-policy.js";
+import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";
 
 /**
  * Said after a reply with neither text nor a tool call. Empty replies are also left out of the
@@ -93,6 +95,17 @@ export function buildProjection(
   return asProjection("model input", () => project(context, tail, plan));
 }
 
+/** The lines the session's reads (results still in the tail) returned about the task's terms. */
+function finalEvidence(context: SessionContext, tail: ProjectionTail): ReadEvidence | undefined {
+  if (!context.state.taskText) return undefined;
+  const readTools = new Set([...context.surface.tools().map((t) => t.name), WAIT_FOR_TOOL_OUTPUT]);
+  const reads = tail.entries.flatMap((e) =>
+    e.result && readTools.has(e.result.toolName) && !e.shortened ? [e.result.text] : [],
+  );
+  const evidence = readEvidence(context.state.taskText, reads);
+  return evidence.lines.length > 0 ? evidence : undefined;
+}
+
 async function project(
   context: SessionContext,
   tail: ProjectionTail,
@@ -114,7 +127,9 @@ async function project(
     });
   }
   const asyncOutputs = await asyncOutputsOf(context, tail.asyncIds);
-  const draft = renderNotice(context, plan, 0, asyncOutputs);
+  // Counted with the draft: the final turn restates what the reads returned about the task.
+  const evidence = plan.final ? finalEvidence(context, tail) : undefined;
+  const draft = renderNotice(context, plan, 0, asyncOutputs, [], undefined, evidence);
   // Sent with every request: the system prompt, the tool definitions and the notice.
   const fixed =
     tail.system.tokens +
@@ -152,6 +167,7 @@ async function project(
       asyncOutputs,
       step.notes,
       replyNote(context, turnPlan),
+      turnPlan.final ? evidence : undefined,
     ),
   });
   const usage = contextUsage(limits, {

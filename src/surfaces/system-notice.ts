@@ -1,4 +1,5 @@
 import { type AsyncOutputStatus, asyncStatusSection } from "./async-texts.js";
+import type { ReadEvidence } from "./read-evidence.js";
 
 /** What one System Notice says. */
 export interface NoticeView {
@@ -37,6 +38,11 @@ export interface NoticeView {
    * and time but not the incident id the task asked for.
    */
   readonly task?: string;
+  /**
+   * Lines the session's reads returned that name the task's identifiers (final turn, guided,
+   * with `task`): see readEvidence.
+   */
+  readonly evidence?: ReadEvidence;
 }
 
 /** The longest task restated in the final turn's notice; a longer one is cut with "…". */
@@ -51,6 +57,16 @@ function taskReminder(task: string): string[] {
     "Your task was:",
     ...shown.split("\n").map((line) => `> ${line}`),
     "Answer exactly what it asks for, copying ids, codes, numbers and lines as the tool results wrote them.",
+  ];
+}
+
+/** The final turn's restatement of what the reads returned about the task's terms. */
+function evidenceLines(evidence: ReadEvidence): string[] {
+  const named = evidence.terms.map((t) => JSON.stringify(t)).join(", ");
+  return [
+    "",
+    `The lines your reads returned that name ${named} (with their neighbours), as they were shown:`,
+    ...evidence.lines.map((line) => `  ${line}`),
   ];
 }
 
@@ -81,7 +97,10 @@ export function renderSystemNotice(view: NoticeView): string {
         "No other tool is available in this turn.",
       );
     else lines.push("This is your final turn: give your complete answer now, without tool calls.");
-    if (view.guided && view.task?.trim()) lines.push(...taskReminder(view.task));
+    if (view.guided && view.task?.trim()) {
+      lines.push(...taskReminder(view.task));
+      if (view.evidence?.lines.length) lines.push(...evidenceLines(view.evidence));
+    }
     return lines.join("\n");
   }
   if (view.optionsInNotes) return lines.join("\n");

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { MAX_EVIDENCE_CHARS, readEvidence } from "./read-evidence.js";
+
+const task = "What is the refund reference recorded for event evt_ntngab003?";
+
+describe("readEvidence", () => {
+  it("keeps the numbered lines naming a task term, with their numbered neighbours, headers left out", () => {
+    const grep = [
+      '[out_1 grep "evt_ntngab003": 1 matching line; showing 1 · LINE:COL: text, context LINE- text]',
+      "156- a",
+      "157- b",
+      "158:40: WARN event=evt_ntngab003 refund_ref=ANS-R8P71E",
+      "159- c",
+      "160- d",
+      "161- e",
+    ].join("\n");
+    expect(readEvidence(task, [grep])).toEqual({
+      terms: ["evt_ntngab003"],
+      lines: [
+        "156- a",
+        "157- b",
+        "158:40: WARN event=evt_ntngab003 refund_ref=ANS-R8P71E",
+        "159- c",
+        "160- d",
+      ],
+    });
+  });
+
+  it("puts the latest read first and keeps a line read twice once", () => {
+    const first = "158:40: event=evt_ntngab003 refund_ref=ANS-R8P71E";
+    const slice =
+      "[out_1 lines 150-160]\n158: event=evt_ntngab003 refund_ref=ANS-R8P71E\n159: next";
+    expect(readEvidence(task, [first, slice]).lines).toEqual([
+      "158: event=evt_ntngab003 refund_ref=ANS-R8P71E",
+      "159: next",
+    ]);
+  });
+
+  it("gives nothing for a task without identifiers, or reads that never name them", () => {
+    expect(readEvidence("Find the first error.", ["12:1: ERROR x"]).lines).toEqual([]);
+    expect(readEvidence(task, ["12:1: ERROR evt_other"])).toEqual({ terms: [], lines: [] });
+  });
+
+  it("stops at MAX_EVIDENCE_CHARS and cuts a long line", () => {
+    const reads = Array.from(
+      { length: 40 },
+      (_, i) => `${i + 1}:1: evt_ntngab003 ${"x".repeat(400)}`,
+    );
+    const { lines } = readEvidence(task, [reads.join("\n")]);
+    expect(lines.join("\n").length).toBeLessThanOrEqual(MAX_EVIDENCE_CHARS);
+    expect(lines[0]).toMatch(/^1:1: evt_ntngab003 x+…$/);
+    expect(lines[0]!.length).toBe(301);
+  });
+});
