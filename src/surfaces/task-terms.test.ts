@@ -153,7 +153,7 @@ const contextOf = (store: Awaited<ReturnType<typeof tempStore>>["store"], taskTe
 describe("a search that finds nothing points to what the task names", () => {
   const surface = createGetToolOutputSurface({ synopsisLines: 5 });
 
-  it("in JSON: the object query first, and following it reads the nested value", async () => {
+  it("in JSON: the lines with the term, read there, with the object holding them and its nested value", async () => {
     const { store } = await tempStore();
     const orders = Array.from({ length: 40 }, (_, i) => ({
       id: i === 25 ? "ord_89309srrp" : `ord_${i}aaaa`,
@@ -170,10 +170,38 @@ describe("a search that finds nothing points to what the task names", () => {
       { id: record.id, mode: "grep", pattern: "payment.auth.code" },
       contextOf(store, task),
     );
+    expect(answer.text).toContain(
+      'Repeating this call returns the same. Your task names "ord_89309srrp": its lines follow. Try a broader search',
+    );
+    expect(answer.text).toContain(
+      `[The lines with "ord_89309srrp", which your task names, read for you:]\n[${record.id} grep "ord_89309srrp": 1 matching line`,
+    );
+    expect(answer.text).toMatch(/is inside this JSON object[^]*"code": "ANS-7Q2"/);
+    expect(answer.text).not.toContain('"c24"');
+  });
+
+  it("in JSON, a term on many lines: the call that reads the object, not the lines", async () => {
+    const { store } = await tempStore();
+    const orders = Array.from({ length: 40 }, (_, i) => ({
+      id: i === 25 ? "ord_89309srrp" : `ord_${i}aaaa`,
+      ref: i > 25 && i % 3 === 0 ? "ord_89309srrp" : "none",
+      payment: { auth: { code: i === 25 ? "ANS-7Q2" : `c${i}` } },
+    }));
+    const record = await store.put(
+      origin("data__fetch", "{}"),
+      JSON.stringify({ orders }, null, 2),
+    );
+    const task = "What is the code of order ord_89309srrp?";
+    const answer = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "grep", pattern: "payment.auth.code" },
+      contextOf(store, task),
+    );
     const query = "$..[?(@.id=='ord_89309srrp')]";
     expect(answer.text).toContain(
-      `Repeating this call returns the same. Your task names "ord_89309srrp", which this output holds: read the whole object whose id is "ord_89309srrp", get_tool_output(id="${record.id}", mode="json", json_query="${query}"). Try a broader search`,
+      `Your task names "ord_89309srrp", which this output holds: read the whole object whose id is "ord_89309srrp", get_tool_output(id="${record.id}", mode="json", json_query="${query}"). Try a broader search`,
     );
+    expect(answer.text).not.toContain("read for you");
     const followed = await surface.execute(
       "get_tool_output",
       { id: record.id, mode: "json", json_query: query },
@@ -182,7 +210,7 @@ describe("a search that finds nothing points to what the task names", () => {
     expect(followed.text).toContain("ANS-7Q2");
   });
 
-  it("in text: a grep for the term; nothing when the term was what found nothing, or there is no task", async () => {
+  it("in text: the lines with the term; nothing when the term was what found nothing, or there is no task", async () => {
     const { store } = await tempStore();
     const lines = Array.from({ length: 500 }, (_, i) => `INFO event=evt_${i}x status=ok`);
     lines[300] = "WARN event=evt_ntngab003 refund_ref=ANS-34Z5AQ";
@@ -194,9 +222,12 @@ describe("a search that finds nothing points to what the task names", () => {
         { id: record.id, mode: "grep", pattern },
         contextOf(store, taskText),
       );
-    expect((await grep("refund reference", task)).text).toContain(
-      `Your task names "evt_ntngab003", which this output holds: read the lines with "evt_ntngab003", get_tool_output(id="${record.id}", mode="grep", pattern="evt_ntngab003", context=2).`,
+    const answer = (await grep("refund reference", task)).text;
+    expect(answer).toContain('Your task names "evt_ntngab003": its lines follow.');
+    expect(answer).toContain(
+      "299- INFO event=evt_298x status=ok\n300- INFO event=evt_299x status=ok\n301:12: WARN event=evt_ntngab003 refund_ref=ANS-34Z5AQ\n302- INFO",
     );
+    expect(answer).not.toContain("inside this JSON object");
     expect((await grep("refund reference")).text).not.toContain("Your task names");
     const absentTerm = await grep("refund reference", "Which refund has evt_zzzz999?");
     expect(absentTerm.text).toContain("nothing found");

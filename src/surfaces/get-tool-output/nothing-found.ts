@@ -1,7 +1,10 @@
 import { escapeRegExp } from "../../core/escape-regexp.js";
 import type { OutputRecord } from "../../store/output-store.js";
+import { renderGrep } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
 import { objectQuery, taskTermIn } from "../task-terms.js";
+import { jsonRecordsOf } from "./json-record.js";
+import { readerFor } from "./read.js";
 import { getToolOutputCall } from "./schema.js";
 import { tinyOutputWhole } from "./tiny-output.js";
 
@@ -34,15 +37,43 @@ export async function nothingFoundHint(
   const page = getToolOutputCall({ id, mode: "page", cursor: 0 });
   const task = await taskTermCall(id, searched, record, context);
   return (
-    `\n[nothing found${lines}. Repeating this call returns the same.${task} Try a broader search, ${broader}, or read it in order, ${page}.` +
+    `\n[nothing found${lines}. Repeating this call returns the same.${task.sentence} Try a broader search, ${broader}, or read it in order, ${page}.` +
     ` This output is only what ${record.toolName} returned for ${record.toolArgs}: if what you need may lie outside it, call ${record.toolName} again with other arguments.]` +
+    task.shown +
     (await tinyOutputWhole(id, context))
   );
 }
 
+/** Matches of the task's term shown after a search that found nothing: a lookup, not a scan. */
+const MAX_TERM_MATCHES_SHOWN = 3;
+
+/**
+ * The lines with the task's term, read here (context 2, and in JSON each match's whole object),
+ * when there are at most MAX_TERM_MATCHES_SHOWN: the 1.5B local model, offered the read of the
+ * order the task names after its grep for "payment.auth.code" found nothing, sent that same
+ * grep twice more and reported another order's code.
+ */
+async function termLines(id: string, term: string, context: SurfaceContext): Promise<string> {
+  const result = await readerFor(
+    id,
+    context,
+  )({ mode: "grep", pattern: term, context: 2, maxMatches: MAX_TERM_MATCHES_SHOWN + 1 });
+  if (result.matches.length === 0 || result.matches.length > MAX_TERM_MATCHES_SHOWN) return "";
+  const lines = renderGrep(result, context.maxChars, (cursor) =>
+    getToolOutputCall({ id, mode: "grep", pattern: term, context: 2, cursor }),
+  );
+  const records = await jsonRecordsOf(
+    id,
+    result.matches.map((m) => m.line),
+    context,
+  );
+  return `\n[The lines with ${JSON.stringify(term)}, which your task names, read for you:]\n${lines}${records}`;
+}
+
 /**
  * The read of what the task names, when the output holds it and it is not what was searched:
- * in JSON the whole object whose key has it as its value, else a grep for it. First among the
+ * its lines shown here when they are few (termLines), else the call that reads them (in JSON the
+ * whole object whose key has it as its value, else a grep for it). First among the
  * suggestions: the 1.5B local model, in a JSON order list, grepped for the key path the question
  * quoted ("payment.auth.code"), found nothing, and answered that there was no code.
  */
@@ -51,10 +82,17 @@ async function taskTermCall(
   searched: string,
   record: OutputRecord,
   context: SurfaceContext,
-): Promise<string> {
-  if (context.taskText === undefined) return "";
+): Promise<{ sentence: string; shown: string }> {
+  const none = { sentence: "", shown: "" };
+  if (context.taskText === undefined) return none;
   const found = await taskTermIn(context.outputs, record, context.scope, context.taskText);
-  if (found === undefined || found.term.toLowerCase() === searched.toLowerCase()) return "";
+  if (found === undefined || found.term.toLowerCase() === searched.toLowerCase()) return none;
+  const shown = await termLines(id, found.term, context);
+  if (shown !== "")
+    return {
+      sentence: ` Your task names ${JSON.stringify(found.term)}: its lines follow.`,
+      shown,
+    };
   const call =
     found.jsonKey !== undefined
       ? getToolOutputCall({
@@ -67,7 +105,10 @@ async function taskTermCall(
     found.jsonKey !== undefined
       ? `the whole object whose ${found.jsonKey} is ${JSON.stringify(found.term)}`
       : `the lines with ${JSON.stringify(found.term)}`;
-  return ` Your task names ${JSON.stringify(found.term)}, which this output holds: read ${what}, ${call}.`;
+  return {
+    sentence: ` Your task names ${JSON.stringify(found.term)}, which this output holds: read ${what}, ${call}.`,
+    shown: "",
+  };
 }
 
 /** The searched text, any case, or with the words a failure is usually logged with. */
