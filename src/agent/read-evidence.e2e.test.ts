@@ -56,7 +56,7 @@ describe("the final turn restates what the reads returned about the task's terms
   it("says nothing more when the reads never returned the task's terms", async () => {
     const notice = await finalNotice(
       "NO-SUCH-TEXT",
-      "What is the refund reference recorded for event evt_ntngab003?",
+      "What is the refund reference recorded for event evt_zzzz999?",
     );
     expect(notice).toContain("Your task was:");
     expect(notice).not.toContain("The lines your reads returned");

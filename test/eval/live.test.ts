@@ -40,6 +40,7 @@ describe("eval:live harness", () => {
       out,
       tasks: TASKS,
       scriptedStandIn: blind,
+      contextWindow: 12_000,
     });
     expect(episodes).toHaveLength(TASKS.length * 4);
     const of = (policy: PolicyName) => episodes.filter((e) => e.policy === policy);
@@ -65,8 +66,10 @@ describe("eval:live harness", () => {
       seconds,
       out,
       machine: "test",
+      contextWindow: 12_000,
     });
     const report = await readFile(`${out}/README.md`, "utf8");
+    expect(report).toContain("- **Context window**: 12,000 tokens for every policy");
     expect(report).toContain("**Scripted stand-in, not a real model**");
     expect(report).toContain("| spillway (default surface) | 100% (2/2) | 100% (2/2) | 0% (0/2) |");
   }, 120_000);
