@@ -204,6 +204,30 @@ export async function defaultHandleMessage(
     "",
     "Read it with:",
     ...calls,
-    ...(synopsis.length > 0 ? ["", ...synopsis] : []),
+    ...(synopsis.length > 0
+      ? ["", ...(taskText ? withoutAskedExamples(synopsis, taskText) : synopsis)]
+      : []),
   ].join("\n");
+}
+
+/** An outline row of a string field with its first value: `  .code: string, first value "fg1raa"`. */
+const FIRST_VALUE_ROW = /^(\s*\.([A-Za-z_$][\w$]*): string), first value "(?:[^"\\]|\\.)*"(.*)$/;
+
+/**
+ * The outline rows with the first value left out for a field the task names by its key (`code`
+ * in "the payment authorization code (payment.auth.code) of order ord_89309srrp"): the first
+ * element's value of the very field asked about is a decoy. The 1.5B local model was shown the
+ * named order's whole object three times and still reported the outline's `first value "fg1raa"`.
+ *
+ * @example
+ * withoutAskedExamples(['  .code: string, first value "fg1raa"'], "What is the code of ord_1?");
+ * // ['  .code: string, values differ per element (read the one your task names)']
+ */
+export function withoutAskedExamples(rows: readonly string[], taskText: string): string[] {
+  const words = new Set(taskText.toLowerCase().match(/[a-z_$][\w$]*/g) ?? []);
+  return rows.map((row) => {
+    const match = FIRST_VALUE_ROW.exec(row);
+    if (!match || !words.has(match[2]!.toLowerCase())) return row;
+    return `${match[1]}, values differ per element (read the one your task names)${match[3]}`;
+  });
 }

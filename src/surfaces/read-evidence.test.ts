@@ -51,4 +51,25 @@ describe("readEvidence", () => {
     expect(lines[0]).toMatch(/^1:1: evt_ntngab003 x+…$/);
     expect(lines[0]!.length).toBe(301);
   });
+
+  it("brings the whole JSON object a grep showed around a line naming the term", () => {
+    const grep = [
+      '[out_1 grep "ord_89309srrp": 1 matching line; showing 1 · LINE:COL: text]',
+      '981:14:       "id": "ord_89309srrp",',
+      "[Line 981 is inside this JSON object, lines 980-990:]",
+      "980-     {",
+      '981-       "id": "ord_89309srrp",',
+      ...Array.from({ length: 7 }, (_, i) => `${982 + i}-       "k${i}": ${i},`),
+      '989-       "code": "ANS-FNNVCW"',
+      "990-     },",
+      "[other text]",
+      "991- after",
+    ].join("\n");
+    const { lines } = readEvidence("What is the code of order ord_89309srrp?", [grep]);
+    expect(lines[0]).toBe('981:14:       "id": "ord_89309srrp",');
+    expect(lines).toContain('989-       "code": "ANS-FNNVCW"');
+    expect(lines.at(-1)).toBe("990-     },");
+    // The id line shown twice (the match, then inside the object) is kept once.
+    expect(lines.filter((l) => l.includes("ord_89309srrp"))).toHaveLength(1);
+  });
 });

@@ -18,7 +18,8 @@ export interface ReadEvidence {
 
 /**
  * The lines of the session's reads that name one of the task's identifiers (`evt_ntngab003`, a
- * quoted phrase), each with its neighbours, most recent read first, deduplicated, cut at
+ * quoted phrase), each with its neighbours (inside a JSON object a grep showed whole, the whole
+ * object), most recent read first, deduplicated, cut at
  * MAX_EVIDENCE_CHARS. The final turn's notice restates them under the task: the 1.5B local
  * model grepped the event's line, was shown `refund_ref=ANS-R8P71E` three times, and then
  * reported a decoy from the first lines of the output's handle message.
@@ -38,18 +39,20 @@ export function readEvidence(taskText: string, reads: readonly string[]): ReadEv
   if (terms.length === 0) return result();
   for (const read of [...reads].reverse()) {
     const lines = read.split("\n");
+    const blocks = recordBlocks(lines);
     const picked = new Set<number>();
     lines.forEach((line, i) => {
       if (!NUMBERED.test(line)) return;
       const hit = terms.filter((t) => line.includes(t));
       if (hit.length === 0) return;
       for (const t of hit) named.add(t);
-      for (
-        let j = Math.max(0, i - NEIGHBOURS);
-        j <= Math.min(lines.length - 1, i + NEIGHBOURS);
-        j++
-      )
-        if (NUMBERED.test(lines[j]!)) picked.add(j);
+      // A line inside a JSON object shown whole brings the whole object (the field asked about
+      // may be 20 lines below the id); any other line, its neighbours.
+      const [from, to] = blocks.get(i) ?? [
+        Math.max(0, i - NEIGHBOURS),
+        Math.min(lines.length - 1, i + NEIGHBOURS),
+      ];
+      for (let j = from; j <= to; j++) if (NUMBERED.test(lines[j]!)) picked.add(j);
     });
     for (const i of [...picked].sort((a, b) => a - b)) {
       const line = lines[i]!;
@@ -63,4 +66,21 @@ export function readEvidence(taskText: string, reads: readonly string[]): ReadEv
     }
   }
   return result();
+}
+
+/** The header of a JSON object shown whole after a grep (get_tool_output/json-record.ts). */
+const RECORD_HEADER = /^\[Line \d+ is inside this JSON object, lines \d+-\d+:\]$/;
+
+/** For each line inside a shown JSON object, the first and last index of the object's lines. */
+function recordBlocks(lines: readonly string[]): Map<number, readonly [number, number]> {
+  const blocks = new Map<number, readonly [number, number]>();
+  for (let i = 0; i < lines.length; i++) {
+    if (!RECORD_HEADER.test(lines[i]!)) continue;
+    let end = i + 1;
+    while (end < lines.length && NUMBERED.test(lines[end]!)) end++;
+    const range = [i + 1, end - 1] as const;
+    for (let j = i + 1; j < end; j++) blocks.set(j, range);
+    i = end - 1;
+  }
+  return blocks;
 }

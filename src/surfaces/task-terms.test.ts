@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { createGetToolOutputSurface } from "./get-tool-output.js";
-import { defaultHandleMessage } from "./handle-message.js";
+import { defaultHandleMessage, withoutAskedExamples } from "./handle-message.js";
 import { taskLines, taskTerms } from "./task-terms.js";
 
 describe("taskTerms", () => {
@@ -300,5 +300,50 @@ describe("a grep of JSON that finds a member line shows the whole object", () =>
       context,
     );
     expect(object.text).toContain("ANS-7Q2");
+  });
+});
+
+describe("the JSON outline in the handle message", () => {
+  it("leaves out the first value of a field the task names by its key, and keeps the others", () => {
+    const rows = [
+      "Shape (JSON outline):",
+      '          .id: string, first value "ord_c8txprcyx"',
+      '              .code: string, first value "fg1raa"',
+      '          .note: string, first value "refund_ref ANS-Q36MHM issued after dispu…" (in 80 of 86)',
+      '      .object: string "list"',
+    ];
+    expect(
+      withoutAskedExamples(
+        rows,
+        "What is the payment authorization code (payment.auth.code) of order ord_89309srrp?",
+      ),
+    ).toEqual([
+      rows[0],
+      rows[1],
+      "              .code: string, values differ per element (read the one your task names)",
+      rows[3],
+      rows[4],
+    ]);
+    expect(withoutAskedExamples(rows, "What is the NOTE of ord_1?")[3]).toBe(
+      "          .note: string, values differ per element (read the one your task names) (in 80 of 86)",
+    );
+  });
+
+  it("is applied by the handle message when it has the task", async () => {
+    const { store } = await tempStore();
+    const orders = Array.from({ length: 10 }, (_, i) => ({ id: `ord_${i}x`, code: `c${i}x` }));
+    const record = await store.put(
+      origin("data__fetch", "{}"),
+      JSON.stringify({ orders }, null, 2),
+    );
+    const task = "What is the code of order ord_7x?";
+    const text = await defaultHandleMessage(record, store, SCOPE, 5, task);
+    expect(text).toContain(
+      ".code: string, values differ per element (read the one your task names)",
+    );
+    expect(text).not.toContain('"c0x"');
+    expect(await defaultHandleMessage(record, store, SCOPE, 5)).toContain(
+      '.code: string, first value "c0x"',
+    );
   });
 });
