@@ -31,6 +31,8 @@ export interface LiveReportInput {
   readonly spillwaySettings?: object;
   /** The context window every policy played in (tokens), when set for the run. */
   readonly contextWindow?: number;
+  /** The seed the tasks were generated with. */
+  readonly seed?: number;
 }
 
 export function livePolicies(episodes: readonly Episode[]): PolicyName[] {
@@ -196,8 +198,11 @@ export async function writeLiveReport(input: LiveReportInput): Promise<string> {
       "instructions, history, spillway's notice). Per right answer: the median over the tasks answered right.",
     ...(input.contextWindow
       ? [
-          `- **Context window**: ${input.contextWindow.toLocaleString("en-US")} tokens for every policy, replies up to 1,024. A session whose next request does not fit ends there without a report, as a harness without compaction does (Codex CLI stops with "context window exceeded").`,
+          `- **Context window**: ${input.contextWindow.toLocaleString("en-US")} tokens for every policy, replies up to 1,024. A session whose next request does not fit ends there without a report: the peers' loop does not compact or clear old results (Claude Code and Codex compact long sessions; this harness does not imitate it), while spillway's runtime fits every request to the window itself.`,
         ]
+      : []),
+    ...(input.seed !== undefined
+      ? [`- **Tasks**: generated with seed ${input.seed} (\`--seed\`).`]
       : []),
     `- **Machine**: ${input.machine}. Ran in ${Math.round(input.seconds)} s.`,
     "- The policies' sources and parameters: [the scripted report's policy table](../report/README.md#policies).",

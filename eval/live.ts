@@ -26,7 +26,7 @@ import {
 export const DEFAULT_LIVE_MODEL = "local/qwen2.5-coder-1.5b-instruct-q4_k_m";
 
 const USAGE =
-  "usage: npm run eval:live -- [--model REF] [--label TEXT] [--policies a,b] [--tasks N] [--context-window TOKENS] [--spillway-settings JSON] [--out DIR] [--json]";
+  "usage: npm run eval:live -- [--model REF] [--label TEXT] [--policies a,b] [--tasks N] [--context-window TOKENS] [--seed N] [--spillway-settings JSON] [--out DIR] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -39,6 +39,7 @@ interface LiveArgs {
   policies: PolicyName[];
   tasks: number;
   contextWindow: number;
+  seed: number;
   settings: Record<string, unknown> | undefined;
   out: string;
   json: boolean;
@@ -51,6 +52,7 @@ function parse(argv: readonly string[]): LiveArgs {
     policies: [...LIVE_POLICIES],
     tasks: LIVE_DEFAULT_TASKS,
     contextWindow: LIVE_CONTEXT_WINDOW,
+    seed: 1,
     settings: undefined,
     out: resolve(import.meta.dirname, "report-live"),
     json: false,
@@ -76,6 +78,10 @@ function parse(argv: readonly string[]): LiveArgs {
       if (!Number.isInteger(n) || n < 2048)
         fail(`--context-window needs a whole number of tokens, at least 2048`);
       args.contextWindow = n;
+    } else if (flag === "--seed") {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) fail("--seed needs a whole number, at least 1");
+      args.seed = n;
     } else if (flag === "--spillway-settings") {
       const text = value();
       let parsed: unknown;
@@ -108,6 +114,7 @@ async function main(): Promise<void> {
     policies: args.policies,
     tasks: LIVE_TASKS.slice(0, args.tasks),
     contextWindow: args.contextWindow,
+    seed: args.seed,
     ...(args.settings ? { spillwaySettings: args.settings } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
     progress: (line) => process.stderr.write(`${line}\n`),
@@ -123,6 +130,7 @@ async function main(): Promise<void> {
     out: args.out,
     machine,
     contextWindow: args.contextWindow,
+    seed: args.seed,
     ...(args.settings ? { spillwaySettings: args.settings } : {}),
   });
   await saveEpisodes(args.out, episodes);
@@ -145,6 +153,7 @@ async function main(): Promise<void> {
         seconds,
         machine,
         contextWindow: args.contextWindow,
+        seed: args.seed,
         policies: figures,
       })}\n`,
     );
