@@ -15,6 +15,7 @@ import {
   normalizeGetToolOutputArgs,
 } from "./get-tool-output/schema.js";
 import { sliceMode } from "./get-tool-output/slice-mode.js";
+import { unusedArgumentsNote } from "./get-tool-output/unused-arguments.js";
 import { defaultHandleMessage } from "./handle-message.js";
 import { renderError } from "./render.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
@@ -100,7 +101,10 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
         return { text: renderError(invalidGetToolOutputArgs(parsed.error)), isError: true };
       try {
         return {
-          text: await answer(parsed.data, context),
+          // Seed-exact sessions keep the seed's texts.
+          text:
+            (await answer(parsed.data, context)) +
+            (context.seedTexts ? "" : unusedArgumentsNote(parsed.data)),
           isError: false,
           outputId: parsed.data.id,
         };

@@ -1,0 +1,45 @@
+import type { GetToolOutputArgs } from "./schema.js";
+import { getToolOutputCall } from "./schema.js";
+
+/** The arguments only one mode reads (cursor is shared by grep and page, so it is left out). */
+const OWNER: Readonly<Record<string, GetToolOutputArgs["mode"]>> = {
+  slice: "slice",
+  pattern: "grep",
+  regex: "grep",
+  ignore_case: "grep",
+  context: "grep",
+  max_matches: "grep",
+  json_query: "json",
+  outline: "json",
+  offset: "json",
+  query: "extract",
+  strategy: "extract",
+  max_tokens: "page",
+};
+
+/**
+ * A note on the arguments a call carried for another mode, which this read did not use, with
+ * the call that uses them: the 1.5B local model sent `mode="grep"` with
+ * `slice={"anchor": "ord_za8b33dzy", "window": 500}` three turns in a row; that slice held the
+ * answer, and the grep showed another order. "" when every argument was used.
+ *
+ * @example
+ * unusedArgumentsNote({ id: "out_1", mode: "grep", pattern: "refund", slice: { anchor: "ord_1" } });
+ * // '\n[Not used in mode="grep": slice, which belongs to mode="slice": get_tool_output(id="out_1", mode="slice", slice={"anchor":"ord_1"})]'
+ */
+export function unusedArgumentsNote(args: GetToolOutputArgs): string {
+  const unused = Object.entries(args).filter(
+    ([key, value]) => value !== undefined && OWNER[key] !== undefined && OWNER[key] !== args.mode,
+  );
+  if (unused.length === 0) return "";
+  const byMode = new Map<GetToolOutputArgs["mode"], [string, unknown][]>();
+  for (const [key, value] of unused) {
+    const mode = OWNER[key]!;
+    byMode.set(mode, [...(byMode.get(mode) ?? []), [key, value]]);
+  }
+  const parts = [...byMode].map(
+    ([mode, entries]) =>
+      `${entries.map(([k]) => k).join(", ")}, which belong${entries.length === 1 ? "s" : ""} to mode="${mode}": ${getToolOutputCall({ id: args.id, mode, ...Object.fromEntries(entries) })}`,
+  );
+  return `\n[Not used in mode="${args.mode}": ${parts.join("; ")}]`;
+}
