@@ -176,7 +176,7 @@ describe("a search that finds nothing points to what the task names", () => {
     expect(answer.text).toContain(
       `[The lines with "ord_89309srrp", which your task names, read for you:]\n[${record.id} grep "ord_89309srrp": 1 matching line`,
     );
-    expect(answer.text).toMatch(/is inside this JSON object[^]*"code": "ANS-7Q2"/);
+    expect(answer.text).toMatch(/is inside this JSON object[\s\S]*"code": "ANS-7Q2"/);
     expect(answer.text).not.toContain('"c24"');
   });
 
