@@ -157,6 +157,10 @@ describe("renderNotice: the Async Tool Status section and seed 003's options (se
 });
 
 describe("renderNotice: spillway's options (the default)", () => {
+  /** The session context with `task` as the session's task. */
+  const withTaskOf = (task: string) => (base: SessionContext) =>
+    ({ ...base, state: { taskText: task } }) as unknown as SessionContext;
+
   it("nothing stored, nothing running: the turn and the context, no menu to copy", () => {
     expect(renderNotice(guided, plan(), 45)).toBe(
       ["# System Notice", "", "This is turn 3 of 10.", "Your context window is 45% full."].join(
@@ -194,9 +198,7 @@ describe("renderNotice: spillway's options (the default)", () => {
   });
 
   it("the final turn is the seed's, plus the task restated (never in seed-exact sessions)", () => {
-    const task = "Grep the log for ERROR.\nReport the incident id on that line.";
-    const withTask = (base: SessionContext) =>
-      ({ ...base, state: { taskText: task } }) as unknown as SessionContext;
+    const withTask = withTaskOf("Grep the log for ERROR.\nReport the incident id on that line.");
     const text = renderNotice(withTask(guided), plan({ final: true, turn: 10 }), 80);
     expect(text).toContain("This is your final turn: call agent__final_report now");
     expect(text).not.toContain("Reply with one tool call");
@@ -213,13 +215,11 @@ describe("renderNotice: spillway's options (the default)", () => {
   });
 
   it("the final turn restates the lines the reads returned about the task's terms, guided only", () => {
-    const task = "What is the refund reference for event evt_ntngab003?";
+    const withTask = withTaskOf("What is the refund reference for event evt_ntngab003?");
     const evidence = {
       terms: ["evt_ntngab003"],
       lines: ["158:40: event=evt_ntngab003 ref=ANS-R8"],
     };
-    const withTask = (base: SessionContext) =>
-      ({ ...base, state: { taskText: task } }) as unknown as SessionContext;
     const text = renderNotice(
       withTask(guided),
       plan({ final: true, turn: 10 }),

@@ -141,6 +141,10 @@ describe("the handle message's grep example", () => {
 });
 
 /** A get_tool_output call's context over `store`, with the session's task when given. */
+/** Stores `orders` as pretty-printed JSON (`{ "orders": [...] }`), the output of data__fetch. */
+const putOrders = (store: Awaited<ReturnType<typeof tempStore>>["store"], orders: unknown[]) =>
+  store.put(origin("data__fetch", "{}"), JSON.stringify({ orders }, null, 2));
+
 const contextOf = (store: Awaited<ReturnType<typeof tempStore>>["store"], taskText?: string) => ({
   outputs: store,
   scope: SCOPE,
@@ -159,10 +163,7 @@ describe("a search that finds nothing points to what the task names", () => {
       id: i === 25 ? "ord_89309srrp" : `ord_${i}aaaa`,
       payment: { auth: { code: i === 25 ? "ANS-7Q2" : `c${i}` } },
     }));
-    const record = await store.put(
-      origin("data__fetch", "{}"),
-      JSON.stringify({ orders }, null, 2),
-    );
+    const record = await putOrders(store, orders);
     const task =
       "What is the payment authorization code (payment.auth.code) of order ord_89309srrp?";
     const answer = await surface.execute(
@@ -187,10 +188,7 @@ describe("a search that finds nothing points to what the task names", () => {
       ref: i > 25 && i % 3 === 0 ? "ord_89309srrp" : "none",
       payment: { auth: { code: i === 25 ? "ANS-7Q2" : `c${i}` } },
     }));
-    const record = await store.put(
-      origin("data__fetch", "{}"),
-      JSON.stringify({ orders }, null, 2),
-    );
+    const record = await putOrders(store, orders);
     const task = "What is the code of order ord_89309srrp?";
     const answer = await surface.execute(
       "get_tool_output",
@@ -242,10 +240,7 @@ describe("a grep of JSON that finds a member line shows the whole object", () =>
       id: i === 25 ? "ord_89309srrp" : `ord_${i}aaaa`,
       payment: { auth: { code: i === 25 ? "ANS-7Q2" : `c${i}` } },
     }));
-    const record = await store.put(
-      origin("data__fetch", "{}"),
-      JSON.stringify({ orders }, null, 2),
-    );
+    const record = await putOrders(store, orders);
     const surface = createGetToolOutputSurface({ synopsisLines: 5 });
     const context = contextOf(store);
     const grep = (id: string, pattern: string) =>
@@ -278,10 +273,7 @@ describe("a grep of JSON that finds a member line shows the whole object", () =>
       items: Array.from({ length: 20 }, (_, k) => ({ sku: `sku_${k}` })),
       payment: { auth: { code: i === 3 ? "ANS-7Q2" : `c${i}` } },
     }));
-    const record = await store.put(
-      origin("data__fetch", "{}"),
-      JSON.stringify({ orders }, null, 2),
-    );
+    const record = await putOrders(store, orders);
     const surface = createGetToolOutputSurface({ synopsisLines: 5 });
     const context = contextOf(store);
     const found = await surface.execute(
@@ -332,10 +324,7 @@ describe("the JSON outline in the handle message", () => {
   it("is applied by the handle message when it has the task", async () => {
     const { store } = await tempStore();
     const orders = Array.from({ length: 10 }, (_, i) => ({ id: `ord_${i}x`, code: `c${i}x` }));
-    const record = await store.put(
-      origin("data__fetch", "{}"),
-      JSON.stringify({ orders }, null, 2),
-    );
+    const record = await putOrders(store, orders);
     const task = "What is the code of order ord_7x?";
     const text = await defaultHandleMessage(record, store, SCOPE, 5, task);
     expect(text).toContain(

@@ -1,6 +1,6 @@
 import { renderGrep } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
-import { jsonObjectHint } from "./json-object-hint.js";
+import { jsonObjectHint, LOOKUP_MATCHES } from "./json-object-hint.js";
 import { jsonRecordsOf } from "./json-record.js";
 import { nothingFoundHint } from "./nothing-found.js";
 import { readerFor } from "./read.js";
@@ -51,16 +51,13 @@ export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext)
   return text + hint;
 }
 
-/** Matches shown before a JSON grep's objects are left out: they are for a lookup, not a scan. */
-const MAX_MATCHES_FOR_RECORDS = 3;
-
 /** A JSON grep's few matches: their whole objects when they fit, else the json call that reads one. */
 async function jsonContextOf(
   id: string,
   result: Parameters<typeof jsonObjectHint>[1],
   context: SurfaceContext,
 ): Promise<string> {
-  if (result.matches.length > MAX_MATCHES_FOR_RECORDS) return "";
+  if (result.matches.length > LOOKUP_MATCHES) return "";
   const records = await jsonRecordsOf(
     id,
     result.matches.map((m) => m.line),

@@ -3,8 +3,11 @@ import type { SurfaceContext } from "../surface.js";
 import { objectQuery } from "../task-terms.js";
 import { getToolOutputCall } from "./schema.js";
 
-/** Matches shown before the hint is left out: it is for a lookup, not a scan. */
-const MAX_MATCHES_FOR_HINT = 3;
+/**
+ * Matches a grep may find and still be a lookup, not a scan: up to this many, a read shows the
+ * matches' JSON objects or the lines with the task's term (grep-mode.ts, nothing-found.ts).
+ */
+export const LOOKUP_MATCHES = 3;
 
 /** `"key": value` on a line of pretty-printed JSON: a string without quotes inside, or a number. */
 const MEMBER = /"([A-Za-z_$][\w$]*)"\s*:\s*(?:"([^"'\\]*)"|(-?\d+(?:\.\d+)?))\s*,?\s*$/;
@@ -25,7 +28,7 @@ export async function jsonObjectHint(
   context: SurfaceContext,
 ): Promise<string> {
   if (context.seedTexts) return "";
-  if (result.matches.length === 0 || result.matches.length > MAX_MATCHES_FOR_HINT) return "";
+  if (result.matches.length === 0 || result.matches.length > LOOKUP_MATCHES) return "";
   const record = await context.outputs.get(id, context.scope);
   if (record.kind !== "json" && record.kind !== "ndjson") return "";
   for (const match of result.matches) {

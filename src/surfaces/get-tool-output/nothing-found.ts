@@ -3,6 +3,7 @@ import type { OutputRecord } from "../../store/output-store.js";
 import { renderGrep } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
 import { objectQuery, taskTermIn } from "../task-terms.js";
+import { LOOKUP_MATCHES } from "./json-object-hint.js";
 import { jsonRecordsOf } from "./json-record.js";
 import { readerFor } from "./read.js";
 import { getToolOutputCall } from "./schema.js";
@@ -44,12 +45,9 @@ export async function nothingFoundHint(
   );
 }
 
-/** Matches of the task's term shown after a search that found nothing: a lookup, not a scan. */
-const MAX_TERM_MATCHES_SHOWN = 3;
-
 /**
  * The lines with the task's term, read here (context 2, and in JSON each match's whole object),
- * when there are at most MAX_TERM_MATCHES_SHOWN: the 1.5B local model, offered the read of the
+ * when there are at most LOOKUP_MATCHES: the 1.5B local model, offered the read of the
  * order the task names after its grep for "payment.auth.code" found nothing, sent that same
  * grep twice more and reported another order's code.
  */
@@ -57,8 +55,8 @@ async function termLines(id: string, term: string, context: SurfaceContext): Pro
   const result = await readerFor(
     id,
     context,
-  )({ mode: "grep", pattern: term, context: 2, maxMatches: MAX_TERM_MATCHES_SHOWN + 1 });
-  if (result.matches.length === 0 || result.matches.length > MAX_TERM_MATCHES_SHOWN) return "";
+  )({ mode: "grep", pattern: term, context: 2, maxMatches: LOOKUP_MATCHES + 1 });
+  if (result.matches.length === 0 || result.matches.length > LOOKUP_MATCHES) return "";
   const lines = renderGrep(result, context.maxChars, (cursor) =>
     getToolOutputCall({ id, mode: "grep", pattern: term, context: 2, cursor }),
   );
