@@ -90,6 +90,39 @@ describe.each(STORE_ENGINES)("output store contract: $name", (engine) => {
     expect(png).toMatchObject({ kind: "binary", mediaType: "image/png" });
   });
 
+  it("dedupes the bytes, never the representation: a text output of bytes stored as binary reads as text", async () => {
+    const store = await engine.open();
+    const small = "line one\nline two\n";
+    const large = "0123456789abcdef\n".repeat(40_000); // several PostgreSQL chunks, a blob file
+    for (const [i, text] of [small, "", large].entries()) {
+      // Binary first (another session, another tenant's prefix), then the same bytes as text.
+      const binary = await store.put(
+        { sessionId: `alice~s${i}`, toolName: "img", toolArgs: "{}" },
+        Buffer.from(text),
+        { binary: true, mediaType: "image/svg+xml" },
+      );
+      const asText = await store.put(origin("fs__read_text_file"), Buffer.from(text));
+      expect(asText.sha256).toBe(binary.sha256);
+      expect(asText).toMatchObject({ kind: "text", charCount: text.length });
+      expect((await readOutput(store, asText.id, SCOPE, { mode: "raw" })).text).toBe(text);
+      if (text !== "") {
+        const line = await readOutput(store, asText.id, SCOPE, {
+          mode: "slice",
+          lineStart: 2,
+          lineEnd: 2,
+        });
+        expect(line.found && line.text).toBe(`${text.split("\n")[1]}\n`);
+      }
+      // Text first, then binary: each output keeps its own representation.
+      const again = await store.put(origin("img"), Buffer.from(text), { binary: true });
+      expect(again.kind).toBe("binary");
+      expect(
+        (await readOutput(store, again.id, SCOPE, { mode: "raw" })) as { encoding?: string },
+      ).toMatchObject({ encoding: "base64" });
+      expect((await readOutput(store, asText.id, SCOPE, { mode: "raw" })).text).toBe(text);
+    }
+  });
+
   it("handles the empty output", async () => {
     const store = await engine.open();
     const record = await store.put(origin(), "");
