@@ -33,10 +33,15 @@ export function errorResult(error: SpillwayError): Record<string, unknown> {
   };
 }
 
-/** The message of a client-side McpError without the prefix the SDK added to it. */
+/**
+ * The message of a client-side McpError without the prefixes the SDK added: the client's, and
+ * the one an SDK server already put on the wire.
+ */
 function unprefixed(error: McpError): string {
   const prefix = `MCP error ${error.code}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  let message = error.message;
+  while (message.startsWith(prefix)) message = message.slice(prefix.length);
+  return message;
 }
 
 /**

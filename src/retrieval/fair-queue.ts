@@ -60,6 +60,11 @@ export class FairQueue {
     this.perLane = Math.max(1, Math.min(this.slots, Math.floor(options.perLane ?? this.slots - 1)));
   }
 
+  /** Jobs holding a slot now. */
+  get active(): number {
+    return this.running;
+  }
+
   /** Jobs waiting, by lane (for tests and metrics). */
   waiting(lane = ""): number {
     return this.lanes.get(lane)?.waiting.length ?? 0;

@@ -69,11 +69,14 @@ function timeout(limits: JsonLimits): SpillwayError {
   );
 }
 
-/** QUERY_TOO_COSTLY: the query needed more memory (or stack) than json mode may use. */
-export function tooCostly(limits: JsonLimits, reason: string): SpillwayError {
+/**
+ * QUERY_TOO_COSTLY: the query needed more memory (or stack) than json mode may use. `advice`
+ * replaces the default "query a narrower path" when that cannot help.
+ */
+export function tooCostly(limits: JsonLimits, reason: string, advice = narrower()): SpillwayError {
   return new SpillwayError(
     "QUERY_TOO_COSTLY",
-    `JSON ${limits.query === undefined ? "outline" : `query ${JSON.stringify(limits.query)}`} of output "${limits.outputId}" was stopped: ${reason}. ${narrower()}`,
+    `JSON ${limits.query === undefined ? "outline" : `query ${JSON.stringify(limits.query)}`} of output "${limits.outputId}" was stopped: ${reason}. ${advice}`,
     {
       outputId: limits.outputId,
       ...(limits.query !== undefined ? { query: limits.query } : {}),

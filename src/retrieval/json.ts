@@ -222,6 +222,7 @@ function unexpected(
   return tooCostly(
     { ...limits, outputId: output.record.id, ...(query !== undefined ? { query } : {}) },
     `${reason}; JSON nested very deeply, or a value too large for one string, cannot be queried here`,
+    "No JSONPath query can read this document: read it as text with grep, slice or page.",
   );
 }
 

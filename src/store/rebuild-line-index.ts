@@ -44,3 +44,19 @@ export async function rebuildLineIndex(source: BlobSource, sha256: string): Prom
   }
   return builder.finish();
 }
+
+/**
+ * A text payload's packed line index: the stored one, or, when it is missing, one rebuilt from
+ * the bytes and handed to `save` (which writes it only where the stored one is still empty).
+ */
+export async function storedOrRebuilt(
+  stored: Uint8Array | null | undefined,
+  source: BlobSource,
+  sha256: string,
+  save: (packed: Uint8Array) => unknown,
+): Promise<Uint8Array> {
+  if (stored && !isMissingIndex(stored)) return stored;
+  const packed = await rebuildLineIndex(source, sha256);
+  await save(packed);
+  return packed;
+}

@@ -134,13 +134,20 @@ describe("defect: cross-site writes to the token-less server", () => {
     const serve = await startServe();
     const target = `${serve.url}/v1/outputs?session=csrf&tool=page`;
     // The page tries what the issue found, and a form post; each would have stored an output.
+    // It says when every attempt was answered, so nothing is checked before the server is done.
     const html = `<!doctype html><body>
       <form id="f" method="POST" action="${target}&via=form" enctype="text/plain" target="sink">
-        <input name="a" value="b"></form><iframe name="sink"></iframe>
+        <input name="a" value="b"></form>
+      <iframe name="sink" onload="if (window.posted) console.log('form answered')"></iframe>
       <script>
-        fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", body: "stored by a web page" })
-          .finally(() => { document.getElementById("f").submit(); });
-        fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", body: new Blob(["blob"]) });
+        Promise.allSettled([
+          fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", body: "stored by a web page" }),
+          fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", body: new Blob(["blob"]) }),
+        ]).then(() => {
+          console.log("fetches answered");
+          window.posted = true;
+          document.getElementById("f").submit();
+        });
       </script></body>`;
     attacker = createServer((_, res) => {
       res.writeHead(200, { "content-type": "text/html" });
@@ -148,9 +155,15 @@ describe("defect: cross-site writes to the token-less server", () => {
     });
     await new Promise<void>((done) => attacker.listen(0, "127.0.0.1", () => done()));
     const origin = `http://localhost:${(attacker.address() as AddressInfo).port}`;
+    // A first output, so the server has loaded everything a put needs before the page tries.
+    expect((await serve.put("session=warm&tool=t", "warm")).status).toBe(201);
     const page = await browser.newPage();
+    const said: string[] = [];
+    page.on("console", (message) => said.push(message.text()));
     await page.goto(`${origin}/`);
-    await page.waitForTimeout(1500);
+    for (let i = 0; i < 300 && !said.includes("form answered"); i++) await page.waitForTimeout(100);
+    const ours = said.filter((line) => line.endsWith(" answered"));
+    expect(ours, said.join(" | ")).toEqual(["fetches answered", "form answered"]);
     await page.close();
     const stored = await json<{ outputs: unknown[] }>(
       await serve.fetch("/v1/sessions/csrf/outputs"),

@@ -7,6 +7,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  type Responder,
+  type ScriptedModelServer,
+  startScriptedModelServer,
+} from "../../src/testing/index.js";
+import { SCRIPTED_MODEL, testServerSpec } from "../helpers/agent-fixture.js";
 import { BIN, CLI_ENV, ensureBuilt } from "../helpers/built-cli.js";
 
 export interface ServeProcess {
@@ -126,4 +132,63 @@ export async function startServe(
 /** The JSON body of a response. */
 export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
   return (await response.json()) as T;
+}
+
+/**
+ * A directory for `spillway serve --agents-dir` with a config file pointing the `scripted`
+ * provider at a scripted model server answering `respond`, and one agent file `<name>.md`
+ * (extra frontmatter lines appended). Close the model server with `model.close()`.
+ */
+export async function scriptedAgentDir(
+  respond: Responder,
+  name: string,
+  frontmatter: readonly string[] = [],
+): Promise<{ dir: string; model: ScriptedModelServer }> {
+  const model = await startScriptedModelServer({ respond });
+  const dir = await fileDir("spillway-agents-");
+  await writeFile(
+    join(dir, "spillway.config.json"),
+    JSON.stringify({
+      providers: { "openai-compatible": { scripted: { baseURL: model.baseURL } } },
+    }),
+  );
+  await writeFile(
+    join(dir, `${name}.md`),
+    [
+      "---",
+      `models: [${JSON.stringify(SCRIPTED_MODEL)}]`,
+      "async: false",
+      ...frontmatter,
+      "---",
+      "You are a test agent.",
+      "",
+    ].join("\n"),
+  );
+  return { dir, model };
+}
+
+/** The test MCP server (src/testing) as frontmatter lines of an agent file. */
+export function testServerFrontmatter(): string[] {
+  const spec = testServerSpec();
+  return [
+    "mcpServers:",
+    "  test:",
+    `    command: ${JSON.stringify(spec.command)}`,
+    `    args: ${JSON.stringify(spec.args)}`,
+  ];
+}
+
+/** Polls a session until it is no longer running. */
+export async function settled(
+  serve: ServeProcess,
+  id: string,
+  headers: Record<string, string> = {},
+) {
+  for (let i = 0; i < 300; i++) {
+    const res = await serve.fetch(`/v1/sessions/${id}`, { headers });
+    const state = (await res.json()) as { session: { status: string } };
+    if (state.session.status !== "running") return state;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`session ${id} still running after 30 s`);
 }
