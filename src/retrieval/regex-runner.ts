@@ -93,6 +93,13 @@ export function patternTimeout(pattern: string, remainingMs: number): SpillwayEr
 
 type WorkerReply = { ok: true; found: number[] } | { ok: false; error: string };
 
+/** A new scan worker; it never keeps the process alive. */
+function spawn(): Worker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  worker.unref();
+  return worker;
+}
+
 /** ABORTED: the caller went away (e.g. the HTTP client closed the request); the scan stopped. */
 export function scanAborted(pattern: string): SpillwayError {
   return new SpillwayError(
@@ -144,6 +151,13 @@ export class RegexPool {
     return this.idle.length + this.busy.size;
   }
 
+  /** Workers stopped mid-scan (deadline passed, or the caller went away). */
+  get stopped(): number {
+    return this.stoppedCount;
+  }
+
+  private stoppedCount = 0;
+
   /**
    * Runs one scan for `job`, waiting for a worker in its lane's turn. The deadline (`timeoutMs`
    * from now) counts the wait too: PATTERN_TIMEOUT when it passes; ABORTED when the job's
@@ -169,17 +183,26 @@ export class RegexPool {
   }
 
   private worker(): Worker {
-    const worker = this.idle.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
-    worker.unref();
+    // The longest idle first: a replacement just spawned may still be starting.
+    const worker = this.idle.shift() ?? spawn();
     this.busy.add(worker);
     return worker;
   }
 
-  /** Back to the idle list, or terminated when it may still be scanning. */
+  /**
+   * Back to the idle list, or terminated when it may still be scanning; a terminated worker is
+   * replaced at once, so the next scan (often another tenant's) does not wait for a thread to
+   * start.
+   */
   private done(worker: Worker, healthy: boolean): void {
     this.busy.delete(worker);
-    if (healthy && !this.closed) this.idle.push(worker);
-    else void worker.terminate();
+    if (healthy && !this.closed) {
+      this.idle.push(worker);
+      return;
+    }
+    void worker.terminate();
+    this.stoppedCount++;
+    if (!this.closed) this.idle.push(spawn());
   }
 
   private runOn(
