@@ -100,7 +100,7 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     tag: "outputs",
     summary: "Store a tool result",
     description:
-      "Stores the request body whole (streamed; any size up to --max-output-bytes) as an output of the named session, with the tool's name, arguments and call id. Answers with the record and the handle message a model would be shown.",
+      "Stores the request body whole (streamed; any size up to --max-output-bytes) as an output of the named session, with the tool's name, arguments and call id. Answers with the record and the handle message a model would be shown. Send a Content-Type other than a form or text/plain (e.g. application/octet-stream), or X-Spillway-Client: a web page of another site cannot.",
     query: putOutputQuery,
     body: {
       raw: "application/octet-stream",
@@ -218,7 +218,7 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     tag: "outputs",
     summary: "The stored bytes (Range supported)",
     description:
-      "Streams the output's stored bytes exactly (ETag: its SHA-256). Honours a single `Range: bytes=a-b` (206), answers 416 for a range past the end.",
+      "Streams the output's stored bytes exactly (ETag: its SHA-256). Honours a single `Range: bytes=a-b` (206), answers 416 for a range past the end. Always inert in a browser: nosniff, `Content-Security-Policy: default-src 'none'; sandbox`, and `Content-Disposition: attachment` unless the type is text, application/json or a raster image.",
     params: outputIdParams,
     headers: { Range: "bytes=START-END, bytes=START- or bytes=-SUFFIX" },
     responses: {
