@@ -10,6 +10,8 @@
  * const outputs = await openSqliteOutputStore();
  * const opened = await outputs.open("out_…", { sessionId: "ses_…" });
  * const hits = await grepOutput(opened, { pattern: "ERROR", context: 2 });
+ * // Each match inside its record: the JSON object, YAML item, CSV row or log entry around it.
+ * const inRecords = await grepOutput(opened, { pattern: "ord_1002", record: true });
  */
 
 export { detectKind, OUTPUT_KINDS, type OutputKind } from "../core/kinds.js";
@@ -50,6 +52,14 @@ export {
   type RetrievalResult,
   readOutput,
 } from "./read-output.js";
+export type {
+  MatchRecord,
+  OmittedPart,
+  RecordField,
+  RecordKind,
+  RecordLimits,
+} from "./record-types.js";
+export { recordAround } from "./records.js";
 export { type AnchorInfo, readSlice, type SliceRequest, type SliceResult } from "./slice.js";
 export {
   type SubstitutedArguments,
