@@ -4,24 +4,10 @@
  * client session's outputs from another's.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { testServerSpec } from "../helpers/agent-fixture.js";
-import {
-  everythingServer,
-  startTestGateway,
-  type TestGateway,
-} from "../helpers/gateway-fixture.js";
-
-const gateways: TestGateway[] = [];
-afterEach(async () => {
-  while (gateways.length > 0) await gateways.pop()!.close();
-});
-
-async function gateway(...args: Parameters<typeof startTestGateway>): Promise<TestGateway> {
-  const started = await startTestGateway(...args);
-  gateways.push(started);
-  return started;
-}
+import { everythingServer } from "../helpers/gateway-fixture.js";
+import { gateway, text } from "./gateways.js";
 
 async function rejection(promise: Promise<unknown>): Promise<McpError> {
   const error = await promise.then(
@@ -31,9 +17,6 @@ async function rejection(promise: Promise<unknown>): Promise<McpError> {
   expect(error).toBeInstanceOf(McpError);
   return error as McpError;
 }
-
-const text = (result: unknown) =>
-  ((result as { content: { type: string; text?: string }[] }).content[0]?.text ?? "") as string;
 
 describe("also noted: errors repeated their MCP prefix", () => {
   it("a gateway error and a server's own error reach the client with the prefix once", async () => {

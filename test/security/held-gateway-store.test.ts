@@ -8,31 +8,18 @@ import { chmod, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { testServerSpec } from "../helpers/agent-fixture.js";
 import { BIN, CLI_ENV, ensureBuilt, runCli } from "../helpers/built-cli.js";
-import {
-  everythingServer,
-  startTestGateway,
-  type TestGateway,
-} from "../helpers/gateway-fixture.js";
+import { everythingServer, type TestGateway } from "../helpers/gateway-fixture.js";
 import { tempDir } from "../helpers/temp-store.js";
-
-const gateways: TestGateway[] = [];
-afterEach(async () => {
-  while (gateways.length > 0) await gateways.pop()!.close({ keepHome: true });
-});
-
-const text = (result: unknown) =>
-  ((result as { content: { type: string; text?: string }[] }).content[0]?.text ?? "") as string;
+import { gateway, text } from "./gateways.js";
 
 /** Two gateway sessions (two clients) over one store, in front of the everything fixture. */
 async function twoSessions(): Promise<[TestGateway, TestGateway]> {
   const home = await tempDir();
-  const a = await startTestGateway({ home, servers: { everything: everythingServer() } });
-  gateways.push(a);
-  const b = await startTestGateway({ home, servers: { everything: everythingServer() } });
-  gateways.push(b);
+  const a = await gateway({ home, servers: { everything: everythingServer() } });
+  const b = await gateway({ home, servers: { everything: everythingServer() } });
   return [a, b];
 }
 
@@ -85,8 +72,7 @@ describe("held: the gateway isolates client sessions", () => {
   });
 
   it("an upstream server crashing mid-call fails that call clearly, and the gateway serves on", async () => {
-    const g = await startTestGateway({ servers: { test: testServerSpec() } });
-    gateways.push(g);
+    const g = await gateway({ servers: { test: testServerSpec() } });
     const crashed = await g.client.callTool({ name: "crash", arguments: { exit_code: 7 } });
     expect(crashed.isError).toBe(true);
     expect(text(crashed)).toMatch(
