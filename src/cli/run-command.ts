@@ -296,7 +296,7 @@ export function addRunCommand(program: Command): void {
     .addOption(
       new Option(
         "--async-ready-message <kind>",
-        "what an output over the threshold shows: the handle message (default) or seed 003's ready text",
+        "what an output over the threshold shows: the handle message (handle, the default) or the original async design's short ready text (seed-003)",
       ).choices(ASYNC_READY_MESSAGES),
     )
     .option(

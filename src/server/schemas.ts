@@ -83,12 +83,12 @@ export const putOutputQuery = z.object({
     .enum(SURFACE_NAMES)
     .default("get_tool_output")
     .describe(
-      "Whose handle message to answer with: get_tool_output, tool_output (seed 000) or get_continuation (seed 002).",
+      "Whose handle message to answer with: get_tool_output, tool_output (the original tool-output design's exact texts) or get_continuation (fixed-size chunks with a continuation marker).",
     ),
   continuationChars: queryInt(1_000_000)
     .pipe(z.number().min(1))
     .default(4000)
-    .describe("Characters shown before the seed-002 marker (get_continuation surface)."),
+    .describe("Characters shown before the continuation marker (get_continuation surface)."),
 });
 
 export const putOutputResponse = z.object({

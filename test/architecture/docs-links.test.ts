@@ -2,18 +2,13 @@
  * Every relative link in README.md and docs/ leads somewhere: the file exists, and an anchor
  * into a Markdown file names one of its headings (as GitHub makes anchors of them).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { anchorsOf, linksOf, slugOf } from "./markdown.js";
+import { anchorsOf, documentationFiles, linksOf, slugOf } from "./markdown.js";
 
 const root = join(import.meta.dirname, "../..");
-const documents = [
-  "README.md",
-  ...readdirSync(join(root, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .map((name) => `docs/${name}`),
-];
+const documents = documentationFiles(root);
 
 const anchorCache = new Map<string, Set<string>>();
 function anchorsOfFile(path: string): Set<string> {

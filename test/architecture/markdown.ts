@@ -4,7 +4,16 @@
  * GitHub gives headings.
  */
 
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+
 const FENCE = /^\s*(```|~~~)/;
+
+/** The documentation users read: README.md and every docs/*.md, as paths from the root. */
+export function documentationFiles(root: string): string[] {
+  const docs = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md"));
+  return ["README.md", ...docs.map((name) => `docs/${name}`)];
+}
 
 /** The lines of a Markdown text outside fenced code blocks, with their 1-based numbers. */
 export function linesOutsideCode(markdown: string): { line: number; text: string }[] {
