@@ -54,6 +54,7 @@ const MODE_KEYS: Record<string, string[]> = {
     "timeoutMs",
     "maxMemoryMb",
   ],
+  search: ["query", "maxResults", "maxLineChars", "timeoutMs", "maxCandidates"],
 };
 
 /** A value that suits the key (so requests get past the first check, and fail later or not). */
@@ -105,6 +106,8 @@ const request = fc
     "page",
     "json",
     "json",
+    "search",
+    "search",
     "tail",
   )
   .chain((mode) =>
@@ -113,7 +116,11 @@ const request = fc
         mixedObject(
           MODE_KEYS[mode] ?? ["x"],
           validFor,
-          mode === "grep" ? { pattern: validFor("pattern") } : {},
+          mode === "grep"
+            ? { pattern: validFor("pattern") }
+            : mode === "search"
+              ? { query: validFor("pattern") }
+              : {},
         ),
         fc.boolean(),
       )
