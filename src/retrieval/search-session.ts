@@ -35,10 +35,15 @@ export interface SessionSearchResult extends SearchSummary {
   readonly outputsSkipped: SkippedOutput[];
   /** Lines searched, over all the outputs read. */
   readonly searchedLines: number;
+  /** The tool behind each output that holds a match, by output id. */
+  readonly toolNames: Readonly<Record<string, string>>;
 }
 
 /** Every output of a session, oldest first. */
-async function sessionOutputs(store: OutputStore, sessionId: string): Promise<OutputRecord[]> {
+export async function sessionOutputs(
+  store: OutputStore,
+  sessionId: string,
+): Promise<OutputRecord[]> {
   const records: OutputRecord[] = [];
   for (let offset = 0; ; offset += LIST_PAGE) {
     const page = await store.list({ sessionId, limit: LIST_PAGE, offset });
@@ -84,8 +89,8 @@ async function describeRows(
 /**
  * Searches every output of a session by words (see {@link searchOutput}) and ranks their
  * lines together; each match names its output. Reads only what `scope` may read: a session
- * outside it is SESSION_NOT_FOUND, like an unknown one. Running, failed and binary outputs
- * are listed as skipped; the deadline covers the whole search.
+ * outside it is SESSION_NOT_FOUND. Running, failed and binary outputs are listed as skipped;
+ * the deadline covers the whole search.
  *
  * @example
  * const found = await searchSession(store, "ses_1", { sessionId: "ses_1" }, { query: "boot marker" });
@@ -105,7 +110,21 @@ export async function searchSession(
       { fault: "model" },
     );
   }
-  const records = await sessionOutputs(store, sessionId);
+  return searchRecords(store, sessionId, await sessionOutputs(store, sessionId), scope, request);
+}
+
+/**
+ * A session search over the given records of the session (oldest first): what
+ * {@link searchSession} does once it has listed them. A server answers a session its caller
+ * may not see with no records, exactly as a session without outputs.
+ */
+export async function searchRecords(
+  store: OutputStore,
+  sessionId: string,
+  records: readonly OutputRecord[],
+  scope: ReadScope,
+  request: SearchRequest,
+): Promise<SessionSearchResult> {
   const totalBytes = records.reduce((sum, record) => sum + (record.byteSize ?? 0), 0);
   const plan = planSearch(request, totalBytes);
   const deadline = Date.now() + plan.timeoutMs;
@@ -143,6 +162,9 @@ export async function searchSession(
     }
   }
   const rows = corpus.top(plan.maxResults);
+  const toolNames = Object.fromEntries(
+    rows.map((row) => [records[row.source]!.id, records[row.source]!.toolName]),
+  );
   return {
     mode: "search",
     sessionId,
@@ -158,5 +180,6 @@ export async function searchSession(
     outputsSearched: searched,
     outputsSkipped: skipped,
     searchedLines,
+    toolNames,
   };
 }

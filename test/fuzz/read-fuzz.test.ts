@@ -254,6 +254,8 @@ describe("bad input fuzz: model-facing surface tools", () => {
     "json_query",
     "outline",
     "offset",
+    "query",
+    "max_results",
   ];
   const surfaceValue = (key: string) =>
     key === "slice"
@@ -262,7 +264,9 @@ describe("bad input fuzz: model-facing surface tools", () => {
         )
       : key === "regex"
         ? fc.constant(false)
-        : validFor(key);
+        : key === "query"
+          ? validFor("pattern")
+          : validFor(key);
   const likely = <T>(valid: fc.Arbitrary<T>) =>
     fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: hostileValue });
   /** Plausible and hostile arguments for each surface's tool. */
@@ -281,7 +285,7 @@ describe("bad input fuzz: model-facing surface tools", () => {
     }
     return mixedObject(GET_TOOL_OUTPUT_KEYS, surfaceValue, {
       id: likely(fc.constantFrom(...ids)),
-      mode: likely(fc.constantFrom("raw", "slice", "grep", "page", "json")),
+      mode: likely(fc.constantFrom("raw", "slice", "grep", "search", "page", "json")),
     });
   };
 
