@@ -6,8 +6,8 @@
  * bytes, with nothing decoded or allocated; a line with other characters is decoded alone.
  */
 import { isAscii } from "node:buffer";
-import type { SearchCorpus } from "./search-corpus.js";
-import { addText, type DocumentPlace, type ScanTerms } from "./search-text.js";
+import type { DocumentAt, SearchCorpus } from "./search-corpus.js";
+import { addText, type ScanTerms } from "./search-text.js";
 
 const OTHER = 0;
 const DIGIT = 1;
@@ -58,6 +58,16 @@ function hitsOf(lowered: Buffer, needles: readonly (Buffer | null)[]): Float64Ar
   return Float64Array.from(found).sort();
 }
 
+/** UTF-16 code units of the UTF-8 bytes [from, to): one per character, two past U+FFFF. */
+function utf16Length(bytes: Uint8Array, from: number, to: number): number {
+  let units = 0;
+  for (let i = from; i < to; i++) {
+    const byte = bytes[i]!;
+    if ((byte & 0xc0) !== 0x80) units += byte >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
 /** The line being counted. */
 interface OpenLine {
   start: number;
@@ -80,7 +90,7 @@ export function scanByteChunk(
   lowered: Buffer,
   ascii: boolean,
   terms: ScanTerms,
-  place: DocumentPlace,
+  place: DocumentAt,
   corpus: SearchCorpus,
 ): void {
   const needles = ascii ? terms.asciiBytes : terms.bytes;
@@ -89,13 +99,22 @@ export function scanByteChunk(
   const counts = terms.counts;
   const size = chunk.byteLength;
   const line: OpenLine = { start: 0, stop: 0, end: -1, ascii: true, focus: 0, found: false };
+  // With CJK terms only, a line's hits are its counts (pairs of folded text), so a line with
+  // other characters is counted on its bytes too; a word needs its boundaries: decoded.
+  const decodeOthers = terms.words;
   const close = () => {
-    const at = { ...place, byteStart: place.byteStart + line.start };
-    if (!line.ascii) {
+    const at = {
+      source: place.source,
+      byteStart: place.byteStart + line.start,
+      window: place.window,
+    };
+    if (!line.ascii && decodeOthers) {
       addText(corpus, terms, chunk.toString("utf8", line.start, line.stop), at);
+    } else if (line.found && line.ascii) {
+      corpus.add(at, line.stop - line.start, line.focus - line.start, counts);
     } else if (line.found) {
-      const chars = line.stop - line.start;
-      corpus.add({ ...at, chars, focus: line.focus - line.start }, counts);
+      const focus = utf16Length(chunk, line.start, line.focus);
+      corpus.add(at, utf16Length(chunk, line.start, line.stop), focus, counts);
     }
   };
   for (const hit of hits) {
@@ -114,9 +133,9 @@ export function scanByteChunk(
       line.found = false;
       counts.fill(0);
     }
-    if (!line.ascii) continue;
     const length = needles[term]!.byteLength;
-    if (at + length > line.stop || !isAsciiTerm(chunk, at, length, line.stop)) continue;
+    if (at + length > line.stop) continue;
+    if (line.ascii ? !isAsciiTerm(chunk, at, length, line.stop) : decodeOthers) continue;
     if (!line.found) line.focus = at;
     line.found = true;
     counts[term]!++;

@@ -12,15 +12,19 @@
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-/** Where a row's document is: which output, its first byte, its length in characters. */
-export interface RowPlace {
+/** Where a document starts: which output (its index in the search), its first byte. */
+export interface DocumentAt {
   readonly source: number;
   readonly byteStart: number;
-  readonly chars: number;
-  /** Character offset, from `charStart`, of the first term found (for the excerpt). */
-  readonly focus: number;
   /** True when the document is a window of a line too long to search whole. */
   readonly window: boolean;
+}
+
+/** Where a row's document is, its length in characters and where its first term is. */
+export interface RowPlace extends DocumentAt {
+  readonly chars: number;
+  /** Character offset, from the document's start, of the first term found (for the excerpt). */
+  readonly focus: number;
 }
 
 /** A scored row, ready to be described. */
@@ -63,8 +67,11 @@ export class SearchCorpus {
     return this.count;
   }
 
-  /** Adds a document holding at least one term; `termCounts[i]` counts `terms[i]` in it. */
-  add(place: RowPlace, termCounts: ArrayLike<number>): void {
+  /**
+   * Adds a document holding at least one term, at `place` (with its length in characters and
+   * where its first term is); `termCounts[i]` counts `terms[i]` in it.
+   */
+  add(place: DocumentAt, chars: number, focus: number, termCounts: ArrayLike<number>): void {
     this.matching++;
     const width = this.terms.length;
     for (let t = 0; t < width; t++) if (termCounts[t]! > 0) this.documentFrequency[t]!++;
@@ -73,8 +80,8 @@ export class SearchCorpus {
     const row = this.count++;
     this.sources[row] = place.source;
     this.starts[row] = place.byteStart;
-    this.lengths[row] = place.chars;
-    this.focuses[row] = place.focus;
+    this.lengths[row] = chars;
+    this.focuses[row] = focus;
     this.windows[row] = place.window ? 1 : 0;
     for (let t = 0; t < width; t++) this.counts[row * width + t] = Math.min(65_535, termCounts[t]!);
   }

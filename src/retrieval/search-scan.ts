@@ -4,17 +4,16 @@
  *
  * The output is read in chunks of whole lines (4 MiB). Each chunk is lower-cased (ASCII
  * letters) in one pass that also says whether it is all ASCII. A chunk that is ASCII, or whose
- * other characters are already folded ({@link foldStable}: CJK, lower-case accented letters),
+ * other characters are already folded (CJK, lower-case accented letters: src/retrieval/fold-stable.ts),
  * is searched on its bytes ({@link scanByteChunk}); any other chunk is decoded and folded whole
  * ({@link scanTextChunk}). A line longer than a chunk is searched in windows of about 4 MiB,
  * cut between words where one is near; each window counts as a document of its own.
  */
 import type { OpenedOutput } from "../store/output-store.js";
-import { type ChunkLowerer, createChunkLowerer } from "./ascii-lower.js";
-import { foldStable } from "./fold-stable.js";
+import { type ChunkLowerer, createChunkLowerer } from "./chunk-lowerer.js";
 import { scanByteChunk } from "./search-ascii.js";
-import type { SearchCorpus } from "./search-corpus.js";
-import { type DocumentPlace, type ScanTerms, scanTextChunk } from "./search-text.js";
+import type { DocumentAt, SearchCorpus } from "./search-corpus.js";
+import { type ScanTerms, scanTextChunk } from "./search-text.js";
 
 /** Bytes read at a time; a line longer than this is searched in windows. */
 export const SEARCH_CHUNK_BYTES = 4 * 1024 * 1024;
@@ -37,12 +36,12 @@ function scanChunk(
   lowerer: ChunkLowerer,
   length: number,
   terms: ScanTerms,
-  place: DocumentPlace,
+  place: DocumentAt,
   corpus: SearchCorpus,
 ): void {
   const chunk = lowerer.input.subarray(0, length);
   const { lowered, ascii } = lowerer.lower(length);
-  if (ascii || foldStable(chunk)) scanByteChunk(chunk, lowered, ascii, terms, place, corpus);
+  if (ascii || lowerer.stable(length)) scanByteChunk(chunk, lowered, ascii, terms, place, corpus);
   else scanTextChunk(chunk, place, corpus, terms);
 }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createChunkLowerer, lowerAsciiInto } from "./ascii-lower.js";
+import { createChunkLowerer, lowerAsciiInto } from "./chunk-lowerer.js";
 import { foldText, queryTerms, termsOf } from "./search-terms.js";
 
 /** The terms the general path gives: what ASCII text must give through its fast path too. */

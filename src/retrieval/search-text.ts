@@ -4,7 +4,7 @@
  * folded (upper-case letters beyond ASCII, compatibility forms, combining marks): decoded and
  * folded whole, then each line where a term occurs is counted.
  */
-import type { SearchCorpus } from "./search-corpus.js";
+import type { DocumentAt, SearchCorpus } from "./search-corpus.js";
 import { foldText, isAsciiText, isCjkTerm, termsOf } from "./search-terms.js";
 
 /** The terms of one search, in the forms the scanner looks for. */
@@ -31,13 +31,6 @@ export class ScanTerms {
     this.words = this.cjk.length < terms.length;
     this.counts = new Uint32Array(terms.length);
   }
-}
-
-/** Where a document starts and whether it is a window of a longer line. */
-export interface DocumentPlace {
-  readonly source: number;
-  readonly byteStart: number;
-  readonly window: boolean;
 }
 
 /** Occurrences of `needle` in `text`, overlapping ones included (CJK pairs overlap). */
@@ -77,12 +70,12 @@ export function addText(
   corpus: SearchCorpus,
   terms: ScanTerms,
   text: string,
-  place: DocumentPlace,
+  place: DocumentAt,
 ): void {
   const focus = countText(terms, text);
   if (focus === -1) return;
   // Folding can change lengths (ligatures): the focus only places the excerpt, so clamp it.
-  corpus.add({ ...place, chars: text.length, focus: Math.min(focus, text.length) }, terms.counts);
+  corpus.add(place, text.length, Math.min(focus, text.length), terms.counts);
 }
 
 /** The line [start, end) of `text` without a "\r" ending it. */
@@ -133,7 +126,7 @@ function offsetsOf(find: (from: number) => number): number[] {
  */
 export function scanTextChunk(
   chunk: Buffer,
-  place: DocumentPlace,
+  place: DocumentAt,
   corpus: SearchCorpus,
   terms: ScanTerms,
 ): void {
@@ -146,6 +139,7 @@ export function scanTextChunk(
     const from = line === 0 ? 0 : charEnds[line - 1]! + 1;
     const to = line < charEnds.length ? charEnds[line]! : text.length;
     const byteStart = place.byteStart + (line === 0 ? 0 : byteEnds[line - 1]! + 1);
-    addText(corpus, terms, lineText(text, from, to), { ...place, byteStart });
+    const at = { source: place.source, byteStart, window: place.window };
+    addText(corpus, terms, lineText(text, from, to), at);
   }
 }
