@@ -6,6 +6,8 @@ import type { TextReader } from "../store/text-reader.js";
 import { ByteScanner, MAX_LITERAL_BYTES, nextNewline } from "./byte-search.js";
 import { intArg, stringArg, textReaderOf } from "./common.js";
 import { type Provenance, provenanceOf } from "./provenance.js";
+import { recordsOfMatches } from "./record-matches.js";
+import type { MatchRecord, RecordLimits } from "./record-types.js";
 import { type ByteMatch, RegexMatcher } from "./regex-matcher.js";
 import {
   checkPattern,
@@ -43,6 +45,11 @@ export interface GrepRequest {
   readonly timeoutMs?: number;
   /** Longest line shown whole; longer lines become an excerpt around the match. */
   readonly maxLineChars?: number;
+  /**
+   * Also return each match's record (`records`, `recordIndex`): the JSON object, YAML item,
+   * CSV row, log entry or block around it (see `recordAround`); `true` for the default limits.
+   */
+  readonly record?: boolean | RecordLimits;
 }
 
 /** A line shown whole, or as an excerpt when it is long. */
@@ -67,6 +74,8 @@ export interface GrepMatch extends GrepLine {
   readonly matchByteEnd: number;
   readonly before: GrepLine[];
   readonly after: GrepLine[];
+  /** With `record`: the index in the result's `records` of the record around this match. */
+  readonly recordIndex?: number;
 }
 
 export interface GrepResult {
@@ -90,6 +99,8 @@ export interface GrepResult {
    * found for sure. Literal and -i searches are exact either way.
    */
   readonly windowed: boolean;
+  /** With `record`: the records around the matches, each once, in order. */
+  readonly records?: MatchRecord[];
 }
 
 /** Yields the first match of each line, in order. */
@@ -130,6 +141,8 @@ class LiteralMatcher implements LineMatcher {
  * @example
  * const first = await grepOutput(opened, { pattern: "ERROR", context: 2, maxMatches: 20 });
  * const more = await grepOutput(opened, { pattern: "ERROR", cursor: first.nextCursor! });
+ * const rows = await grepOutput(opened, { pattern: "A-1003", record: true });
+ * // rows.records[rows.matches[0].recordIndex] → { kind: "csv-row", fields: [{ name: "order_id", value: "A-1003" }, …] }
  */
 export async function grepOutput(
   output: OpenedOutput,
@@ -214,7 +227,7 @@ export async function grepOutput(
     const last = matches[matches.length - 1]!;
     nextCursor = await lineEndCursor(output, reader, last);
   }
-  return {
+  const result: GrepResult = {
     mode: "grep",
     outputId: record.id,
     sha256: record.sha256,
@@ -226,6 +239,14 @@ export async function grepOutput(
     windowed: regex && matcher instanceof RegexMatcher && matcher.windowed,
     moreMatches,
     nextCursor,
+  };
+  if (!request.record) return result;
+  const limits = request.record === true ? {} : request.record;
+  const { records, indexes } = await recordsOfMatches(output, matches, limits);
+  return {
+    ...result,
+    matches: matches.map((match, i) => ({ ...match, recordIndex: indexes[i]! })),
+    records,
   };
 }
 

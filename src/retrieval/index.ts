@@ -12,6 +12,8 @@
  * const hits = await grepOutput(opened, { pattern: "ERROR", context: 2 });
  * const best = await searchOutput(opened, { query: "boot marker" });
  * const everywhere = await searchSession(outputs, "ses_…", { sessionId: "ses_…" }, { query: "boot marker" });
+ * // Each match inside its record: the JSON object, YAML item, CSV row or log entry around it.
+ * const inRecords = await grepOutput(opened, { pattern: "ord_1002", record: true });
  */
 
 export { detectKind, OUTPUT_KINDS, type OutputKind } from "../core/kinds.js";
@@ -65,6 +67,14 @@ export {
   type SkippedOutput,
   searchSession,
 } from "./search-session.js";
+export type {
+  MatchRecord,
+  OmittedPart,
+  RecordField,
+  RecordKind,
+  RecordLimits,
+} from "./record-types.js";
+export { recordAround } from "./records.js";
 export { type AnchorInfo, readSlice, type SliceRequest, type SliceResult } from "./slice.js";
 export {
   type SubstitutedArguments,

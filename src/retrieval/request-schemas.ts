@@ -32,6 +32,19 @@ const grepShape = {
   cursor: int.optional(),
   timeoutMs: int.optional(),
   maxLineChars: int.optional(),
+  record: z
+    .union(
+      [
+        bool,
+        z.strictObject({
+          maxLines: int.optional(),
+          maxChars: int.optional(),
+          context: int.optional(),
+        }),
+      ],
+      { error: "true, false, or { maxLines, maxChars, context }" },
+    )
+    .optional(),
 };
 
 const pageShape = {

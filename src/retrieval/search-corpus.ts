@@ -3,7 +3,7 @@
  * very long line) with its term counts, the document frequency of every term, and the totals
  * BM25 needs. Rows live in flat typed arrays, so a million of them take tens of megabytes.
  *
- * Scoring is BM25 ([SW-11](../../docs/architecture.md#decision-log)) with k1 = 1.2, b = 0.75 and
+ * Scoring is BM25 ([SW-12](../../docs/architecture.md#decision-log)) with k1 = 1.2, b = 0.75 and
  * idf = ln(1 + (N - df + 0.5) / (df + 0.5)): N documents, df of them holding the term. A
  * document's length is its number of characters, and the average length is the searched
  * characters over the searched documents, which the store already knows: no pass to count words.

@@ -6,7 +6,7 @@
  * run of letters, marks and digits: every other character separates words, so `boot-marker`,
  * `boot_marker`, `boot.marker` and `boot marker` give the same two terms. A camelCase word also
  * gives its parts (`bootMarker` is `bootmarker`, `boot` and `marker`). Scripts written without
- * spaces are cut as follows ([SW-11](../../docs/architecture.md#decision-log)):
+ * spaces are cut as follows ([SW-12](../../docs/architecture.md#decision-log)):
  * - Chinese, Japanese and Korean runs become overlapping character pairs (bigrams), the same in a
  *   query and in a line, so a dictionary that cuts a query differently from the line it appears
  *   in cannot lose a match. A line also gives each character alone, for a one-character query.

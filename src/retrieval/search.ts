@@ -1,6 +1,6 @@
 /**
  * mode "search": lines ranked by how well they match a query's words, in any script.
- * docs/retrieval.md describes the mode; [SW-11](../../docs/architecture.md#decision-log) why BM25
+ * docs/retrieval.md describes the mode; [SW-12](../../docs/architecture.md#decision-log) why BM25
  * and these word rules.
  */
 import { InvalidArgumentError } from "../core/errors.js";

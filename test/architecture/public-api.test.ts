@@ -226,6 +226,13 @@ const ENTRY_POINTS = {
       "parseHandleReference",
       "resolveHandleReference",
       "substituteHandleReferences",
+      // Every match inside its record (a JSON object, a YAML item, a CSV row, a log entry).
+      "MatchRecord",
+      "OmittedPart",
+      "RecordField",
+      "RecordKind",
+      "RecordLimits",
+      "recordAround",
     ],
   },
   "spillway/ai": {

@@ -1,0 +1,171 @@
+/**
+ * Records delimited by line shapes (records.ts): log entries (a line that starts like the
+ * output's record lines, with the lines up to the next one: a stack trace, a wrapped message),
+ * sections between rule lines (`=====`, `_____ name _____`) and paragraphs between blank lines.
+ * Shapes are compared, never words: a timestamp and a bracketed field are recognised because
+ * many lines start the same way, whatever they say.
+ */
+import { spanOf } from "./record-indent.js";
+import { isBlank, type LineWindow } from "./record-lines.js";
+import type { FoundRecord } from "./record-types.js";
+
+/** Lines of the head sample a record-line shape must start, at least. */
+const MIN_SHAPE_LINES = 3;
+/** Share of the unindented lines of the head sample that a record-line shape must start. */
+const MIN_SHAPE_SHARE = 0.4;
+
+/** The class of one character: a digit, a letter (any script), or the character itself. */
+function classOf(ch: string): string {
+  if (ch >= "0" && ch <= "9") return "9";
+  if (/\p{L}/u.test(ch)) return "a";
+  return ch;
+}
+
+/** A field's shape: each character's class, runs of one class kept once (`2026-03-14` → `9-9-9`). */
+function fieldShape(field: string): string {
+  let shape = "";
+  for (const ch of field) {
+    const c = classOf(ch);
+    if (!shape.endsWith(c)) shape += c;
+  }
+  return shape;
+}
+
+/**
+ * How an unindented line starts: the shape of its first field, and of the second when the
+ * first is one word. `null` for indented and blank lines, which continue a record.
+ *
+ * @example
+ * lineShape("2026-03-14T09:26:41.118Z ERROR boom"); // "9-9-9a9:9:9.9a"
+ * lineShape("[main] INFO started");                 // "[a]"
+ * lineShape("Caused by: java.io.IOException");      // "a a:"
+ */
+export function lineShape(text: string): string | null {
+  if (text.length === 0 || /^\s/.test(text)) return null;
+  const fields = text.slice(0, 80).split(/\s+/);
+  let shape = fieldShape(fields[0]!);
+  if (shape === "a" && fields[1]) shape += ` ${fieldShape(fields[1])}`;
+  return shape;
+}
+
+/** A line drawn with one repeated punctuation character at both ends (`=====`, `___ x ___`). */
+export function isRuleLine(text: string): boolean {
+  const t = text.trim();
+  const c = t[0];
+  if (c === undefined || /[\p{L}\p{N}]/u.test(c)) return false;
+  const run = c.repeat(3);
+  return t.startsWith(run) && t.endsWith(run);
+}
+
+/**
+ * The shape most unindented lines of a head sample start with, when it is frequent enough to
+ * mark record starts and carries more than words (a digit or a punctuation mark: a timestamp,
+ * a bracketed field). `null` otherwise: then no line is a log record start.
+ */
+export function recordStartShape(headLines: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  let unindented = 0;
+  for (const line of headLines) {
+    if (isBlank(line) || isRuleLine(line)) continue;
+    const shape = lineShape(line);
+    if (shape === null) continue;
+    unindented++;
+    if (/[^a ]/.test(shape)) counts.set(shape, (counts.get(shape) ?? 0) + 1);
+  }
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const [shape, count] of counts) {
+    if (count > bestCount) {
+      best = shape;
+      bestCount = count;
+    }
+  }
+  return best !== null && bestCount >= MIN_SHAPE_LINES && bestCount >= unindented * MIN_SHAPE_SHARE
+    ? best
+    : null;
+}
+
+/**
+ * The lines from the nearest line at or above `at` that `opens` a record, down to the line
+ * before the next such line (or the output's end), trailing blank lines left out. `null`
+ * above the first such line, or when the budget ran out first.
+ */
+async function openedBy(
+  window: LineWindow,
+  at: number,
+  opens: (text: string) => boolean,
+  kind: FoundRecord["kind"],
+): Promise<FoundRecord | null> {
+  let first = -1;
+  for (let i = at; i >= 0; i--) {
+    const line = await window.line(i);
+    if (!line) return null;
+    if (opens(line.text)) {
+      first = i;
+      break;
+    }
+  }
+  if (first < 0) return null;
+  let last = first;
+  for (let i = first + 1; ; i++) {
+    const line = await window.line(i);
+    if (!line) {
+      if (i < window.totalLines) return null;
+      break;
+    }
+    if (opens(line.text)) break;
+    if (!isBlank(line.text)) last = i;
+  }
+  return spanOf(window, kind, first, last);
+}
+
+/** The log entry holding line `at`: from a line that starts with `shape` to the next one. */
+export function logEntry(
+  window: LineWindow,
+  at: number,
+  shape: string,
+): Promise<FoundRecord | null> {
+  return openedBy(window, at, (text) => lineShape(text) === shape, "log-entry");
+}
+
+/** The section holding line `at`: from a rule line at or above it to the next rule line. */
+export function ruleSection(window: LineWindow, at: number): Promise<FoundRecord | null> {
+  return openedBy(window, at, isRuleLine, "block");
+}
+
+/**
+ * The paragraph holding line `at`: the lines between the blank lines around it, when it has
+ * more than one line, at most `maxLines`, and a blank line on at least one side (an output
+ * without blank lines has no paragraphs).
+ */
+export async function paragraph(
+  window: LineWindow,
+  at: number,
+  maxLines: number,
+): Promise<FoundRecord | null> {
+  let first = at;
+  let last = at;
+  let blankSide = false;
+  for (;;) {
+    const line = await window.line(first - 1);
+    if (!line) break;
+    if (isBlank(line.text)) {
+      blankSide = true;
+      break;
+    }
+    first--;
+    if (last - first >= maxLines) return null;
+  }
+  for (;;) {
+    const line = await window.line(last + 1);
+    if (!line) break;
+    if (isBlank(line.text)) {
+      blankSide = true;
+      break;
+    }
+    last++;
+    if (last - first >= maxLines) return null;
+  }
+  if (!blankSide || first === last) return null;
+  return spanOf(window, "block", first, last);
+}

@@ -1,0 +1,212 @@
+/**
+ * Every match inside its record: the unit a line belongs to in structured output, found from
+ * the structure of the text (brackets and strings, indentation, a header row, rule and blank
+ * lines, the shape lines start with), never from the words of a format. Bounded: a record
+ * over the limits shows the part around the match and names what it left out. Streaming: only
+ * a window around the match is read, through the output's line index (SW-11).
+ */
+import { InvalidRangeError } from "../core/errors.js";
+import type { OpenedOutput } from "../store/output-store.js";
+import type { TextReader } from "../store/text-reader.js";
+import { intArg, textReaderOf } from "./common.js";
+import { provenanceOf } from "./provenance.js";
+import { logEntry, paragraph, recordStartShape, ruleSection } from "./record-blocks.js";
+import { omittedParts, shownPart } from "./record-clip.js";
+import { type CsvProfile, csvProfile, csvRow } from "./record-csv.js";
+import { indentedBlock, listItem, spanOf } from "./record-indent.js";
+import { jsonLineRecord, jsonTreeRecord } from "./record-json.js";
+import { isBlank, LineWindow } from "./record-lines.js";
+import {
+  DEFAULT_RECORD_LIMITS,
+  type FoundRecord,
+  type MatchRecord,
+  type RecordLimits,
+} from "./record-types.js";
+
+/** Characters of lines a record search may read around one match. */
+const SCAN_CHARS = 1024 * 1024;
+/** Characters of the output's head that set its record-line shape and CSV header. */
+const HEAD_CHARS = 64 * 1024;
+
+/** What the head of an output says about its records, computed once per opened output. */
+interface Profile {
+  readonly startShape: string | null;
+  readonly csv: CsvProfile | null;
+}
+
+const profiles = new WeakMap<OpenedOutput, Promise<Profile>>();
+
+function profileOf(output: OpenedOutput, reader: TextReader): Promise<Profile> {
+  let profile = profiles.get(output);
+  if (!profile) {
+    profile = (async () => {
+      const end = Math.min(reader.totalChars, HEAD_CHARS);
+      const head = (await reader.readChars(0, end)).text;
+      const whole = end === reader.totalChars;
+      const lines = head.split("\n");
+      if (!whole) lines.pop();
+      return {
+        startShape: recordStartShape(lines.map((l) => l.replace(/\r$/, ""))),
+        csv: csvProfile(head, whole, output.record.kind !== "csv"),
+      };
+    })();
+    profiles.set(output, profile);
+  }
+  return profile;
+}
+
+/** The first finder that recognises the structure around line `at` decides the record. */
+async function findRecord(
+  output: OpenedOutput,
+  reader: TextReader,
+  window: LineWindow,
+  at: number,
+  char: number,
+  limits: Required<RecordLimits>,
+): Promise<FoundRecord | null> {
+  const line = await window.line(at);
+  if (!line || isBlank(line.text)) return null;
+  const kind = output.record.kind;
+  const profile = await profileOf(output, reader);
+  const fits = { maxLines: limits.maxLines, maxChars: limits.maxChars };
+  // A JSON document's record is the element around the match, on one line or many.
+  if (kind === "json") return jsonTreeRecord(reader, window, char);
+  if (kind === "ndjson") {
+    return (
+      jsonLineRecord(line, limits.maxChars, true) ?? (await jsonTreeRecord(reader, window, char))
+    );
+  }
+  if (kind === "csv") return profile.csv ? csvRow(window, at, profile.csv) : null;
+  if (kind === "html" || kind === "xml") return paragraph(window, at, limits.maxLines);
+  if (kind === "markdown") {
+    return (await listItem(window, at)) ?? (await paragraph(window, at, limits.maxLines));
+  }
+  const finders = [
+    async () => jsonLineRecord(line, limits.maxChars, true),
+    async () => (profile.csv ? csvRow(window, at, profile.csv) : null),
+    () => listItem(window, at),
+    async () => (profile.startShape ? logEntry(window, at, profile.startShape) : null),
+    () => ruleSection(window, at),
+    async () =>
+      largest(await indentedBlock(window, at, fits), await paragraph(window, at, fits.maxLines)),
+  ];
+  for (const find of finders) {
+    const found = await find();
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Of two records around the same line, the one that holds more lines. */
+function largest(a: FoundRecord | null, b: FoundRecord | null): FoundRecord | null {
+  if (!a || !b) return a ?? b;
+  return b.last - b.first > a.last - a.first ? b : a;
+}
+
+/**
+ * The record that holds line `line` (1-based) of an output, and the match at character
+ * `charOffset` in it (default: the line's first non-blank character): the enclosing JSON
+ * object (array element first) in pretty or minified JSON, the line's object in JSON lines,
+ * the innermost list item in YAML, the row with its header's names in CSV and TSV, a log entry
+ * with its continuation lines (stack traces), a test runner's failure block, a paragraph; when
+ * no structure is found, the line with `context` lines each side (kind `lines`).
+ *
+ * Bounded: at most `maxLines` lines (60) and `maxChars` characters (4,000) are shown; a larger
+ * record shows the part around the match and lists the parts left out, each with the slice
+ * request that reads it. Only a window around the match is read (at most about 1 MiB of lines
+ * and 2 MiB of JSON text), however large the output.
+ *
+ * @example
+ * const hits = await grepOutput(opened, { pattern: "web-1" });
+ * const m = hits.matches[0]!;
+ * const record = await recordAround(opened, { line: m.line, charOffset: m.matchCharStart });
+ * // { kind: "yaml-item", lineStart: 3, lineEnd: 24, text: "- apiVersion: v1\n  kind: Pod\n…", provenance: {…} }
+ * if (record.clipped) for (const part of record.clipped.omitted) await readSlice(opened, part.slice);
+ */
+export async function recordAround(
+  output: OpenedOutput,
+  at: { readonly line: number; readonly charOffset?: number },
+  limits: RecordLimits = {},
+): Promise<MatchRecord> {
+  const reader = textReaderOf(output, "grep");
+  const id = output.record.id;
+  if (reader.totalLines === 0)
+    throw new InvalidRangeError("line", at.line, "none: the output is empty", id);
+  const line = intArg("line", at.line, 1, 1, reader.totalLines, id) - 1;
+  const bounds = {
+    maxLines: intArg("maxLines", limits.maxLines, DEFAULT_RECORD_LIMITS.maxLines, 1, 100_000),
+    maxChars: intArg("maxChars", limits.maxChars, DEFAULT_RECORD_LIMITS.maxChars, 20, 10_000_000),
+    context: intArg("context", limits.context, DEFAULT_RECORD_LIMITS.context, 0, 20),
+  };
+  const window = new LineWindow(output, reader, SCAN_CHARS);
+  const info = await window.line(line);
+  if (!info) throw new InvalidRangeError("line", at.line, `1..${reader.totalLines}`, id);
+  const lead = info.text.length - info.text.trimStart().length;
+  const char = intArg(
+    "charOffset",
+    at.charOffset,
+    info.start + lead,
+    info.start,
+    reader.totalChars,
+    id,
+  );
+  // Checked through the index: a line of 50 MB is not read to its end for this.
+  if ((await reader.positionAtChar(char)).line !== line) {
+    throw new InvalidRangeError("charOffset", at.charOffset, `an offset on line ${at.line}`, id);
+  }
+  const found =
+    (await findRecord(output, reader, window, line, char, bounds)) ??
+    (await linesAround(window, line, bounds.context));
+  return present(output, reader, window, found, line, char, bounds);
+}
+
+/** The fallback record: the match line with `context` lines each side. */
+async function linesAround(
+  window: LineWindow,
+  line: number,
+  context: number,
+): Promise<FoundRecord> {
+  const first = Math.max(0, line - context);
+  const last = Math.min(window.totalLines - 1, line + context);
+  const found = await spanOf(window, "lines", first, last);
+  if (found) return found;
+  return (await spanOf(window, "lines", line, line))!;
+}
+
+/** Reads the part of the record to show, with provenance, what was left out, and CSV names. */
+async function present(
+  output: OpenedOutput,
+  reader: TextReader,
+  window: LineWindow,
+  found: FoundRecord,
+  line: number,
+  char: number,
+  limits: Required<RecordLimits>,
+): Promise<MatchRecord> {
+  const shown = await shownPart(window, found, line, char, limits);
+  const range = await reader.readChars(shown.start, shown.end);
+  const omitted = await omittedParts(window, found, {
+    ...shown,
+    start: range.start.char,
+    end: range.end.char,
+  });
+  const clipped = omitted.length > 0;
+  const header = found.header
+    ? await (async () => {
+        const h = await reader.readChars(found.header!.charStart, found.header!.charEnd);
+        return { text: h.text, names: found.header!.names, provenance: provenanceOf(output, h) };
+      })()
+    : undefined;
+  return {
+    kind: found.kind,
+    lineStart: found.first + 1,
+    lineEnd: found.last + 1,
+    charStart: found.charStart,
+    charEnd: found.charEnd,
+    text: range.text,
+    provenance: provenanceOf(output, range),
+    ...(clipped ? { clipped: { omitted } } : {}),
+    ...(header ? { header } : {}),
+    ...(found.fields && !clipped ? { fields: found.fields } : {}),
+  };
+}
