@@ -53,6 +53,14 @@ export {
   type RetrievalResult,
   readOutput,
 } from "./read-output.js";
+export type {
+  MatchRecord,
+  OmittedPart,
+  RecordField,
+  RecordKind,
+  RecordLimits,
+} from "./record-types.js";
+export { recordAround } from "./records.js";
 export {
   type SearchMatch,
   type SearchRequest,
@@ -67,14 +75,6 @@ export {
   type SkippedOutput,
   searchSession,
 } from "./search-session.js";
-export type {
-  MatchRecord,
-  OmittedPart,
-  RecordField,
-  RecordKind,
-  RecordLimits,
-} from "./record-types.js";
-export { recordAround } from "./records.js";
 export { type AnchorInfo, readSlice, type SliceRequest, type SliceResult } from "./slice.js";
 export {
   type SubstitutedArguments,
