@@ -39,18 +39,21 @@ export interface SessionSearchResult extends SearchSummary {
   readonly toolNames: Readonly<Record<string, string>>;
 }
 
-/** Every output of a session, oldest first. */
+/** Every output of a session, oldest first, once each. */
 export async function sessionOutputs(
   store: OutputStore,
   sessionId: string,
 ): Promise<OutputRecord[]> {
-  const records: OutputRecord[] = [];
+  // Pages are newest first: an output stored while listing shifts them, so ids are kept once.
+  const records = new Map<string, OutputRecord>();
   for (let offset = 0; ; offset += LIST_PAGE) {
     const page = await store.list({ sessionId, limit: LIST_PAGE, offset });
-    records.push(...page);
+    for (const record of page) records.set(record.id, record);
     if (page.length < LIST_PAGE) break;
   }
-  return records.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  return [...records.values()].sort(
+    (a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
+  );
 }
 
 function skipReason(record: OutputRecord): SkippedOutput["reason"] | null {
