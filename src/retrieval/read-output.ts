@@ -7,6 +7,7 @@ import { type PageRequest, type PageResult, readPage } from "./page.js";
 import { type RawRequest, type RawResult, readRaw } from "./raw.js";
 import { sharedRegexRunner } from "./regex-runner.js";
 import { checkRequest, retrievalRequestSchema } from "./request-schemas.js";
+import { type SearchRequest, type SearchResult, searchOutput } from "./search.js";
 import { readSlice, type SliceRequest, type SliceResult } from "./slice.js";
 
 /** One retrieval, by mode. Each mode's fields are documented on its request type. */
@@ -15,7 +16,8 @@ export type RetrievalRequest =
   | ({ readonly mode: "slice" } & SliceRequest)
   | ({ readonly mode: "grep" } & GrepRequest)
   | ({ readonly mode: "page" } & PageRequest)
-  | ({ readonly mode: "json" } & JsonRequest);
+  | ({ readonly mode: "json" } & JsonRequest)
+  | ({ readonly mode: "search" } & SearchRequest);
 
 export type RetrievalMode = RetrievalRequest["mode"];
 
@@ -25,11 +27,19 @@ interface ResultsByMode {
   grep: GrepResult;
   page: PageResult;
   json: JsonResult;
+  search: SearchResult;
 }
 
 export type RetrievalResult<M extends RetrievalMode = RetrievalMode> = ResultsByMode[M];
 
-export const RETRIEVAL_MODES: readonly RetrievalMode[] = ["raw", "slice", "grep", "page", "json"];
+export const RETRIEVAL_MODES: readonly RetrievalMode[] = [
+  "raw",
+  "slice",
+  "grep",
+  "page",
+  "json",
+  "search",
+];
 
 /**
  * Runs one retrieval on an output that is already open. `job` names the caller's fairness lane
@@ -53,6 +63,8 @@ export function retrieve(
       return readPage(output, request);
     case "json":
       return queryJson(output, request, job);
+    case "search":
+      return searchOutput(output, request);
     default:
       throw new InvalidArgumentError(
         "mode",
@@ -72,6 +84,7 @@ export function retrieve(
  * const around = await readOutput(store, "out_…", scope, { mode: "slice", anchor: "timeout", window: 300 });
  * // A server's read: charged to the tenant's lane, stopped when the client goes away.
  * await readOutput(store, "out_…", scope, { mode: "grep", pattern: "a+b", regex: true }, { lane: "alice", signal });
+ * const best = await readOutput(store, "out_…", scope, { mode: "search", query: "boot marker" });
  */
 export async function readOutput<R extends RetrievalRequest>(
   store: OutputStore,
