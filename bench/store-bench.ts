@@ -1,6 +1,6 @@
 /**
- * Store benchmark: ingest, slice, grep, page, peak RSS and token-estimate accuracy, each next
- * to its floor measured in the same run.
+ * Store benchmark: ingest, slice, grep (with and without records), page, peak RSS and
+ * token-estimate accuracy, each next to its floor measured in the same run.
  *
  *   npm run bench:store                       # 1, 10 and 100 MB
  *   npm run bench:store -- --quick            # 1 and 10 MB (headline figures at 10 MB)
@@ -47,6 +47,7 @@ import {
   type TokenRow,
   tokenTable,
 } from "./print.js";
+import { measureRecords, type RecordsRow, recordsTable } from "./records-measure.js";
 import { worst } from "./report.js";
 
 const SLICE_KINDS: readonly FixtureKind[] = ["log", "cjk"];
@@ -91,6 +92,7 @@ interface Results {
   page: PageRow[];
   rss: RssRow[];
   tokens: TokenRow[];
+  records: RecordsRow[];
 }
 
 /** Every measurement of one fixture that needs it in memory or in a store. */
@@ -124,6 +126,8 @@ async function benchFixture(fixture: Fixture, root: string, results: Results): P
     progress(`${kind} ${mb} MB: grep x${GREP_REPEATS}`);
     const grep = await measureGrep(kept.store, record, fixture, GREP_REPEATS);
     results.grep.push({ kind, mb, ...grep, ratio: grep.grepMs / grep.floorMs });
+    progress(`${kind} ${mb} MB: grep with records x${GREP_REPEATS}`);
+    results.records.push(...(await measureRecords(kept.store, record, kind, mb, GREP_REPEATS)));
     progress(`${kind} ${mb} MB: page through`);
     results.page.push({ kind, mb, ...(await measurePage(kept.store, record)) });
     if (TOKEN_SIZES.includes(mb)) results.tokens.push(await tokenRow(fixture, text, record));
@@ -219,6 +223,15 @@ function jsonSummary(options: Options, h: Headline, results: Results, totalMs: n
     page: results.page,
     peakRss: results.rss,
     tokens: results.tokens,
+    recordsOk: results.records.every((r) => r.ok),
+    // Grep with records over plain grep, at the headline size: one match, and 50.
+    recordsNeedleRatio: worst(
+      results.records.filter((r) => r.mb === h.mb && r.matches === 1).map((r) => r.ratio),
+    ),
+    records50MatchesRatio: worst(
+      results.records.filter((r) => r.mb === h.mb && r.matches > 1).map((r) => r.ratio),
+    ),
+    records: results.records,
   };
 }
 
@@ -237,7 +250,15 @@ async function main(): Promise<void> {
     }
   }
   const root = await mkdtemp(join(tmpdir(), "spillway-bench-"));
-  const results: Results = { ingest: [], slice: [], grep: [], page: [], rss: [], tokens: [] };
+  const results: Results = {
+    ingest: [],
+    slice: [],
+    grep: [],
+    page: [],
+    rss: [],
+    tokens: [],
+    records: [],
+  };
   try {
     // Warm-up: loads the tokenizer tables and compiles the ingest path before any timing.
     const warm = await freshStore(root);
@@ -267,6 +288,7 @@ async function main(): Promise<void> {
     ingestTable(results.ingest, headline),
     sliceTable(results.slice, headline),
     grepTable(results.grep, headline),
+    recordsTable(results.records),
     pageTable(results.page),
     rssTable(results.rss, headline),
     tokenTable(results.tokens),
