@@ -13,6 +13,7 @@
  */
 import { CommanderError } from "commander";
 import { isSpillwayError } from "../core/errors.js";
+import { printable, terminalJson } from "./terminal-text.js";
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
@@ -160,12 +161,13 @@ export function reportError(
     };
     sink.stdout(
       options.jsonLines
-        ? `${JSON.stringify({ type: "error", ...body })}\n`
-        : `${JSON.stringify(body, null, 2)}\n`,
+        ? `${terminalJson({ type: "error", ...body })}\n`
+        : `${terminalJson(body, 2)}\n`,
     );
   } else if (!(error instanceof CommanderError && error.code === "commander.help")) {
-    sink.stderr(`error ${report.code}: ${report.message}\n`);
-    if (report.hint) sink.stderr(`${report.hint}\n`);
+    // Messages quote stored data (ids, tool names, patterns): shown escaped, like all output.
+    sink.stderr(`error ${printable(report.code)}: ${printable(report.message)}\n`);
+    if (report.hint) sink.stderr(`${printable(report.hint)}\n`);
   }
   if (report.code === "INTERNAL" && process.env.SPILLWAY_DEBUG && error instanceof Error) {
     sink.stderr(`${error.stack ?? ""}\n`);

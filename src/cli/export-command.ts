@@ -28,8 +28,8 @@ export async function exportOutput(context: CliContext, id: string): Promise<num
         const block = await output.source.read(written, Math.min(BLOCK_BYTES, size - written));
         if (block.byteLength === 0) break;
         hash.update(block);
-        await context.out.write(block);
         written += block.byteLength;
+        await context.out.content(block, written >= size);
       }
     } finally {
       await output.close();

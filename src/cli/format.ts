@@ -6,6 +6,7 @@
 import { clipText } from "../core/clip-text.js";
 import type { Provenance } from "../retrieval/provenance.js";
 import type { OutputRecord } from "../store/output-store.js";
+import { printable } from "./terminal-text.js";
 
 const UNITS = ["B", "kB", "MB", "GB", "TB"] as const;
 
@@ -52,27 +53,6 @@ export function formatDuration(ms: number): string {
 /** The first 12 hex digits of a SHA-256, for headers; the full hash is in `show`/`--json`. */
 export function shortSha(sha256: string): string {
   return `${sha256.slice(0, 12)}…`;
-}
-
-/**
- * Makes text safe to print on a terminal: control characters (C0 but tab, DEL, C1) and
- * bidirectional overrides are shown escaped (`\x1b`, `\u202e`), so stored content or a
- * tool's name can never move the cursor, recolor the screen or reorder what is shown.
- *
- * @example
- * printable("ok\u001b[2J") // "ok\\x1b[2J"
- */
-export function printable(text: string): string {
-  return text.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what it escapes
-    /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (ch) => {
-      const code = ch.charCodeAt(0);
-      return code < 0x100
-        ? `\\x${code.toString(16).padStart(2, "0")}`
-        : `\\u${code.toString(16).padStart(4, "0")}`;
-    },
-  );
 }
 
 /** How a token figure was made, in words (e.g. from `sampled:o200k_base:64x2048`). */

@@ -2,8 +2,8 @@
  * `outputs put [file]`: stores a file or stdin as a tool output, streamed in blocks (a
  * 500 MB file is never held in memory), and prints the new id.
  */
-import { fstatSync, statSync } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { constants, fstatSync, type Stats, statSync } from "node:fs";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import type { OutputRecord } from "../store/output-store.js";
 import { type CliContext, withStore } from "./context.js";
@@ -64,15 +64,42 @@ async function* chunksOf(stream: Readable, name: string): AsyncGenerator<Uint8Ar
   }
 }
 
-/** The content stream: the file's bytes, or stdin's. */
+/** What a file system entry is, in words, when it is not a regular file. */
+function notRegular(info: Stats): string | undefined {
+  if (info.isFile()) return undefined;
+  if (info.isFIFO()) return "a named pipe (FIFO)";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  if (info.isDirectory()) return "a directory";
+  return "not a regular file";
+}
+
+function notAFile(file: string, what: string): CliFailure {
+  return new CliFailure(
+    "INPUT_UNREADABLE",
+    `Cannot store ${file}: it is ${what}. outputs put stores a regular file, or stdin: pipe anything else in (e.g. \`cat ${file} | spillway outputs put\`).`,
+    { path: file, found: what, valid: "a regular file, or - for stdin" },
+  );
+}
+
+/**
+ * The content stream: the file's bytes, or stdin's. Anything but a regular file is refused
+ * before it is opened (opening a FIFO without a writer would wait forever), and the opened
+ * file is checked again (non-blocking) in case it was swapped in between.
+ */
 async function contentOf(file: string | undefined): Promise<Readable> {
   if (file === undefined || file === "-") return stdinStream();
   let handle: FileHandle | undefined;
   try {
-    handle = await open(file, "r");
-    if (!(await handle.stat()).isFile()) throw new Error("not a regular file");
+    const before = notRegular(await stat(file));
+    if (before) throw notAFile(file, before);
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const after = notRegular(await handle.stat());
+    if (after) throw notAFile(file, after);
   } catch (error) {
     await handle?.close();
+    if (error instanceof CliFailure) throw error;
     throw unreadable(file, (error as Error).message);
   }
   // The stream closes the handle when it ends or fails.

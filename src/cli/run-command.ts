@@ -105,7 +105,9 @@ async function finish(
   }
   const printed = result.status === "completed" && result.report !== null;
   if (printed && result.report) {
-    await context.out.write(result.report.endsWith("\n") ? result.report : `${result.report}\n`);
+    await context.out.writeText(
+      result.report.endsWith("\n") || context.out.isTerminal ? result.report : `${result.report}\n`,
+    );
   }
   const home = context.explicitHome ? context.home : undefined;
   if (progress.mode !== "quiet") {

@@ -24,6 +24,7 @@ import {
   extractionStatus,
   type SessionInfo,
 } from "./progress-state.js";
+import { printable } from "./terminal-text.js";
 
 export type ProgressMode = "tty" | "lines" | "json" | "quiet";
 
@@ -80,9 +81,8 @@ export class RunProgress {
 
   /** Writes a JSON Lines object to stdout (json mode), in order. */
   writeJson(value: unknown): void {
-    const line = `${JSON.stringify(value)}\n`;
     this.writes = this.writes
-      .then(() => this.out.write(line))
+      .then(() => this.out.jsonLine(value))
       .catch((error: unknown) => {
         if (this.writeError === undefined) this.onWriteError?.(error);
         this.writeError ??= error;
@@ -99,11 +99,11 @@ export class RunProgress {
   permanent(line: string): void {
     if (this.mode === "quiet" || this.mode === "json") return;
     if (this.mode === "tty") {
-      this.stderr.write(`${this.statusShown ? CLEAR_LINE : ""}${line}\n`);
+      this.stderr.write(`${this.statusShown ? CLEAR_LINE : ""}${printable(line)}\n`);
       this.statusShown = false;
       this.redraw();
     } else {
-      this.stderr.write(`${line}\n`);
+      this.stderr.write(`${printable(line)}\n`);
     }
   }
 
@@ -360,7 +360,7 @@ export class RunProgress {
   private redraw(): void {
     if (this.mode !== "tty" || this.timer === undefined) return;
     const width = Math.max(20, (this.stderr.columns || 80) - 1);
-    this.stderr.write(`${CLEAR_LINE}${clipText(this.statusText(), width)}`);
+    this.stderr.write(`${CLEAR_LINE}${clipText(printable(this.statusText()), width)}`);
     this.statusShown = true;
   }
 }

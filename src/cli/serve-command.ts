@@ -1,7 +1,7 @@
 /**
  * `spillway serve`: the HTTP API, SSE and the web inspector. Thin: parses flags and starts the
  * server (loaded on demand, so other commands do not pay for it). SIGINT/SIGTERM stop running
- * sessions gracefully and close the server.
+ * sessions gracefully and close the server; SIGHUP reloads the tokens file.
  */
 import type { Command } from "commander";
 import { describeStore } from "../store/open-stores.js";
@@ -20,6 +20,8 @@ interface ServeFlags {
   readonly rateLimit?: number;
   readonly maxRunningSessions?: number;
   readonly leaseTtl?: number;
+  readonly maxUploads?: number;
+  readonly uploadIdleTimeout?: number;
   readonly allowInlineCommands?: boolean;
 }
 
@@ -57,6 +59,16 @@ export function addServeCommand(program: Command): void {
       integer(1, 3600),
     )
     .option(
+      "--max-uploads <n>",
+      "uploads a tenant may have in progress at once; more wait their turn (default 8)",
+      integer(1, 10_000),
+    )
+    .option(
+      "--upload-idle-timeout <secs>",
+      "drop a request body that sends nothing for this long, with 408 (default 30)",
+      integer(1, 3600),
+    )
+    .option(
       "--allow-inline-commands",
       "let inline agents declare MCP server commands (off by default)",
     )
@@ -78,6 +90,8 @@ export function addServeCommand(program: Command): void {
         ...(flags.rateLimit !== undefined ? { rateLimit: flags.rateLimit } : {}),
         ...(flags.maxRunningSessions ? { maxRunningSessions: flags.maxRunningSessions } : {}),
         ...(flags.leaseTtl ? { leaseTtlMs: flags.leaseTtl * 1000 } : {}),
+        ...(flags.maxUploads ? { maxUploads: flags.maxUploads } : {}),
+        ...(flags.uploadIdleTimeout ? { bodyIdleMs: flags.uploadIdleTimeout * 1000 } : {}),
         ...(flags.allowInlineCommands ? { allowInlineCommands: true } : {}),
       });
       const auth =
@@ -98,6 +112,19 @@ export function addServeCommand(program: Command): void {
         };
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
+        // SIGHUP reloads the tokens file (revoking removed tokens); it never stops the server.
+        process.on("SIGHUP", () => {
+          server.reloadTokens().then(
+            ({ tenants }) =>
+              process.stderr.write(
+                `spillway serve: reloaded ${flags.tokensFile}: ${tenants} tenant${tenants === 1 ? "" : "s"}\n`,
+              ),
+            (error: unknown) =>
+              process.stderr.write(
+                `spillway serve: SIGHUP: tokens unchanged: ${error instanceof Error ? error.message : String(error)}\n`,
+              ),
+          );
+        });
       });
     });
 }

@@ -11,7 +11,8 @@ import {
 } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore } from "../store/output-store.js";
 import { OWNER_SCOPE } from "./context.js";
-import { formatBytes, formatCount, printable } from "./format.js";
+import { formatBytes, formatCount } from "./format.js";
+import { printable } from "./terminal-text.js";
 
 const EDGE_LINES = 5;
 

@@ -3,9 +3,9 @@
  * (names as the client sees them: `server__name` when namespaced) and each request forwarded
  * to the server it belongs to.
  */
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type McpError } from "@modelcontextprotocol/sdk/types.js";
 import { isSpillwayError } from "../core/errors.js";
-import { asMcpError } from "./gateway-errors.js";
+import { asMcpError, GatewayError, passOn } from "./gateway-errors.js";
 import { type GatewayResources, OUTPUT_TEMPLATE } from "./resources.js";
 import type { Upstream } from "./upstream.js";
 
@@ -20,7 +20,7 @@ async function forward(
     return await upstream.hub.request(server, { method, params }, signal ? { signal } : {});
   } catch (error) {
     if (isSpillwayError(error)) throw asMcpError(error);
-    throw error;
+    throw passOn(error);
   }
 }
 
@@ -43,7 +43,7 @@ export async function listPrompts(upstream: Upstream): Promise<Record<string, un
 
 function unknownPrompt(name: string, upstream: Upstream): McpError {
   const servers = upstream.serversWith("prompts");
-  return new McpError(
+  return new GatewayError(
     ErrorCode.InvalidParams,
     `Unknown prompt "${name}"${servers.length === 0 ? ": no server behind this gateway has prompts" : upstream.namespaced ? `: prompt names are <server>__<prompt>, with server one of ${servers.join(", ")}` : ""}.`,
   );

@@ -16,7 +16,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
@@ -27,6 +26,7 @@ import type { IdGenerator } from "../core/ids.js";
 import { loadTokenizer } from "../core/tokens.js";
 import { advertisedCapabilities, GATEWAY_INSTRUCTIONS, gatewayInstructions } from "./advertised.js";
 import { complete, getPrompt, listPrompts, setLogLevel } from "./forwarding.js";
+import { GatewayError } from "./gateway-errors.js";
 import { type ExtractionSource, extractionSource } from "./gateway-extractor.js";
 import { GatewayHistory } from "./gateway-history.js";
 import type { GatewaySettings } from "./gateway-settings.js";
@@ -135,7 +135,7 @@ export class GatewaySession {
 
   #requireHistory(): GatewayHistory {
     if (!this.#history)
-      throw new McpError(
+      throw new GatewayError(
         ErrorCode.InvalidRequest,
         "The client has not initialized this session yet.",
       );
@@ -144,7 +144,7 @@ export class GatewaySession {
 
   #requireUpstream(): Upstream {
     if (!this.#upstream)
-      throw new McpError(
+      throw new GatewayError(
         ErrorCode.InvalidRequest,
         "The client has not initialized this session yet.",
       );
@@ -170,6 +170,9 @@ export class GatewaySession {
       clientCapabilities,
       clientInfo: this.#options.serverInfo,
       callTimeoutMs: settings.toolTimeoutMs,
+      // A gateway outlives its servers' crashes: each is restarted, with a growing wait.
+      maxRestarts: Number.POSITIVE_INFINITY,
+      restartBackoffMs: 1_000,
       onStderr: (server, text) => log(`[${server}] ${text.trimEnd()}`),
       onServerRequest: (server, request, extra) =>
         this.#relay.serverRequest(server, request, extra),
@@ -183,7 +186,7 @@ export class GatewaySession {
     if (failures.length === Object.keys(settings.servers).length) {
       const reasons = failures.map((f) => f.error.message).join("; ");
       await this.#history.close("failed", reasons);
-      throw new McpError(
+      throw new GatewayError(
         ErrorCode.InternalError,
         `spillway mcp: no server behind the gateway started: ${reasons}`,
       );
@@ -271,7 +274,7 @@ export class GatewaySession {
       }
       const tool = upstream.tool(name);
       if (!tool) {
-        throw new McpError(
+        throw new GatewayError(
           ErrorCode.InvalidParams,
           `Unknown tool: ${name}. Tools here: ${[...upstream.tools().map((t) => t.name), READ_TOOL_NAME].join(", ")}.`,
         );

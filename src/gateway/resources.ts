@@ -11,7 +11,7 @@ import {
   resolveHandleReference,
 } from "../retrieval/handle-reference.js";
 import type { OutputStore } from "../store/output-store.js";
-import { asMcpError, RESOURCE_NOT_FOUND } from "./gateway-errors.js";
+import { asMcpError, GatewayError, passOn, RESOURCE_NOT_FOUND } from "./gateway-errors.js";
 import { outputResource } from "./result-view.js";
 import type { Upstream } from "./upstream.js";
 
@@ -40,7 +40,7 @@ function decodeCursor(text: string | undefined): Cursor {
   } catch {
     // Not one of ours: reported below.
   }
-  throw new McpError(
+  throw new GatewayError(
     ErrorCode.InvalidParams,
     `Invalid cursor ${JSON.stringify(text)}: pass back a nextCursor from a previous list.`,
   );
@@ -160,7 +160,7 @@ export class GatewayResources {
   async #readOutput(uri: string): Promise<Record<string, unknown>> {
     try {
       const reference = parseHandleReference(uri);
-      if (!reference) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
+      if (!reference) throw new GatewayError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
       const resolved = await resolveHandleReference(
         this.outputs,
         reference,
@@ -205,8 +205,8 @@ export class GatewayResources {
         last = error;
       }
     }
-    if (last instanceof McpError) throw last;
-    throw new McpError(
+    if (last instanceof McpError) throw passOn(last);
+    throw new GatewayError(
       RESOURCE_NOT_FOUND,
       `Resource not found: ${uri}${servers.length === 0 ? " (no server behind this gateway has resources)" : ""}`,
     );
@@ -219,14 +219,14 @@ export class GatewayResources {
   ): Promise<Record<string, unknown>> {
     const upstream = this.upstream();
     if (!upstream)
-      throw new McpError(
+      throw new GatewayError(
         ErrorCode.InternalError,
         "The gateway is not connected to its servers yet.",
       );
     try {
       return await upstream.hub.request(server, { method, params });
     } catch (error) {
-      if (!isSpillwayError(error)) throw error;
+      if (!isSpillwayError(error)) throw passOn(error);
       throw asMcpError(error);
     }
   }

@@ -22,6 +22,7 @@ export {
   type TokenEstimate,
   type TokenizerName,
 } from "../core/tokens.js";
+export type { RetrievalJob } from "./fair-queue.js";
 export {
   type GrepLine,
   type GrepMatch,

@@ -8,12 +8,19 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { SpillwayError } from "../core/errors.js";
+import { FairQueue, type RetrievalJob } from "./fair-queue.js";
 import type { JsonTask, JsonTaskResult } from "./json-evaluate.js";
 
 /** Default deadline of one json-mode read (parsing included). */
 export const DEFAULT_JSON_TIMEOUT_MS = 30_000;
 /** Default heap limit of the worker that parses and queries, in MiB. */
 export const DEFAULT_JSON_MEMORY_MB = 2048;
+
+/**
+ * JSON workers running at once in this process: each may hold its document several times over
+ * (up to its heap limit), so they are few, shared fairly between lanes (tenants).
+ */
+export const jsonSlots = new FairQueue({ slots: 2 });
 
 export interface JsonLimits {
   readonly timeoutMs: number;
@@ -62,11 +69,14 @@ function timeout(limits: JsonLimits): SpillwayError {
   );
 }
 
-/** QUERY_TOO_COSTLY: the query needed more memory (or stack) than json mode may use. */
-export function tooCostly(limits: JsonLimits, reason: string): SpillwayError {
+/**
+ * QUERY_TOO_COSTLY: the query needed more memory (or stack) than json mode may use. `advice`
+ * replaces the default "query a narrower path" when that cannot help.
+ */
+export function tooCostly(limits: JsonLimits, reason: string, advice = narrower()): SpillwayError {
   return new SpillwayError(
     "QUERY_TOO_COSTLY",
-    `JSON ${limits.query === undefined ? "outline" : `query ${JSON.stringify(limits.query)}`} of output "${limits.outputId}" was stopped: ${reason}. ${narrower()}`,
+    `JSON ${limits.query === undefined ? "outline" : `query ${JSON.stringify(limits.query)}`} of output "${limits.outputId}" was stopped: ${reason}. ${advice}`,
     {
       outputId: limits.outputId,
       ...(limits.query !== undefined ? { query: limits.query } : {}),
@@ -94,6 +104,7 @@ export function runJsonTask(
   kind: "json" | "ndjson",
   task: JsonTask,
   limits: JsonLimits,
+  run: { readonly leftMs?: number; readonly signal?: AbortSignal | undefined } = {},
 ): Promise<JsonTaskResult> {
   const worker = startWorker(limits);
   return new Promise<JsonTaskResult>((resolve, reject) => {
@@ -102,10 +113,16 @@ export function runJsonTask(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      run.signal?.removeEventListener("abort", onAbort);
       void worker.terminate();
       outcome();
     };
-    const timer = setTimeout(() => finish(() => reject(timeout(limits))), limits.timeoutMs);
+    const timer = setTimeout(
+      () => finish(() => reject(timeout(limits))),
+      run.leftMs ?? limits.timeoutMs,
+    );
+    const onAbort = () => finish(() => reject(jsonAborted(limits)));
+    run.signal?.addEventListener("abort", onAbort, { once: true });
     worker.once("message", (result: JsonTaskResult) => finish(() => resolve(result)));
     worker.once("error", (error: Error & { code?: string }) =>
       finish(() =>
@@ -125,4 +142,45 @@ export function runJsonTask(
     const payload = transferable(bytes);
     worker.postMessage({ bytes: payload, kind, task }, [payload.buffer as ArrayBuffer]);
   });
+}
+
+/** ABORTED: the caller went away before the JSON read finished. */
+function jsonAborted(limits: JsonLimits): SpillwayError {
+  return new SpillwayError(
+    "ABORTED",
+    `The JSON read of output "${limits.outputId}" was stopped: its caller went away.`,
+    { outputId: limits.outputId },
+    { fault: "user" },
+  );
+}
+
+/**
+ * {@link runJsonTask} once one of the process's JSON slots is free, in the job's lane's turn.
+ * The bytes are read only then (a waiting read holds no document in memory); the deadline
+ * counts from the call, waiting included (QUERY_TIMEOUT); an aborted job stops, waiting or
+ * running (ABORTED).
+ */
+export async function runQueuedJsonTask(
+  read: () => Promise<Uint8Array>,
+  kind: "json" | "ndjson",
+  task: JsonTask,
+  job: RetrievalJob,
+  limits: JsonLimits,
+): Promise<JsonTaskResult> {
+  const deadline = Date.now() + limits.timeoutMs;
+  const release = await jsonSlots.acquire({
+    ...job,
+    deadline,
+    expired: () => timeout(limits),
+    aborted: () => jsonAborted(limits),
+  });
+  try {
+    const bytes = await read();
+    const left = deadline - Date.now();
+    if (left <= 0) throw timeout(limits);
+    if (job.signal?.aborted) throw jsonAborted(limits);
+    return await runJsonTask(bytes, kind, task, limits, { leftMs: left, signal: job.signal });
+  } finally {
+    release();
+  }
 }

@@ -1,11 +1,12 @@
 import { OutputTooLargeError, SpillwayError } from "../core/errors.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import { intArg, textReaderOf } from "./common.js";
+import type { RetrievalJob } from "./fair-queue.js";
 import { evaluateJson, type JsonTask, type JsonTaskResult } from "./json-evaluate.js";
 import {
   DEFAULT_JSON_MEMORY_MB,
   DEFAULT_JSON_TIMEOUT_MS,
-  runJsonTask,
+  runQueuedJsonTask,
   tooCostly,
 } from "./json-runner.js";
 import { checkRequest, jsonRequestSchema } from "./request-schemas.js";
@@ -99,6 +100,7 @@ async function runTask(
   output: OpenedOutput,
   task: JsonTask,
   limits: JsonLimitsRequested,
+  job: RetrievalJob,
 ): Promise<Exclude<JsonTaskResult, { type: "invalid-json" }>> {
   const { record } = output;
   const byteSize = record.byteSize ?? 0;
@@ -116,11 +118,14 @@ async function runTask(
   }
   textReaderOf(output, "json"); // UNSUPPORTED_KIND for binary outputs
   const kind = record.kind === "ndjson" ? "ndjson" : "json";
-  const bytes = await output.source.read(0, byteSize);
   const result =
     task.type === "outline" && byteSize <= IN_THREAD_OUTLINE_BYTES
-      ? evaluateJson(Buffer.from(bytes).toString("utf8"), kind, task)
-      : await runJsonTask(bytes, kind, task, {
+      ? evaluateJson(
+          Buffer.from(await output.source.read(0, byteSize)).toString("utf8"),
+          kind,
+          task,
+        )
+      : await runQueuedJsonTask(() => output.source.read(0, byteSize), kind, task, job, {
           timeoutMs: limits.timeoutMs,
           maxMemoryMb: limits.maxMemoryMb,
           outputId: record.id,
@@ -147,6 +152,7 @@ async function runTask(
 export async function queryJson(
   output: OpenedOutput,
   unchecked: JsonRequest = {},
+  job: RetrievalJob = {},
 ): Promise<JsonResult> {
   const request = checkRequest(jsonRequestSchema, unchecked);
   const { record } = output;
@@ -156,7 +162,7 @@ export async function queryJson(
     maxMemoryMb: intArg("maxMemoryMb", request.maxMemoryMb, DEFAULT_JSON_MEMORY_MB, 16, 65_536),
   };
   if (request.outline === true || request.query === undefined) {
-    const result = await runTask(output, { type: "outline" }, limits);
+    const result = await runTask(output, { type: "outline" }, limits, job);
     if (result.type !== "outline") throw unexpected(output, limits, result);
     return {
       mode: "json",
@@ -176,6 +182,7 @@ export async function queryJson(
     output,
     { type: "query", query, offset, maxResults, maxChars },
     limits,
+    job,
   );
   if (result.type === "invalid-query") throw invalidQuery(query, result.reason);
   if (result.type === "value-too-large") {
@@ -187,7 +194,7 @@ export async function queryJson(
       { fault: "model" },
     );
   }
-  if (result.type !== "query") throw unexpected(output, limits, result);
+  if (result.type !== "query") throw unexpected(output, limits, result, query);
   const returned = offset + result.matches.length;
   return {
     mode: "json",
@@ -208,12 +215,14 @@ function unexpected(
   output: OpenedOutput,
   limits: JsonLimitsRequested,
   result: JsonTaskResult,
+  query?: string,
 ): SpillwayError {
   const reason =
     result.type === "too-costly" ? `the engine ran out of room (${result.reason})` : result.type;
   return tooCostly(
-    { ...limits, outputId: output.record.id },
+    { ...limits, outputId: output.record.id, ...(query !== undefined ? { query } : {}) },
     `${reason}; JSON nested very deeply, or a value too large for one string, cannot be queried here`,
+    "No JSONPath query can read this document: read it as text with grep, slice or page.",
   );
 }
 

@@ -1,9 +1,11 @@
 import { InvalidArgumentError } from "../core/errors.js";
 import type { OpenedOutput, OutputStore, ReadScope } from "../store/output-store.js";
+import type { RetrievalJob } from "./fair-queue.js";
 import { type GrepRequest, type GrepResult, grepOutput } from "./grep.js";
 import { type JsonRequest, type JsonResult, queryJson } from "./json.js";
 import { type PageRequest, type PageResult, readPage } from "./page.js";
 import { type RawRequest, type RawResult, readRaw } from "./raw.js";
+import { sharedRegexRunner } from "./regex-runner.js";
 import { checkRequest, retrievalRequestSchema } from "./request-schemas.js";
 import { readSlice, type SliceRequest, type SliceResult } from "./slice.js";
 
@@ -29,10 +31,15 @@ export type RetrievalResult<M extends RetrievalMode = RetrievalMode> = ResultsBy
 
 export const RETRIEVAL_MODES: readonly RetrievalMode[] = ["raw", "slice", "grep", "page", "json"];
 
-/** Runs one retrieval on an output that is already open. */
+/**
+ * Runs one retrieval on an output that is already open. `job` names the caller's fairness lane
+ * (a tenant) and the signal that stops a costly read (regex grep, JSON query) when the caller
+ * goes away.
+ */
 export function retrieve(
   output: OpenedOutput,
   unchecked: RetrievalRequest,
+  job: RetrievalJob = {},
 ): Promise<RetrievalResult> {
   const request = checkRequest(retrievalRequestSchema, unchecked);
   switch (request.mode) {
@@ -41,11 +48,11 @@ export function retrieve(
     case "slice":
       return readSlice(output, request);
     case "grep":
-      return grepOutput(output, request);
+      return grepOutput(output, request, sharedRegexRunner.forJob(job));
     case "page":
       return readPage(output, request);
     case "json":
-      return queryJson(output, request);
+      return queryJson(output, request, job);
     default:
       throw new InvalidArgumentError(
         "mode",
@@ -63,17 +70,20 @@ export function retrieve(
  * const scope = { sessionId: "ses_1" };
  * const hits = await readOutput(store, "out_…", scope, { mode: "grep", pattern: "timeout", context: 2 });
  * const around = await readOutput(store, "out_…", scope, { mode: "slice", anchor: "timeout", window: 300 });
+ * // A server's read: charged to the tenant's lane, stopped when the client goes away.
+ * await readOutput(store, "out_…", scope, { mode: "grep", pattern: "a+b", regex: true }, { lane: "alice", signal });
  */
 export async function readOutput<R extends RetrievalRequest>(
   store: OutputStore,
   id: string,
   scope: ReadScope,
   request: R,
+  job: RetrievalJob = {},
 ): Promise<RetrievalResult<R["mode"]>> {
   checkRequest(retrievalRequestSchema, request);
   const output = await store.open(id, scope);
   try {
-    const result = await retrieve(output, request);
+    const result = await retrieve(output, request, job);
     await store.countRead(id);
     return result as RetrievalResult<R["mode"]>;
   } finally {

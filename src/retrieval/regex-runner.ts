@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { SpillwayError } from "../core/errors.js";
+import { FairQueue, type RetrievalJob } from "./fair-queue.js";
 
 /**
  * Finds the first match of a regular expression in each line of `text`, as if each line
@@ -92,18 +93,182 @@ export function patternTimeout(pattern: string, remainingMs: number): SpillwayEr
 
 type WorkerReply = { ok: true; found: number[] } | { ok: false; error: string };
 
+/** A new scan worker; it never keeps the process alive. */
+function spawn(): Worker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  worker.unref();
+  return worker;
+}
+
+/** ABORTED: the caller went away (e.g. the HTTP client closed the request); the scan stopped. */
+export function scanAborted(pattern: string): SpillwayError {
+  return new SpillwayError(
+    "ABORTED",
+    `The search for ${JSON.stringify(pattern)} was stopped: its caller went away.`,
+    { pattern },
+    { fault: "user" },
+  );
+}
+
+export interface RegexPoolOptions {
+  /** Worker threads (default 2). */
+  readonly workers?: number;
+  /** Workers one lane (tenant) may hold at once (default: workers - 1, at least 1). */
+  readonly perLane?: number;
+}
+
+interface ScanTask {
+  readonly text: string;
+  readonly pattern: string;
+  readonly flags: string;
+  readonly max: number;
+  readonly from: number | undefined;
+}
+
 /**
- * Runs model-supplied patterns in a worker thread with a deadline: a catastrophic pattern
- * (e.g. `(a+)+$`) cannot hang the process. On timeout the worker is terminated and replaced
- * on next use. Requests run one at a time.
+ * Worker threads that run model-supplied patterns with a deadline, shared fairly between lanes
+ * (tenants) through a {@link FairQueue}: a catastrophic pattern (e.g. `(a+)+$`) cannot hang the
+ * process, and one tenant's patterns cannot hold every worker while another's wait. A worker
+ * whose scan runs out of time, or whose caller went away, is terminated and replaced on next
+ * use (SW-4 in docs/architecture.md).
+ */
+export class RegexPool {
+  private readonly queue: FairQueue;
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Set<Worker>();
+  private closed = false;
+
+  constructor(options: RegexPoolOptions = {}) {
+    const workers = options.workers ?? 2;
+    this.queue = new FairQueue({
+      slots: workers,
+      ...(options.perLane !== undefined ? { perLane: options.perLane } : {}),
+    });
+  }
+
+  /** Worker threads alive now (idle or busy). */
+  get threads(): number {
+    return this.idle.length + this.busy.size;
+  }
+
+  /** Workers stopped mid-scan (deadline passed, or the caller went away). */
+  get stopped(): number {
+    return this.stoppedCount;
+  }
+
+  private stoppedCount = 0;
+
+  /**
+   * Runs one scan for `job`, waiting for a worker in its lane's turn. The deadline (`timeoutMs`
+   * from now) counts the wait too: PATTERN_TIMEOUT when it passes; ABORTED when the job's
+   * signal aborts, waiting or running.
+   */
+  async run(task: ScanTask, timeoutMs: number, job: RetrievalJob = {}): Promise<number[]> {
+    const arrived = Date.now();
+    const deadline = arrived + timeoutMs;
+    if (timeoutMs <= 0) throw patternTimeout(task.pattern, 0);
+    const release = await this.queue.acquire({
+      ...job,
+      deadline,
+      expired: () => patternTimeout(task.pattern, timeoutMs),
+      aborted: () => scanAborted(task.pattern),
+    });
+    try {
+      const left = deadline - Date.now();
+      if (left <= 0) throw patternTimeout(task.pattern, timeoutMs);
+      return await this.runOn(this.worker(), task, left, timeoutMs, job.signal);
+    } finally {
+      release();
+    }
+  }
+
+  private worker(): Worker {
+    // The longest idle first: a replacement just spawned may still be starting.
+    const worker = this.idle.shift() ?? spawn();
+    this.busy.add(worker);
+    return worker;
+  }
+
+  /**
+   * Back to the idle list, or terminated when it may still be scanning; a terminated worker is
+   * replaced at once, so the next scan (often another tenant's) does not wait for a thread to
+   * start.
+   */
+  private done(worker: Worker, healthy: boolean): void {
+    this.busy.delete(worker);
+    if (healthy && !this.closed) {
+      this.idle.push(worker);
+      return;
+    }
+    void worker.terminate();
+    this.stoppedCount++;
+    if (!this.closed) this.idle.push(spawn());
+  }
+
+  private runOn(
+    worker: Worker,
+    task: ScanTask,
+    leftMs: number,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<number[]> {
+    return new Promise<number[]>((resolve, reject) => {
+      const finish = (healthy: boolean, outcome: () => void) => {
+        clearTimeout(timer);
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        signal?.removeEventListener("abort", onAbort);
+        this.done(worker, healthy);
+        outcome();
+      };
+      const timer = setTimeout(
+        () => finish(false, () => reject(patternTimeout(task.pattern, timeoutMs))),
+        leftMs,
+      );
+      const failed = (reason: string, fault: "model" | "internal", cause?: unknown) =>
+        new SpillwayError(
+          "INVALID_PATTERN",
+          `Pattern ${JSON.stringify(task.pattern)} failed: ${reason}`,
+          { pattern: task.pattern, reason },
+          { fault, cause },
+        );
+      const onMessage = (reply: WorkerReply) =>
+        finish(true, () =>
+          reply.ok ? resolve(reply.found) : reject(failed(reply.error, "model")),
+        );
+      const onError = (error: Error) =>
+        finish(false, () => reject(failed(error.message, "internal", error)));
+      const onAbort = () => finish(false, () => reject(scanAborted(task.pattern)));
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      worker.postMessage(task);
+    });
+  }
+
+  /** Stops every worker (tests and shutdown); scans still running fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.idle, ...this.busy];
+    this.idle.length = 0;
+    await Promise.all(all.map((worker) => worker.terminate()));
+  }
+}
+
+/**
+ * The scans of one caller over a {@link RegexPool}: grep calls {@link RegexRunner.scan}; the
+ * runner says which lane the scans are charged to and which signal stops them.
  */
 export class RegexRunner {
-  private worker: Worker | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  constructor(
+    private readonly pool: RegexPool = new RegexPool(),
+    private readonly job: RetrievalJob = {},
+  ) {}
 
   /**
    * {@link scanLines} on `text` (at most `max` matches), or with `window` {@link scanWindow}
-   * from `window.from`; PATTERN_TIMEOUT after `timeoutMs`.
+   * from `window.from`; PATTERN_TIMEOUT `timeoutMs` after the call (waiting for a worker
+   * included), ABORTED when the job's signal aborts.
    */
   scan(
     text: string,
@@ -113,73 +278,19 @@ export class RegexRunner {
     timeoutMs: number,
     window?: { readonly from: number },
   ): Promise<number[]> {
-    const run = this.queue.then(() =>
-      this.runOne(text, pattern, flags, max, timeoutMs, window?.from),
-    );
-    // The caller gets `run` and its error; the queue only needs to know it settled.
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    return this.pool.run({ text, pattern, flags, max, from: window?.from }, timeoutMs, this.job);
   }
 
-  private runOne(
-    text: string,
-    pattern: string,
-    flags: string,
-    max: number,
-    timeoutMs: number,
-    from: number | undefined,
-  ): Promise<number[]> {
-    if (timeoutMs <= 0) return Promise.reject(patternTimeout(pattern, 0));
-    if (!this.worker) {
-      this.worker = new Worker(WORKER_SOURCE, { eval: true });
-      this.worker.unref();
-    }
-    const worker = this.worker;
-    return new Promise<number[]>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cleanup();
-        this.worker = undefined;
-        void worker.terminate();
-        reject(patternTimeout(pattern, timeoutMs));
-      }, timeoutMs);
-      const failed = (reason: string, fault: "model" | "internal", cause?: unknown) =>
-        new SpillwayError(
-          "INVALID_PATTERN",
-          `Pattern ${JSON.stringify(pattern)} failed: ${reason}`,
-          { pattern, reason },
-          { fault, cause },
-        );
-      const onMessage = (reply: WorkerReply) => {
-        cleanup();
-        if (reply.ok) resolve(reply.found);
-        else reject(failed(reply.error, "model"));
-      };
-      const onError = (error: Error) => {
-        cleanup();
-        this.worker = undefined;
-        reject(failed(error.message, "internal", error));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        worker.off("message", onMessage);
-        worker.off("error", onError);
-      };
-      worker.on("message", onMessage);
-      worker.on("error", onError);
-      worker.postMessage({ text, pattern, flags, max, from });
-    });
+  /** A runner over the same pool whose scans belong to `job` (a tenant's lane, a request's signal). */
+  forJob(job: RetrievalJob): RegexRunner {
+    return new RegexRunner(this.pool, job);
   }
 
-  /** Stops the worker (tests and shutdown). */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await worker.terminate();
+  /** Stops the pool's workers (tests and shutdown). */
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 
 /** The process-wide runner used by grep. */
-export const sharedRegexRunner = new RegexRunner();
+export const sharedRegexRunner = new RegexRunner(new RegexPool());

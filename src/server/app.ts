@@ -1,10 +1,11 @@
 /**
- * The HTTP app: middleware (errors, host check, CORS, auth, rate limit) around the resource
+ * The HTTP app: middleware (errors, host check, origin and write checks, CORS, auth, rate limit) around the resource
  * routes (outputs, sessions, events), the OpenAPI document and the web inspector.
  */
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import type { TokenTable } from "./auth.js";
+import { CLIENT_HEADER, checkOrigin, checkWriteHeaders } from "./browser-guard.js";
 import { eventsRoutes } from "./events-routes.js";
 import type { RateLimiter } from "./limits.js";
 import { openApiDocument } from "./openapi.js";
@@ -16,7 +17,8 @@ import { type SessionOwners, TenantView } from "./tenancy.js";
 
 export interface AppOptions {
   readonly deps: ServerDeps;
-  readonly tokens: TokenTable;
+  /** The tokens now in force (a tokens file may be reloaded while serving). */
+  readonly tokens: () => TokenTable;
   readonly owners: SessionOwners;
   readonly limiter: RateLimiter;
   /** Origins allowed by CORS; empty: CORS off (no Access-Control headers at all). */
@@ -71,18 +73,25 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
     }
     await next();
   });
+  // Web pages of other sites may neither read nor write (browser-guard.ts).
+  app.use("*", async (c, next) => {
+    checkOrigin(c.req.header("origin"), c.req.header("host"), options.corsOrigins);
+    if (c.req.path.startsWith("/v1/"))
+      checkWriteHeaders(c.req.method, (name) => c.req.header(name));
+    await next();
+  });
   if (options.corsOrigins.length > 0)
     app.use(
       "/v1/*",
       cors({
         origin: [...options.corsOrigins],
-        allowHeaders: ["authorization", "content-type", "last-event-id", "range"],
+        allowHeaders: ["authorization", "content-type", "last-event-id", "range", CLIENT_HEADER],
         exposeHeaders: ["content-range", "etag", "x-spillway-sha256", "location"],
       }),
     );
 
   app.use("/v1/*", async (c, next) => {
-    const tenant = options.tokens.tenantOf(c.req.header("authorization"));
+    const tenant = options.tokens().tenantOf(c.req.header("authorization"));
     options.limiter.take(tenant.name);
     c.set("view", new TenantView(tenant, options.owners));
     await next();

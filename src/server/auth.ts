@@ -120,6 +120,11 @@ export class TokenTable {
     return this.entries.length > 0;
   }
 
+  /** How many tenants hold a token. */
+  get tenants(): number {
+    return new Set(this.entries.map((entry) => entry.tenant.name)).size;
+  }
+
   /**
    * The tenant an `Authorization` header names. Every entry is compared (no early exit) and
    * each comparison is constant-time. Throws 401 when the header is missing or unknown.

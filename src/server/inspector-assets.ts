@@ -24,6 +24,9 @@ const SECURITY_HEADERS = {
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
 };
 
+/** Why a requested path names no servable file: the inspector's page is served instead. */
+const NOT_A_FILE = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
+
 /**
  * A responder for the inspector's files, or a page saying how to build them when absent.
  *
@@ -39,6 +42,8 @@ export function inspectorAssets(dir: string): (path: string) => Promise<Response
     } catch {
       decoded = "/"; // a malformed escape: the inspector's page
     }
+    // No file name holds a NUL (the file system would refuse it): the inspector's page.
+    if (decoded.includes("\0")) decoded = "/";
     const clean = normalize(decoded).replace(/^([/\\])+/, "");
     const file = join(dir, clean === "" ? "index.html" : clean);
     const within = file === dir || file.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
@@ -56,7 +61,7 @@ export function inspectorAssets(dir: string): (path: string) => Promise<Response
           },
         });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        if (!NOT_A_FILE.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
       }
     }
     try {

@@ -1,8 +1,9 @@
 /**
  * Limits: request bodies (413 past the configured size, counted while streaming, so a lying
- * or absent Content-Length changes nothing) and request rates per tenant (429 with
- * Retry-After).
+ * or absent Content-Length changes nothing; 408 when a body stops moving) and request rates per
+ * tenant (429 with Retry-After).
  */
+import type { ReadableStreamReadResult } from "node:stream/web";
 import type { Context } from "hono";
 import type { Clock } from "../core/clock.js";
 import { HttpProblem } from "./problem.js";
@@ -21,30 +22,119 @@ function declaredTooLarge(c: Context, limit: number, what: string): void {
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit, what);
 }
 
+/** Default time a request body may stop moving before it is dropped (`--upload-idle-timeout`). */
+export const DEFAULT_BODY_IDLE_MS = 30_000;
+/** A body "moves" when it brings at least this many bytes per idle window (a trickle does not). */
+export const MIN_BYTES_PER_WINDOW = 1024;
+
+/** 408: the body stopped arriving, or trickles too slowly to ever end. */
+function stalled(idleMs: number): HttpProblem {
+  return new HttpProblem(
+    408,
+    "REQUEST_TIMEOUT",
+    `The request body stopped arriving: fewer than ${MIN_BYTES_PER_WINDOW} bytes in ${idleMs} ms (the limit is set by --upload-idle-timeout); nothing was stored.`,
+    { idleMs, minBytes: MIN_BYTES_PER_WINDOW },
+    { connection: "close" },
+  );
+}
+
+/** The client went away mid-body: not an error of the server, and never logged as one. */
+export function clientAborted(): HttpProblem {
+  return new HttpProblem(
+    400,
+    "CLIENT_ABORTED",
+    "The client closed the connection before the request body ended; nothing was stored.",
+  );
+}
+
 /**
- * The request body as a stream of byte chunks, failing with 413 once more than `limit` bytes
- * arrived. Nothing is buffered beyond one chunk.
+ * Watches a body's progress: every `idleMs`, the window must have brought
+ * {@link MIN_BYTES_PER_WINDOW} bytes, or `stalled` rejects with 408.
  */
-export async function* limitedBody(
-  c: Context,
-  limit: number,
-  what = "output body",
-): AsyncGenerator<Uint8Array> {
-  declaredTooLarge(c, limit, what);
-  const body = c.req.raw.body;
-  if (!body) return;
-  let total = 0;
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > limit) throw tooLarge(limit, what);
-    yield chunk;
+class BodyWatchdog {
+  readonly stalled: Promise<never>;
+  private bytes = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(idleMs: number) {
+    let fail: (error: HttpProblem) => void = () => {};
+    this.stalled = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    this.stalled.catch(() => {}); // it is raced against each read; nobody may await it in between
+    this.timer = setInterval(() => {
+      if (this.bytes < MIN_BYTES_PER_WINDOW) {
+        clearInterval(this.timer);
+        fail(stalled(idleMs));
+      }
+      this.bytes = 0;
+    }, idleMs);
+    this.timer.unref();
+  }
+
+  progress(bytes: number): void {
+    this.bytes += bytes;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
   }
 }
 
-/** A whole (small) body as text, at most `limit` bytes. */
-export async function limitedText(c: Context, limit: number): Promise<string> {
+export interface BodyLimits {
+  /** Most bytes accepted (413 past it). */
+  readonly maxBytes: number;
+  /** The window in which a body must move, ms (408 past it; default 30000). */
+  readonly idleMs?: number;
+  readonly what?: string;
+}
+
+/**
+ * The request body as a stream of byte chunks, failing with 413 once more than `maxBytes`
+ * arrived and with 408 when it stops moving (or trickles) for `idleMs`; a client that goes
+ * away mid-body is CLIENT_ABORTED. Nothing is buffered beyond one chunk.
+ */
+export async function* limitedBody(c: Context, limits: BodyLimits): AsyncGenerator<Uint8Array> {
+  const what = limits.what ?? "output body";
+  declaredTooLarge(c, limits.maxBytes, what);
+  const body = c.req.raw.body;
+  if (!body) return;
+  const watchdog = new BodyWatchdog(limits.idleMs ?? DEFAULT_BODY_IDLE_MS);
+  const reader = body.getReader();
+  let total = 0;
+  try {
+    for (;;) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await Promise.race([reader.read(), watchdog.stalled]);
+      } catch (error) {
+        if (error instanceof HttpProblem) throw error;
+        throw c.req.raw.signal.aborted || isConnectionLoss(error) ? clientAborted() : error;
+      }
+      if (next.done) return;
+      total += next.value.byteLength;
+      watchdog.progress(next.value.byteLength);
+      if (total > limits.maxBytes) throw tooLarge(limits.maxBytes, what);
+      yield next.value;
+    }
+  } finally {
+    watchdog.stop();
+    // Unread bytes are the server adapter's to drain or drop; a read still pending settles there.
+    reader.releaseLock();
+  }
+}
+
+/** Errors of a request body whose connection closed before its end. */
+function isConnectionLoss(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE" || code === "EPIPE";
+}
+
+/** A whole (small) body as text, at most `limit` bytes, dropped when it stops moving for `idleMs`. */
+export async function limitedText(c: Context, limit: number, idleMs?: number): Promise<string> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of limitedBody(c, limit, "JSON body")) chunks.push(chunk);
+  const limits = { maxBytes: limit, what: "JSON body", ...(idleMs ? { idleMs } : {}) };
+  for await (const chunk of limitedBody(c, limits)) chunks.push(chunk);
   return Buffer.concat(chunks).toString("utf8");
 }
 

@@ -6,6 +6,7 @@
  */
 
 import { OutputNotFoundError } from "../core/errors.js";
+import type { RetrievalJob } from "../retrieval/fair-queue.js";
 import { type RetrievalRequest, type RetrievalResult, retrieve } from "../retrieval/read-output.js";
 import type { OpenedOutput, OutputStore, ReadScope } from "../store/output-store.js";
 
@@ -83,13 +84,15 @@ export class OutputReader {
    * Runs one retrieval of an output `visible` accepts (checked on the cached record, so a read
    * of an open output touches no database); anything else is OUTPUT_NOT_FOUND, as for an
    * unknown id. When the output cannot be opened (running, failed, unknown), `hidden` decides
-   * first whether the caller may learn that.
+   * first whether the caller may learn that. `job` charges costly reads to the tenant's lane
+   * and stops them when the client goes away.
    */
   async read(
     id: string,
     request: RetrievalRequest,
     visible: (record: OpenedOutput["record"]) => Promise<boolean>,
     hidden: (error: unknown) => Promise<never>,
+    job: RetrievalJob = {},
   ): Promise<RetrievalResult> {
     let entry: Entry;
     try {
@@ -99,7 +102,7 @@ export class OutputReader {
     }
     try {
       if (!(await visible(entry.opened.record))) throw new OutputNotFoundError(id, false);
-      const result = await retrieve(entry.opened, request);
+      const result = await retrieve(entry.opened, request, job);
       this.counted(id);
       return result;
     } finally {

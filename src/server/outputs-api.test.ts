@@ -17,7 +17,11 @@ async function store(
   query: string,
   headers: Record<string, string> = {},
 ) {
-  return fetch(`${f.http.url}/v1/outputs?${query}`, { method: "POST", body, headers });
+  return fetch(`${f.http.url}/v1/outputs?${query}`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/octet-stream", ...headers },
+  });
 }
 
 describe("outputs over HTTP", () => {
@@ -282,7 +286,7 @@ describe("security", () => {
     });
   });
 
-  it("without a token answers only loopback Host names; CORS stays off unless configured", async () => {
+  it("without a token answers only loopback Host names; other origins are refused; CORS stays off unless configured", async () => {
     const f = await serverFixture(idle);
     const rebinding = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${f.http.url}/v1/sessions`);
@@ -302,9 +306,12 @@ describe("security", () => {
         .end();
     });
     expect(rebinding).toBe(403);
+    // Another site's page is refused outright (browser-guard.ts), and gets no CORS header.
     const plain = await f.get("/v1/sessions", { origin: "http://evil.example" });
-    expect(plain.status).toBe(200);
+    expect(plain.status).toBe(403);
+    expect(((await plain.json()) as { code: string }).code).toBe("FORBIDDEN");
     expect(plain.headers.get("access-control-allow-origin")).toBeNull();
+    expect((await f.get("/v1/sessions", { origin: f.http.url })).status).toBe(200);
     const g = await serverFixture(idle, { corsOrigins: ["http://app.example"] });
     const allowed = await g.get("/v1/sessions", { origin: "http://app.example" });
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://app.example");
@@ -370,7 +377,7 @@ describe("security", () => {
       fetch(`${f.http.url}/v1/outputs?session=shared-name&tool=t&callId=call_1`, {
         method: "POST",
         body: text,
-        headers,
+        headers: { "content-type": "application/octet-stream", ...headers },
       });
     const a = (await (await put(alice, "alice's secret\n")).json()) as {
       output: { id: string; sessionId: string };

@@ -8,7 +8,7 @@ import { OutputNotFoundError } from "../core/errors.js";
 import type { RetrievalRequest } from "../retrieval/read-output.js";
 import type { OutputRecord } from "../store/output-store.js";
 import { handleMessageOf } from "./handle-message.js";
-import { limitedBody } from "./limits.js";
+import { clientAborted, limitedBody } from "./limits.js";
 import { SETTLE_POLL_MS } from "./output-settlements.js";
 import { HttpProblem } from "./problem.js";
 import { rawResponse } from "./raw-response.js";
@@ -100,7 +100,7 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     tag: "outputs",
     summary: "Store a tool result",
     description:
-      "Stores the request body whole (streamed; any size up to --max-output-bytes) as an output of the named session, with the tool's name, arguments and call id. Answers with the record and the handle message a model would be shown.",
+      "Stores the request body whole (streamed; any size up to --max-output-bytes) as an output of the named session, with the tool's name, arguments and call id. Answers with the record and the handle message a model would be shown. Send a Content-Type other than a form or text/plain (e.g. application/octet-stream), or X-Spillway-Client: a web page of another site cannot.",
     query: putOutputQuery,
     body: {
       raw: "application/octet-stream",
@@ -112,19 +112,28 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     const query = parseQuery(c, put);
     const view = c.get("view");
     const sessionId = await view.storeId(query.session);
-    const record = await deps.stores.outputs.put(
-      {
-        sessionId,
-        toolName: query.tool,
-        toolArgs: query.args,
-        ...(query.callId ? { toolCallId: query.callId } : {}),
-      },
-      limitedBody(c, deps.limits.maxOutputBytes),
-      {
-        ...(query.binary ? { binary: true } : {}),
-        ...(query.mediaType ? { mediaType: query.mediaType } : {}),
-      },
-    );
+    const signal = c.req.raw.signal;
+    const release = await deps.uploads.acquire(view.tenant.name, signal).catch((error: unknown) => {
+      throw signal.aborted ? clientAborted() : error;
+    });
+    let record: OutputRecord;
+    try {
+      record = await deps.stores.outputs.put(
+        {
+          sessionId,
+          toolName: query.tool,
+          toolArgs: query.args,
+          ...(query.callId ? { toolCallId: query.callId } : {}),
+        },
+        limitedBody(c, { maxBytes: deps.limits.maxOutputBytes, idleMs: deps.limits.bodyIdleMs }),
+        {
+          ...(query.binary ? { binary: true } : {}),
+          ...(query.mediaType ? { mediaType: query.mediaType } : {}),
+        },
+      );
+    } finally {
+      release();
+    }
     const message = await handleMessageOf(
       deps.stores.outputs,
       record,
@@ -197,6 +206,8 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
         await visibleRecord(deps, view, id);
         throw error;
       },
+      // Costly reads wait in the tenant's lane and stop when the client goes away.
+      { lane: view.tenant.name, signal: c.req.raw.signal },
     );
     return c.json(result);
   });
@@ -207,7 +218,7 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     tag: "outputs",
     summary: "The stored bytes (Range supported)",
     description:
-      "Streams the output's stored bytes exactly (ETag: its SHA-256). Honours a single `Range: bytes=a-b` (206), answers 416 for a range past the end.",
+      "Streams the output's stored bytes exactly (ETag: its SHA-256). Honours a single `Range: bytes=a-b` (206), answers 416 for a range past the end. Always inert in a browser: nosniff, `Content-Security-Policy: default-src 'none'; sandbox`, and `Content-Disposition: attachment` unless the type is text, application/json or a raster image.",
     params: outputIdParams,
     headers: { Range: "bytes=START-END, bytes=START- or bytes=-SUFFIX" },
     responses: {

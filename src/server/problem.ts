@@ -17,6 +17,10 @@ export type HttpOnlyCode =
   | "RATE_LIMITED"
   | "SESSION_BUSY"
   | "SESSION_NOT_RUNNING"
+  | "REQUEST_TIMEOUT"
+  | "TOO_MANY_UPLOADS"
+  | "CLIENT_ABORTED"
+  | "UNSUPPORTED_MEDIA_TYPE"
   | "INTERNAL";
 
 export type HttpErrorCode = ErrorCode | HttpOnlyCode;
@@ -64,6 +68,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   INVALID_PATTERN: 400,
   PATTERN_TIMEOUT: 422,
   INVALID_QUERY: 400,
+  QUERY_TIMEOUT: 422,
+  QUERY_TOO_COSTLY: 422,
   INVALID_JSON: 422,
   UNSUPPORTED_KIND: 400,
   CONFIG_INVALID: 400,
@@ -85,7 +91,10 @@ export function errorResponseOf(error: unknown): {
     return { status: error.status, body: error.toJSON(), headers: error.headers };
   if (isSpillwayError(error)) {
     return {
-      status: STATUS_BY_CODE[error.code] ?? (error.fault === "user" ? 400 : 500),
+      // The caller's input (over HTTP, a "model" fault is the client's request): never a 500.
+      status:
+        STATUS_BY_CODE[error.code] ??
+        (error.fault === "user" || error.fault === "model" ? 400 : 500),
       body: error.toJSON(),
       headers: {},
     };

@@ -1,9 +1,11 @@
 /**
  * The stored bytes of an output as an HTTP response: streamed in blocks (never whole in
- * memory), one byte range when asked (206), 416 for a range outside the output.
+ * memory), one byte range when asked (206), 416 for a range outside the output, always inert in
+ * a browser (raw-headers.ts).
  */
 import type { OpenedOutput } from "../store/output-store.js";
 import { HttpProblem } from "./problem.js";
+import { rawHeaders } from "./raw-headers.js";
 
 const BLOCK = 256 * 1024;
 
@@ -80,10 +82,7 @@ export function rawResponse(
   const start = range?.start ?? 0;
   const end = range ? range.end + 1 : source.size;
   const headers: Record<string, string> = {
-    "content-type":
-      record.kind === "binary"
-        ? (record.mediaType ?? "application/octet-stream")
-        : "text/plain; charset=utf-8",
+    ...rawHeaders(record),
     "content-length": String(end - start),
     "accept-ranges": "bytes",
     etag: `"${record.sha256}"`,

@@ -20,7 +20,7 @@ import { TokenTable } from "./auth.js";
 import { EventHub, type SessionEventFeed } from "./event-hub.js";
 import { RelayedEventFeed } from "./event-relay.js";
 import { inspectorAssets } from "./inspector-assets.js";
-import { RateLimiter } from "./limits.js";
+import { DEFAULT_BODY_IDLE_MS, RateLimiter } from "./limits.js";
 import { LiveSessions } from "./live-sessions.js";
 import { OutputReader } from "./output-reader.js";
 import { OutputSettlements, reportingSettlements } from "./output-settlements.js";
@@ -30,6 +30,7 @@ import { DEFAULT_LEASE_TTL_MS, LeaseKeeper } from "./session-lease.js";
 import { localSessionRunner, type SessionRunner } from "./session-runner.js";
 import { startTakeover } from "./takeover.js";
 import { FileSessionOwners, type SessionOwners } from "./tenancy.js";
+import { DEFAULT_MAX_UPLOADS, UploadSlots } from "./upload-slots.js";
 
 export const DEFAULT_PORT = 7411;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -79,6 +80,10 @@ export interface ServeOptions {
   readonly eventWindow?: { readonly maxEvents?: number; readonly maxBytes?: number };
   /** Regular-expression deadline for grep reads, ms (default 5000, as in the CLI). */
   readonly regexTimeoutMs?: number;
+  /** Uploads (`POST /v1/outputs`) a tenant may have in progress at once (default 8); more wait, then 429. */
+  readonly maxUploads?: number;
+  /** A request body that sends nothing for this long is dropped with 408, ms (default 30000). */
+  readonly bodyIdleMs?: number;
   /** The built inspector (default: dist/inspector beside this module). */
   readonly inspectorDir?: string;
   /** Replace how sessions run (e.g. wrap the local runner in a lease). */
@@ -102,6 +107,12 @@ export interface RunningServer {
   readonly deps: ServerDeps;
   /** Stops running sessions (gracefully, then aborts), closes connections and the stores it opened. */
   close(): Promise<void>;
+  /**
+   * Reads the tokens file again (`spillway serve` does on SIGHUP): added tokens work and
+   * removed ones are refused from the next request on. An unreadable or invalid file changes
+   * nothing and rejects with CONFIG_INVALID; without a tokens file it rejects too.
+   */
+  reloadTokens(): Promise<{ readonly tenants: number }>;
 }
 
 /** True for loopback addresses and `localhost`. */
@@ -162,7 +173,7 @@ async function eventFeed(
  */
 export async function startServer(options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
-  const tokens = await tokenTable(options);
+  let tokens = await tokenTable(options);
   if (!isLoopback(host) && !tokens.required)
     throw new SpillwayError(
       "CONFIG_INVALID",
@@ -233,7 +244,9 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
         maxOutputBytes: options.maxOutputBytes ?? stores.outputs.maxOutputBytes,
         maxJsonBytes: options.maxJsonBytes ?? 1024 * 1024,
         regexTimeoutMs: options.regexTimeoutMs ?? 5000,
+        bodyIdleMs: options.bodyIdleMs ?? DEFAULT_BODY_IDLE_MS,
       },
+      uploads: new UploadSlots({ perTenant: options.maxUploads ?? DEFAULT_MAX_UPLOADS }),
       agents: { agentsDir, allowInlineCommands: options.allowInlineCommands ?? false },
       heartbeatMs: options.heartbeatMs ?? 15_000,
     };
@@ -244,7 +257,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     let allowedHosts: Set<string> | null = null;
     const app = createApp({
       deps,
-      tokens,
+      tokens: () => tokens,
       owners,
       limiter: new RateLimiter(rate, rate * 2, options.clock ?? systemClock),
       corsOrigins: options.corsOrigins ?? [],
@@ -280,6 +293,17 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       port,
       app,
       deps,
+      reloadTokens: async () => {
+        if (options.tokensFile === undefined)
+          throw new SpillwayError(
+            "CONFIG_INVALID",
+            "There is no tokens file to reload: this server was started without --tokens-file.",
+            { option: "--tokens-file" },
+          );
+        const next = await TokenTable.fromFile(options.tokensFile);
+        tokens = next;
+        return { tenants: next.tenants };
+      },
       close: async () => {
         stopTakeover();
         await live.closeAll(5000);

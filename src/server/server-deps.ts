@@ -7,6 +7,7 @@ import type { OutputReader } from "./output-reader.js";
 import type { OutputSettlements } from "./output-settlements.js";
 import type { ApiRegistry } from "./route-spec.js";
 import type { SessionOwners, TenantView } from "./tenancy.js";
+import type { UploadSlots } from "./upload-slots.js";
 
 export interface ServerLimits {
   /** Largest output body `POST /v1/outputs` accepts, in bytes. */
@@ -15,6 +16,8 @@ export interface ServerLimits {
   readonly maxJsonBytes: number;
   /** Deadline of a regular expression in grep reads, in ms (the CLI's default: 5000). */
   readonly regexTimeoutMs: number;
+  /** Longest pause between two chunks of a request body, in ms. */
+  readonly bodyIdleMs: number;
 }
 
 export interface ServerDeps {
@@ -28,6 +31,8 @@ export interface ServerDeps {
   readonly owners: SessionOwners;
   readonly registry: ApiRegistry;
   readonly limits: ServerLimits;
+  /** Concurrent uploads per tenant. */
+  readonly uploads: UploadSlots;
   readonly agents: AgentSourceOptions;
   /** Idle time before an SSE heartbeat comment. */
   readonly heartbeatMs: number;

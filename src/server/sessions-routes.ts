@@ -60,7 +60,8 @@ export async function visibleSession(
 export function sessionsRoutes(deps: ServerDeps): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   const r = deps.registry;
-  const json = (c: Parameters<typeof limitedText>[0]) => limitedText(c, deps.limits.maxJsonBytes);
+  const json = (c: Parameters<typeof limitedText>[0]) =>
+    limitedText(c, deps.limits.maxJsonBytes, deps.limits.bodyIdleMs);
 
   const start = r.add({
     method: "post",

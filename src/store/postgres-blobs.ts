@@ -52,6 +52,21 @@ async function* piecesOf(payload: PayloadBytes, size: number): AsyncGenerator<Ui
 }
 
 /**
+ * Dedupe the bytes, never the representation: when the same bytes were first stored as binary
+ * (no line index), a text output of them fills the index in.
+ */
+async function fillMissingIndex(
+  client: PoolClient,
+  blob: { sha256: string; lineIndex: Uint8Array },
+): Promise<void> {
+  if (blob.lineIndex.byteLength === 0) return;
+  await client.query(
+    "UPDATE blobs SET line_index = $2 WHERE sha256 = $1 AND octet_length(line_index) = 0",
+    [blob.sha256, Buffer.from(blob.lineIndex)],
+  );
+}
+
+/**
  * Writes a payload's chunks inside the caller's transaction, unless the same content is
  * already stored (content addressing: the `blobs` row is claimed first, and a second writer of
  * the same bytes waits for the first to commit, then skips).
@@ -66,7 +81,10 @@ export async function writeBlob(
      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING`,
     [blob.sha256, blob.byteSize, CHUNK_BYTES, Buffer.from(blob.lineIndex), blob.createdAt],
   );
-  if (claimed.rowCount === 0) return;
+  if (claimed.rowCount === 0) {
+    await fillMissingIndex(client, blob);
+    return;
+  }
   let seq = 0;
   let batch: Uint8Array[] = [];
   const flush = async () => {
@@ -195,6 +213,7 @@ export async function adoptChunks(
   );
   if (claimed.rowCount === 1)
     await client.query("UPDATE blob_chunks SET sha256 = $1 WHERE sha256 = $2", [blob.sha256, key]);
+  else await fillMissingIndex(client, blob);
   await client.query("DELETE FROM blobs WHERE sha256 = $1", [key]);
 }
 

@@ -144,4 +144,30 @@ describe("PostgresOutputStore", () => {
     expect(isSpillwayError(error, "STORE_CORRUPT")).toBe(true);
     expect((error as Error).message).toContain("Chunk 2");
   });
+  it("repairs a text output whose payload was first stored as binary by an older version", async () => {
+    const store = await POSTGRES_ENGINE.open();
+    const text = "first\nsecond\n".repeat(30_000);
+    await store.put(origin("img"), Buffer.from(text), { binary: true });
+    const asText = await store.put(origin(), Buffer.from(text));
+    const url = (store as unknown as { options: { connectionString: string } }).options
+      .connectionString;
+    // What a store written before the fix holds: the text output's payload without an index.
+    await sql(url, "UPDATE blobs SET line_index = $1 WHERE sha256 = $2", [
+      Buffer.alloc(0),
+      asText.sha256,
+    ]);
+    const fresh = await POSTGRES_ENGINE.reopen(store);
+    const line = await readOutput(fresh, asText.id, SCOPE, {
+      mode: "slice",
+      lineStart: 40_000,
+      lineEnd: 40_000,
+    });
+    expect(line.found && line.text).toBe("second\n");
+    const [row] = await sql(
+      url,
+      "SELECT octet_length(line_index) AS n FROM blobs WHERE sha256 = $1",
+      [asText.sha256],
+    );
+    expect(Number(row.n)).toBeGreaterThan(0);
+  });
 });

@@ -40,6 +40,7 @@ import {
   withTransaction,
 } from "./postgres-database.js";
 import { type PgOutputRow, toRecord } from "./postgres-output-rows.js";
+import { storedOrRebuilt } from "./rebuild-line-index.js";
 import { checkQuota, payloadLimit, type SessionQuota, sessionQuotaError } from "./session-quota.js";
 import { DEFAULT_INLINE_MAX_BYTES, DEFAULT_MAX_OUTPUT_BYTES } from "./sqlite-output-store.js";
 import * as check from "./store-arguments.js";
@@ -234,7 +235,13 @@ export class PostgresOutputStore implements OutputStore {
       Number(row.blob_size),
       row.chunk_bytes,
     );
-    const index = record.kind === "binary" ? null : await this.indexFor(sha256);
+    const index =
+      record.kind === "binary"
+        ? null
+        : await this.indexFor(sha256, source).catch(async (error: unknown) => {
+            await source.close();
+            throw error;
+          });
     return {
       record: { ...record, status: "ready", sha256 },
       source,
@@ -373,14 +380,19 @@ export class PostgresOutputStore implements OutputStore {
     return toRecord(rows[0]);
   }
 
-  /** A payload's line index, fetched and parsed once per process (payloads never change). */
-  private async indexFor(sha256: string): Promise<LineIndex> {
+  /** A text payload's line index, parsed once per process; a missing one is rebuilt and saved. */
+  private async indexFor(sha256: string, source: PostgresBlobSource): Promise<LineIndex> {
     return this.indexes.get(sha256, async () => {
       const { rows } = await this.pool.query<{ line_index: Buffer }>(
         "SELECT line_index FROM blobs WHERE sha256 = $1",
         [sha256],
       );
-      return rows[0]?.line_index ?? new Uint8Array();
+      return storedOrRebuilt(rows[0]?.line_index, source, sha256, (packed) =>
+        this.pool.query(
+          "UPDATE blobs SET line_index = $2 WHERE sha256 = $1 AND octet_length(line_index) = 0",
+          [sha256, Buffer.from(packed)],
+        ),
+      );
     });
   }
 }

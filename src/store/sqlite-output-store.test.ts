@@ -2,10 +2,12 @@
 // this file keeps what is SQLite's own: blob files, their modes, directories, files on disk.
 import { readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { chunks, errorOf, origin, SCOPE, sha, tempStore } from "../../test/helpers/temp-store.js";
 import { isSpillwayError } from "../core/errors.js";
 import { readOutput } from "../retrieval/read-output.js";
+import { openSqliteOutputStore } from "./sqlite-output-store.js";
 
 describe("SqliteOutputStore.put", () => {
   it("gives each output an unguessable id, even for identical content", async () => {
@@ -130,5 +132,36 @@ describe("durability and corruption", () => {
     await writeFile(path, "short");
     const error = await errorOf(store.open(record.id, SCOPE));
     expect(isSpillwayError(error, "STORE_CORRUPT")).toBe(true);
+  });
+});
+
+describe("SqliteOutputStore.open", () => {
+  it("repairs a text output whose payload was first stored as binary by an older version", async () => {
+    const { store, home } = await tempStore({ inlineMaxBytes: 1024 });
+    const text = "first\nsecond\n".repeat(30_000);
+    await store.put(origin("img"), Buffer.from(text), { binary: true });
+    const asText = await store.put(origin(), Buffer.from(text));
+    await store.close();
+    // What a store written before the fix holds: the text output's payload without an index.
+    const db = new Database(join(home, "spillway.db"));
+    db.prepare("UPDATE blobs SET line_index = x'' WHERE sha256 = ?").run(asText.sha256);
+    db.close();
+    const fresh = await openSqliteOutputStore({ home });
+    try {
+      const line = await readOutput(fresh, asText.id, SCOPE, {
+        mode: "slice",
+        lineStart: 40_000,
+        lineEnd: 40_000,
+      });
+      expect(line.found && line.text).toBe("second\n");
+    } finally {
+      await fresh.close();
+    }
+    const check = new Database(join(home, "spillway.db"), { readonly: true });
+    const row = check
+      .prepare("SELECT length(line_index) AS n FROM blobs WHERE sha256 = ?")
+      .get(asText.sha256) as { n: number };
+    check.close();
+    expect(row.n).toBeGreaterThan(0);
   });
 });

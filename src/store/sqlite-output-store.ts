@@ -30,6 +30,7 @@ import {
   notRunningError,
   verifyStored,
 } from "./output-store-common.js";
+import { isMissingIndex, rebuildLineIndex } from "./rebuild-line-index.js";
 import { checkQuota, payloadLimit, sessionQuotaError, sqliteQuota } from "./session-quota.js";
 import { diskFullError, openSqliteDatabase, type SqliteSynchronous } from "./sqlite-database.js";
 import { type BlobRow, type OutputRow, toRecord } from "./sqlite-output-rows.js";
@@ -219,7 +220,13 @@ export class SqliteOutputStore implements OutputStore {
       });
     }
     const source = await this.sourceFor(blob);
-    const index = record.kind === "binary" ? null : this.indexFor(blob);
+    let index: LineIndex | null = null;
+    try {
+      index = record.kind === "binary" ? null : await this.indexFor(blob, source);
+    } catch (error) {
+      await source.close();
+      throw error;
+    }
     return {
       record: { ...record, status: "ready", sha256 },
       source,
@@ -291,8 +298,12 @@ export class SqliteOutputStore implements OutputStore {
     const inline = "inline" in stored.payload ? stored.payload.inline : null;
     this.db
       .prepare(
-        `INSERT OR IGNORE INTO blobs (sha256, byte_size, storage, inline_data, line_index, created_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        // Dedupe the bytes, never the representation: a payload first stored as binary has no
+        // line index, and a text output of the same bytes fills it in (rebuild-line-index.ts).
+        `INSERT INTO blobs (sha256, byte_size, storage, inline_data, line_index, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (sha256) DO UPDATE SET line_index = excluded.line_index
+           WHERE length(blobs.line_index) = 0 AND length(excluded.line_index) > 0`,
       )
       .run(
         stored.sha256,
@@ -363,7 +374,20 @@ export class SqliteOutputStore implements OutputStore {
     return FileBlobSource.open(this.blobs.pathFor(blob.sha256), blob.byte_size, blob.sha256);
   }
 
-  private indexFor(blob: BlobRow): LineIndex {
-    return this.indexes.getSync(blob.sha256, blob.line_index);
+  /** A text output's line index; a missing one is rebuilt from the bytes and saved. */
+  private async indexFor(blob: BlobRow, source: BlobSource): Promise<LineIndex> {
+    if (!isMissingIndex(blob.line_index)) return this.indexes.getSync(blob.sha256, blob.line_index);
+    return this.indexes.get(blob.sha256, async () => {
+      const packed = await rebuildLineIndex(source, blob.sha256);
+      try {
+        this.db
+          .prepare("UPDATE blobs SET line_index = ? WHERE sha256 = ? AND length(line_index) = 0")
+          .run(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength), blob.sha256);
+      } catch (error) {
+        // A read-only or busy database still serves the read; the next open saves the index.
+        if (!/^SQLITE_(READONLY|BUSY)/.test((error as { code?: string }).code ?? "")) throw error;
+      }
+      return packed;
+    });
   }
 }

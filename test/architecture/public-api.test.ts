@@ -185,6 +185,7 @@ const ENTRY_POINTS = {
       "RETRIEVAL_MODES",
       "RawRequest",
       "RawResult",
+      "RetrievalJob",
       "RetrievalMode",
       "RetrievalRequest",
       "RetrievalResult",

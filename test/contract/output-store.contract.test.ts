@@ -90,6 +90,48 @@ describe.each(STORE_ENGINES)("output store contract: $name", (engine) => {
     expect(png).toMatchObject({ kind: "binary", mediaType: "image/png" });
   });
 
+  it("dedupes the bytes, never the representation: a text output of bytes stored as binary reads as text", async () => {
+    const store = await engine.open();
+    const small = "line one\nline two\n";
+    const large = "0123456789abcdef\n".repeat(40_000); // several PostgreSQL chunks, a blob file
+    const huge = "0123456789abcdef\n".repeat(320_000); // past one 4 MiB batch: streamed while ingested
+    for (const [i, text] of [small, "", large, huge].entries()) {
+      // Binary first (another session, another tenant's prefix), then the same bytes as text.
+      const binary = await store.put(
+        { sessionId: `alice~s${i}`, toolName: "img", toolArgs: "{}" },
+        Buffer.from(text),
+        { binary: true, mediaType: "image/svg+xml" },
+      );
+      const asText = await store.put(origin("fs__read_text_file"), Buffer.from(text));
+      expect(asText.sha256).toBe(binary.sha256);
+      expect(asText).toMatchObject({ kind: "text", charCount: text.length });
+      // Read as text, by characters and by lines (what needs the line index).
+      const readsAsText = async (id: string) => {
+        const chars = await readOutput(store, id, SCOPE, { mode: "slice", start: 0, length: 40 });
+        expect(chars.found && chars.text).toBe(text.slice(0, 40));
+        if (text === "") return;
+        const last = text.split("\n").length - 1;
+        const line = await readOutput(store, id, SCOPE, {
+          mode: "slice",
+          lineStart: last,
+          lineEnd: last,
+        });
+        expect(line.found && line.text).toBe(`${text.split("\n")[last - 1]}\n`);
+      };
+      await readsAsText(asText.id);
+      // Text first, then binary: each output keeps its own representation.
+      const again = await store.put(origin("img"), Buffer.from(text), { binary: true });
+      expect(again.kind).toBe("binary");
+      const bytes = await readOutput(store, again.id, SCOPE, {
+        mode: "slice",
+        start: 0,
+        length: 12,
+      });
+      expect(bytes).toMatchObject({ encoding: "base64" });
+      await readsAsText(asText.id);
+    }
+  });
+
   it("handles the empty output", async () => {
     const store = await engine.open();
     const record = await store.put(origin(), "");

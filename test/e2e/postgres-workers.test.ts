@@ -72,6 +72,7 @@ describe("two spillway serve workers on one PostgreSQL", () => {
     const body = `${`${"x".repeat(80)}\n`.repeat(40_000)}the ${NEEDLE} line\n`;
     const put = await fetch(`${a}/v1/outputs?session=ses_shared&tool=fs__read&args=%7B%7D`, {
       method: "POST",
+      headers: { "content-type": "application/octet-stream" },
       body,
     });
     expect(put.status).toBe(201);

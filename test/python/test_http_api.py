@@ -65,7 +65,13 @@ def test_store_5mb_and_page_back_with_continuations(server):
         "surface": "get_continuation",
         "continuationChars": "4000",
     }
-    stored = requests.post(f"{server}/v1/outputs", params=params, data=body, timeout=60)
+    stored = requests.post(
+        f"{server}/v1/outputs",
+        params=params,
+        data=body,
+        headers={"content-type": "application/octet-stream"},
+        timeout=60,
+    )
     assert stored.status_code == 201, stored.text
     answer = stored.json()
     record = answer["output"]

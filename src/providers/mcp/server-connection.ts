@@ -1,6 +1,7 @@
 /**
  * One configured server over its lifetime: connect, call tools, notice when it dies, restart it
- * at most `maxRestarts` times (on the next call after a death), and close it.
+ * at most `maxRestarts` times (on the next call after a death; after a second death, not before
+ * its backoff, `restartBackoffMs`), and close it.
  *
  * States: `connected` → (dies) → `exited` (restart pending) or `failed` (no restarts left);
  * a server that never connected is `failed`; `close()` makes every server `closed`.
@@ -47,6 +48,11 @@ export class McpServerConnection {
   #error: SpillwayError | undefined;
   #restartsLeft: number;
   #restarting: Promise<void> | undefined;
+  /** Deaths since the last session that stayed up for the longest backoff. */
+  #deaths = 0;
+  #upSince = 0;
+  /** No restart before this time (epoch ms). */
+  #restartAt = 0;
   /** Tools found by the first successful connection: the catalog the model is shown. */
   #tools: McpSession["tools"] = [];
 
@@ -178,6 +184,15 @@ export class McpServerConnection {
     onClose: (session: McpSession) => {
       if (session !== this.#session || this.#state !== "connected") return;
       this.#state = this.#restartsLeft > 0 ? "exited" : "failed";
+      const now = Date.now();
+      if (now - this.#upSince >= MAX_BACKOFF_MS) this.#deaths = 0;
+      this.#deaths += 1;
+      const backoff = this.#options.restartBackoffMs;
+      // The first death restarts at the next call; later ones wait, twice as long each time.
+      this.#restartAt =
+        backoff > 0 && this.#deaths > 1
+          ? now + Math.min(MAX_BACKOFF_MS, backoff * 2 ** (this.#deaths - 2))
+          : 0;
       const fatal = session.stdio?.fatalError;
       const facts = sessionFacts(this.name, this.spec, session);
       this.#error = fatal
@@ -190,9 +205,19 @@ export class McpServerConnection {
     this.#session = session;
     this.#state = "connected";
     this.#error = undefined;
+    this.#upSince = Date.now();
   }
 
   async #ready(publicName: string): Promise<McpSession> {
+    if (this.#state === "exited" && Date.now() < this.#restartAt) {
+      throw restartPendingError(
+        this.name,
+        publicName,
+        this.#deaths,
+        this.#restartAt - Date.now(),
+        this.#error ?? unknownDown(this.name),
+      );
+    }
     if (this.#state === "exited") {
       this.#restarting ??= this.#restart().finally(() => {
         this.#restarting = undefined;
@@ -277,6 +302,26 @@ function asSpillwayError(error: unknown): SpillwayError {
   if (isSpillwayError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new SpillwayError("MCP_SERVER_FAILED", message, {}, { fault: "internal", cause: error });
+}
+
+/** The longest wait between restarts, and how long a session must stay up to reset it. */
+const MAX_BACKOFF_MS = 60_000;
+
+/** MCP_SERVER_FAILED while a dying server waits for its next restart. */
+function restartPendingError(
+  server: string,
+  tool: string,
+  deaths: number,
+  waitMs: number,
+  earlier: SpillwayError,
+): SpillwayError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new SpillwayError(
+    "MCP_SERVER_FAILED",
+    `MCP server "${server}" is down: it died ${deaths} times in a row, so tool ${tool} cannot be called now. It is started again at the first call after ${seconds} s (the wait doubles with each death, up to 60 s). Last: ${earlier.message}`,
+    { ...earlier.details, server, tool, reason: "restart_pending", deaths, retryAfterMs: waitMs },
+    { fault: "tool", cause: earlier },
+  );
 }
 
 function unknownDown(server: string): SpillwayError {

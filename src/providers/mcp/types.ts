@@ -167,6 +167,13 @@ export type McpHubOptions = {
    * one of its tools. Default 1; 0 makes every call after a crash fail fast.
    */
   maxRestarts?: number;
+  /**
+   * Backoff between restarts of a server that keeps dying: the first restart is at the next
+   * call, each later one waits this long, doubled per death (at most 60 s; reset once a
+   * session stays up that long). Calls meanwhile fail at once, saying when it restarts.
+   * Default 0: no wait. The MCP gateway uses 1,000 ms with unlimited restarts.
+   */
+  restartBackoffMs?: number;
   /** On close, how long a stdio server gets to exit after stdin ends, before SIGTERM. Default 2,000 ms. */
   closeGraceMs?: number;
   /**
@@ -217,6 +224,7 @@ export function resolveHubOptions(options: McpHubOptions = {}): ResolvedMcpHubOp
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     stderrTailBytes: options.stderrTailBytes ?? 16 * 1024,
     maxRestarts: options.maxRestarts ?? 1,
+    restartBackoffMs: options.restartBackoffMs ?? 0,
     closeGraceMs: options.closeGraceMs ?? 2_000,
     clientCapabilities: options.clientCapabilities ?? {},
     ...(options.onStderr ? { onStderr: options.onStderr } : {}),
