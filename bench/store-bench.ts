@@ -1,6 +1,6 @@
 /**
- * Store benchmark: ingest, slice, grep, search, page, peak RSS and token-estimate accuracy,
- * each next to its floor measured in the same run.
+ * Store benchmark: ingest, slice, grep (with and without records), search, page, peak RSS
+ * and token-estimate accuracy, each next to its floor measured in the same run.
  *
  *   npm run bench:store                       # 1, 10 and 100 MB
  *   npm run bench:store -- --quick            # 1 and 10 MB (headline figures at 10 MB)
@@ -49,6 +49,7 @@ import {
   type TokenRow,
   tokenTable,
 } from "./print.js";
+import { measureRecords, type RecordsRow, recordsTable } from "./records-measure.js";
 import { worst } from "./report.js";
 import { measureSearch } from "./search-measure.js";
 
@@ -95,6 +96,7 @@ interface Results {
   page: PageRow[];
   rss: RssRow[];
   tokens: TokenRow[];
+  records: RecordsRow[];
 }
 
 /** Every measurement of one fixture that needs it in memory or in a store. */
@@ -134,6 +136,8 @@ async function benchFixture(fixture: Fixture, root: string, results: Results): P
       mb,
       ...(await measureSearch(kept.store, record, fixture, GREP_REPEATS)),
     });
+    progress(`${kind} ${mb} MB: grep with records x${GREP_REPEATS}`);
+    results.records.push(...(await measureRecords(kept.store, record, kind, mb, GREP_REPEATS)));
     progress(`${kind} ${mb} MB: page through`);
     results.page.push({ kind, mb, ...(await measurePage(kept.store, record)) });
     if (TOKEN_SIZES.includes(mb)) results.tokens.push(await tokenRow(fixture, text, record));
@@ -251,6 +255,15 @@ function jsonSummary(options: Options, h: Headline, results: Results, totalMs: n
     page: results.page,
     peakRss: results.rss,
     tokens: results.tokens,
+    recordsOk: results.records.every((r) => r.ok),
+    // Grep with records over plain grep, at the headline size: one match, and 50.
+    recordsNeedleRatio: worst(
+      results.records.filter((r) => r.mb === h.mb && r.matches === 1).map((r) => r.ratio),
+    ),
+    records50MatchesRatio: worst(
+      results.records.filter((r) => r.mb === h.mb && r.matches > 1).map((r) => r.ratio),
+    ),
+    records: results.records,
   };
 }
 
@@ -277,6 +290,7 @@ async function main(): Promise<void> {
     page: [],
     rss: [],
     tokens: [],
+    records: [],
   };
   try {
     // Warm-up: loads the tokenizer tables and compiles the ingest path before any timing.
@@ -308,6 +322,7 @@ async function main(): Promise<void> {
     sliceTable(results.slice, headline),
     grepTable(results.grep, headline),
     searchTable(results.search, headline),
+    recordsTable(results.records),
     pageTable(results.page),
     rssTable(results.rss, headline),
     tokenTable(results.tokens),

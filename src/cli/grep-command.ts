@@ -5,6 +5,8 @@
  */
 import type { GrepLine, GrepResult } from "../retrieval/grep.js";
 import { readOutput } from "../retrieval/read-output.js";
+import { fieldsLine } from "../retrieval/record-matches.js";
+import type { MatchRecord } from "../retrieval/record-types.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import { EXIT_OK } from "./errors.js";
 import { formatCount, shellQuote } from "./format.js";
@@ -16,6 +18,8 @@ export interface GrepOptions {
   readonly max?: number;
   readonly cursor?: number;
   readonly timeoutMs?: number;
+  /** Show each match inside its record (JSON object, YAML item, CSV row, log entry). */
+  readonly record?: boolean;
 }
 
 interface ShownLine {
@@ -54,6 +58,42 @@ export function renderGrep(result: GrepResult): string[] {
   return lines;
 }
 
+/**
+ * Display lines for a grep result with records: each record once, opened by a `#` line with
+ * its kind and lines (and the commands that read what it left out), matching lines as
+ * `LINE:COL: text`, the record's other lines as `LINE- text`, `--` between records.
+ */
+export function renderRecords(result: GrepResult, id: string, home: string | undefined): string[] {
+  const records = result.records ?? [];
+  const lines: string[] = [];
+  records.forEach((record, index) => {
+    const matches = result.matches.filter((m) => m.recordIndex === index);
+    if (index > 0) lines.push("--");
+    lines.push(`# record: ${record.kind}, lines ${record.lineStart}-${record.lineEnd}`);
+    for (const part of record.clipped?.omitted ?? []) {
+      const flags =
+        "lineStart" in part.slice
+          ? `--line-start ${part.slice.lineStart} --line-end ${part.slice.lineEnd}`
+          : `--start ${part.slice.start} --length ${part.slice.length}`;
+      const where = home !== undefined ? ` --home ${shellQuote(home)}` : "";
+      lines.push(
+        `# left out: lines ${part.lineStart}-${part.lineEnd}: spillway outputs slice ${id}${where} ${flags}`,
+      );
+    }
+    lines.push(...recordLines(record, new Map(matches.map((m) => [m.line, m.column]))));
+  });
+  return lines;
+}
+
+function recordLines(record: MatchRecord, columns: Map<number, number>): string[] {
+  if (record.fields) return [`${record.lineStart}: ${fieldsLine(record.fields)}`];
+  return record.text.split("\n").map((text, i) => {
+    const line = record.provenance.lineStart + i;
+    const column = columns.get(line);
+    return column === undefined ? `${line}- ${text}` : `${line}:${column}: ${text}`;
+  });
+}
+
 /** The stderr footer: count, whether more exist, and the command that continues. */
 function footer(result: GrepResult, id: string, options: GrepOptions, home: string | undefined) {
   const count = result.matches.length;
@@ -75,6 +115,7 @@ function footer(result: GrepResult, id: string, options: GrepOptions, home: stri
     ...(options.ignoreCase ? ["-i"] : []),
     ...(options.context ? ["-C", String(options.context)] : []),
     ...(options.max !== undefined ? ["--max", String(options.max)] : []),
+    ...(options.record ? ["--record"] : []),
     "--cursor",
     String(result.nextCursor),
   ];
@@ -101,14 +142,16 @@ export async function grepCommand(
       ...(options.max !== undefined ? { maxMatches: options.max } : {}),
       ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.record ? { record: true } : {}),
     }),
   );
   if (context.json) {
     await context.out.json(result);
     return EXIT_OK;
   }
-  await context.out.lines(renderGrep(result));
-  for (const line of footer(result, id, options, context.explicitHome ? context.home : undefined)) {
+  const home = context.explicitHome ? context.home : undefined;
+  await context.out.lines(result.records ? renderRecords(result, id, home) : renderGrep(result));
+  for (const line of footer(result, id, options, home)) {
     context.out.note(line);
   }
   return EXIT_OK;

@@ -107,6 +107,10 @@ export function addOutputsCommand(program: Command): void {
       "deadline of the whole regex search in ms (default 5000 + 25 per MB)",
       integer(1, 600_000),
     )
+    .option(
+      "--record",
+      "show each match inside its record: the JSON object, YAML item, CSV row or log entry around it",
+    )
     .action((id: string, pattern: string, options, command: Command) =>
       run(grepCommand(contextOf(command), id, pattern, options)),
     );

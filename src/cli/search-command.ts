@@ -9,7 +9,8 @@ import type { SearchMatch, SearchResult, SearchSummary } from "../retrieval/sear
 import { type SessionSearchResult, searchSession } from "../retrieval/search-session.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import { EXIT_OK, UsageError } from "./errors.js";
-import { formatCount, printable } from "./format.js";
+import { formatCount } from "./format.js";
+import { printable } from "./terminal-text.js";
 
 export interface SearchOptions {
   readonly session?: string;
@@ -35,10 +36,12 @@ function notes(summary: SearchSummary, where: string): string[] {
     `# ${formatCount(count)} matching line${count === 1 ? "" : "s"} in ${where} (lines holding each word: ${words.join(", ")}); best first, score then line`,
   ];
   if (summary.ignoredWords.length > 0)
-    out.push(`# common words left out: ${summary.ignoredWords.map(printable).join(", ")}`);
+    out.push(
+      `# common words left out: ${summary.ignoredWords.map((word) => printable(word)).join(", ")}`,
+    );
   if (summary.droppedWords.length > 0)
     out.push(
-      `# words past the first 32 left out: ${summary.droppedWords.map(printable).join(", ")}`,
+      `# words past the first 32 left out: ${summary.droppedWords.map((word) => printable(word)).join(", ")}`,
     );
   if (summary.stopped)
     out.push(

@@ -31,21 +31,23 @@ function fieldShape(field: string): string {
   return shape;
 }
 
+/** Runs of a first field's shape that are compared: enough for `2026-`, `[main`, `I0314`, not the rest. */
+const SHAPE_RUNS = 2;
+
 /**
- * How an unindented line starts: the shape of its first field, and of the second when the
- * first is one word. `null` for indented and blank lines, which continue a record.
+ * How an unindented line starts: the first SHAPE_RUNS runs of its first field's shape (a
+ * thread name or an id further on varies from line to line; the start of a timestamp does
+ * not). `null` for indented and blank lines, which continue a record.
  *
  * @example
- * lineShape("2026-03-14T09:26:41.118Z ERROR boom"); // "9-9-9a9:9:9.9a"
- * lineShape("[main] INFO started");                 // "[a]"
- * lineShape("Caused by: java.io.IOException");      // "a a:"
+ * lineShape("2026-03-14T09:26:41.118Z ERROR boom"); // "9-"
+ * lineShape("[main] INFO started");                 // "[a"
+ * lineShape("Caused by: java.io.IOException");      // "a"
  */
 export function lineShape(text: string): string | null {
   if (text.length === 0 || /^\s/.test(text)) return null;
-  const fields = text.slice(0, 80).split(/\s+/);
-  let shape = fieldShape(fields[0]!);
-  if (shape === "a" && fields[1]) shape += ` ${fieldShape(fields[1])}`;
-  return shape;
+  const field = text.slice(0, 80).split(/\s/, 1)[0]!;
+  return [...fieldShape(field)].slice(0, SHAPE_RUNS).join("");
 }
 
 /** A line drawn with one repeated punctuation character at both ends (`=====`, `___ x ___`). */
@@ -70,7 +72,8 @@ export function recordStartShape(headLines: readonly string[]): string | null {
     const shape = lineShape(line);
     if (shape === null) continue;
     unindented++;
-    if (/[^a ]/.test(shape)) counts.set(shape, (counts.get(shape) ?? 0) + 1);
+    // A shape of letters only (a word) marks nothing: continuation lines start with words too.
+    if (shape !== "a") counts.set(shape, (counts.get(shape) ?? 0) + 1);
   }
   let best: string | null = null;
   let bestCount = 0;
@@ -88,16 +91,17 @@ export function recordStartShape(headLines: readonly string[]): string | null {
 /**
  * The lines from the nearest line at or above `at` that `opens` a record, down to the line
  * before the next such line (or the output's end), trailing blank lines left out. `null`
- * above the first such line, or when the budget ran out first.
+ * above the first such line, or when the budget (or `maxLines` either way) ran out first.
  */
 async function openedBy(
   window: LineWindow,
   at: number,
   opens: (text: string) => boolean,
   kind: FoundRecord["kind"],
+  maxLines = Number.POSITIVE_INFINITY,
 ): Promise<FoundRecord | null> {
   let first = -1;
-  for (let i = at; i >= 0; i--) {
+  for (let i = at; i >= 0 && at - i < maxLines; i--) {
     const line = await window.line(i);
     if (!line) return null;
     if (opens(line.text)) {
@@ -108,7 +112,7 @@ async function openedBy(
   if (first < 0) return null;
   let last = first;
   for (let i = first + 1; ; i++) {
-    const line = await window.line(i);
+    const line = i - first < maxLines ? await window.line(i) : null;
     if (!line) {
       if (i < window.totalLines) return null;
       break;
@@ -128,9 +132,15 @@ export function logEntry(
   return openedBy(window, at, (text) => lineShape(text) === shape, "log-entry");
 }
 
+/**
+ * Lines a section between rule lines may span: rule lines are rare in most text, so the walk
+ * for one stops here instead of reading its whole budget for every match.
+ */
+const MAX_SECTION_LINES = 2_000;
+
 /** The section holding line `at`: from a rule line at or above it to the next rule line. */
 export function ruleSection(window: LineWindow, at: number): Promise<FoundRecord | null> {
-  return openedBy(window, at, isRuleLine, "block");
+  return openedBy(window, at, isRuleLine, "block", MAX_SECTION_LINES);
 }
 
 /**

@@ -63,14 +63,20 @@ export async function shownPart(
   if (lineEnd - lineStart > limits.maxChars) return aroundMatch(lineStart, lineEnd);
   let first = line;
   let last = line;
-  let chars = lineEnd - lineStart;
+  let start = lineStart;
+  let end = lineEnd;
+  // Whole lines around the match, counted by their real extent (terminators, "\r\n" included).
   const widen = async (next: number): Promise<boolean> => {
     if (next < record.first || next > record.last || last - first + 1 >= limits.maxLines)
       return false;
     const info = await window.line(next);
-    const end = await window.end(next);
-    if (!info || end === null || chars + (end - info.start) + 1 > limits.maxChars) return false;
-    chars += end - info.start + 1;
+    const nextEnd = await window.end(next);
+    if (!info || nextEnd === null) return false;
+    const from = next < first ? info.start : start;
+    const to = next < first ? end : nextEnd;
+    if (to - from > limits.maxChars) return false;
+    start = from;
+    end = to;
     if (next < first) first = next;
     else last = next;
     return true;
@@ -80,8 +86,6 @@ export async function shownPart(
     const down = await widen(last + 1);
     growing = up || down;
   }
-  const start = (await window.line(first))?.start ?? lineStart;
-  const end = (await window.end(last)) ?? lineEnd;
   return { start, end, first, last, wholeLines: true };
 }
 

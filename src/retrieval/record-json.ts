@@ -14,7 +14,7 @@ import type { LineInfo, LineWindow } from "./record-lines.js";
 import type { FoundRecord } from "./record-types.js";
 
 /** Characters read on each side of the match: the first window, then wider ones. */
-const WINDOWS = [16 * 1024, 128 * 1024, 1024 * 1024];
+const WINDOWS = [4 * 1024, 32 * 1024, 256 * 1024, 1024 * 1024];
 /** Violations a window may show and still read as JSON (tokens cut at its edges). */
 const MAX_VIOLATIONS = 2;
 
@@ -69,10 +69,12 @@ export async function jsonTreeRecord(
     const text = range.text;
     const base = range.start.char;
     const offset = at - base;
-    // Raw newlines never occur inside JSON strings: after one, the scan starts outside a string.
-    const newline = base === 0 ? -1 : text.lastIndexOf("\n", offset - 1);
-    const syncAt = base === 0 ? 0 : newline >= 0 ? newline + 1 : 0;
-    const reading = jsonReading(text, syncAt, base !== 0 && newline < 0);
+    // Raw newlines never occur inside JSON strings: after the window's first one, the scan
+    // starts outside a string; a window of one line starts in an unknown state.
+    const newline = base === 0 ? -1 : text.indexOf("\n");
+    const known = base === 0 || (newline >= 0 && newline < offset);
+    const syncAt = base === 0 || !known ? 0 : newline + 1;
+    const reading = jsonReading(text, syncAt, !known);
     // Brackets in text that is not JSON (a Markdown link, prose) make no JSON record.
     if (reading.violations > MAX_VIOLATIONS) return null;
     const enclosing = enclosingContainers(text, syncAt, reading.inString, offset, base === 0);

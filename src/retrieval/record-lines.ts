@@ -12,7 +12,7 @@ const CHUNK_LINES = 64;
 /** Characters decoded per chunk read before a long line is cut to its first PEEK_CHARS. */
 const CHUNK_CHARS = 256 * 1024;
 /** How much of a line longer than a chunk is kept as text. */
-export const PEEK_CHARS = 8 * 1024;
+const PEEK_CHARS = 8 * 1024;
 
 /** One line of the output. */
 export interface LineInfo {
@@ -47,8 +47,6 @@ export class LineWindow {
   private readonly lines = new Map<number, LineInfo>();
   private readonly ends = new Map<number, number>();
   private spent = 0;
-  /** True once a line was refused because the budget was spent. */
-  exhausted = false;
 
   constructor(
     readonly output: OpenedOutput,
@@ -69,10 +67,7 @@ export class LineWindow {
     if (i < 0 || i >= this.reader.totalLines) return null;
     const known = this.lines.get(i);
     if (known) return known;
-    if (this.spent >= this.budgetChars) {
-      this.exhausted = true;
-      return null;
-    }
+    if (this.spent >= this.budgetChars) return null;
     const first = Math.floor(i / CHUNK_LINES) * CHUNK_LINES;
     await this.readChunk(first, Math.min(this.reader.totalLines - 1, first + CHUNK_LINES - 1));
     return this.lines.get(i) ?? null;

@@ -3,7 +3,7 @@
  * matches it holds.
  */
 import type { OpenedOutput } from "../store/output-store.js";
-import type { MatchRecord, RecordLimits } from "./record-types.js";
+import type { MatchRecord, RecordField, RecordLimits } from "./record-types.js";
 import { recordAround } from "./records.js";
 
 /** A match by its 1-based line and character offset. */
@@ -48,4 +48,17 @@ export async function recordsOfMatches(
     indexes.push(index);
   }
   return { records, indexes };
+}
+
+/**
+ * A CSV row's fields as one line, `name=value, …`; a value is quoted (JSON) when it is empty
+ * or holds what would make the line ambiguous (a comma, `=`, a quote, a newline, edge spaces).
+ *
+ * @example
+ * fieldsLine([{ name: "order_id", value: "A-1" }, { name: "warehouse", value: "Leeds, UK" }]);
+ * // 'order_id=A-1, warehouse="Leeds, UK"'
+ */
+export function fieldsLine(fields: readonly RecordField[]): string {
+  const value = (v: string) => (v === "" || /[,="\n\r]|^\s|\s$/.test(v) ? JSON.stringify(v) : v);
+  return fields.map((f) => `${f.name}=${value(f.value)}`).join(", ");
 }

@@ -19,16 +19,6 @@ export type RecordKind =
   | "block"
   | "lines";
 
-export const RECORD_KINDS: readonly RecordKind[] = [
-  "json-object",
-  "json-line",
-  "yaml-item",
-  "csv-row",
-  "log-entry",
-  "block",
-  "lines",
-];
-
 /** Bounds on what a record shows. */
 export interface RecordLimits {
   /** Most lines shown (default 60). */

@@ -88,6 +88,24 @@ describe("records over the limits", () => {
     expect(bytesRead()).toBeLessThan(8 * 1024 * 1024);
   });
 
+  it("pretty JSON of 20 MB: the element around a match in the middle, reading well under 1 MB", async () => {
+    const items = Array.from({ length: 80_000 }, (_, i) => ({
+      id: `item-${i}`,
+      owner: { name: `owner ${i % 97}`, tags: ["a", "b"] },
+      note: "x".repeat(120),
+    }));
+    const text = JSON.stringify({ items }, null, 2);
+    expect(text.length).toBeGreaterThan(20_000_000);
+    const opened = await openText(text);
+    const { output, bytesRead } = counting(opened);
+    const at = text.indexOf('"id": "item-40123"');
+    const line = text.slice(0, at).split("\n").length;
+    const record = await recordAround(output, { line, charOffset: at });
+    expect(record.kind).toBe("json-object");
+    expect(JSON.parse(record.text.replace(/,$/, ""))).toEqual(items[40123]);
+    expect(bytesRead()).toBeLessThan(1024 * 1024);
+  });
+
   it("a 50 MB line of text: the characters around the match, the rest of the line named by character slices", async () => {
     const text = `${"lorem ipsum ".repeat(2_200_000)}NEEDLE-50${" dolor sit".repeat(2_500_000)}`;
     const opened = await openText(text);

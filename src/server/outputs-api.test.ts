@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { serverFixture } from "../../test/helpers/server-fixture.js";
 import { tempDir } from "../../test/helpers/temp-store.js";
+import { KUBECTL_PODS_YAML } from "../retrieval/fixtures/record-shapes.js";
 import { startServer } from "./serve.js";
 
 const idle = () => ({ text: "unused" });
@@ -95,6 +96,24 @@ describe("outputs over HTTP", () => {
       outputs: { id: string }[];
     };
     expect(list.outputs.map((o) => o.id)).toEqual([id]);
+  });
+
+  it("greps with record=true: each match's record, once", async () => {
+    const f = await serverFixture(idle);
+    const res = await store(f, KUBECTL_PODS_YAML, "session=s&tool=kubectl&args=%7B%7D");
+    const { output } = (await res.json()) as { output: { id: string } };
+    const grep = (await (
+      await f.get(`/v1/outputs/${output.id}/content?mode=grep&pattern=k8w4d&record=true`)
+    ).json()) as {
+      matches: { line: number; recordIndex: number }[];
+      records: { kind: string; lineStart: number; text: string }[];
+    };
+    expect(grep.matches).toEqual([expect.objectContaining({ line: 40, recordIndex: 0 })]);
+    expect(grep.records).toHaveLength(1);
+    expect(grep.records[0]).toMatchObject({ kind: "yaml-item", lineStart: 32 });
+    expect(grep.records[0]!.text).toContain("image: registry.example.com/checkout:2.15.0-rc1");
+    const bad = await f.get(`/v1/outputs/${output.id}/content?mode=slice&record=true`);
+    expect(bad.status).toBe(400);
   });
 
   it("answers JSON queries and outlines", async () => {

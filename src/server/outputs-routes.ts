@@ -48,7 +48,7 @@ type ContentQuery = ReturnType<typeof contentQuery.parse>;
 
 const FIELDS_BY_MODE: Record<ContentQuery["mode"], readonly string[]> = {
   slice: ["start", "length", "lineStart", "lineEnd", "anchor", "window", "matchIndex", "maxChars"],
-  grep: ["pattern", "regex", "ignoreCase", "context", "maxMatches", "cursor"],
+  grep: ["pattern", "regex", "ignoreCase", "context", "maxMatches", "cursor", "record"],
   page: ["cursor", "maxChars", "maxTokens"],
   json: ["query", "outline", "jsonOffset", "maxResults", "maxChars"],
   search: ["query", "maxResults"],

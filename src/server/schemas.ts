@@ -145,6 +145,9 @@ export const contentQuery = z.object({
   context: queryInt(20).optional().describe("grep: lines of context each side (0-20)."),
   maxMatches: queryInt(1000).optional().describe("grep: matching lines returned (default 50)."),
   cursor: queryInt().optional().describe("grep/page: continue from a previous nextCursor."),
+  record: queryBoolean
+    .optional()
+    .describe("grep: also return each match's record (records, and recordIndex on each match)."),
   // page
   maxChars: queryInt().optional().describe("page: character budget; slice: largest slice."),
   maxTokens: queryInt().optional().describe("page: token budget (exact count)."),

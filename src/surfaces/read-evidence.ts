@@ -68,8 +68,8 @@ export function readEvidence(taskText: string, reads: readonly string[]): ReadEv
   return result();
 }
 
-/** The header of a JSON object shown whole after a grep (get_tool_output/json-record.ts). */
-const RECORD_HEADER = /^\[Line \d+ is inside this JSON object, lines \d+-\d+:\]$/;
+/** The header of the record a grep shows a match inside (get_tool_output/grep-records.ts). */
+const RECORD_HEADER = /^\[record: .*\]$/;
 
 /** For each line inside a shown JSON object, the first and last index of the object's lines. */
 function recordBlocks(lines: readonly string[]): Map<number, readonly [number, number]> {

@@ -1,5 +1,5 @@
 import type { SpillwayError } from "../core/errors.js";
-import type { GrepLine, GrepResult } from "../retrieval/grep.js";
+import type { GrepLine, GrepMatch, GrepResult } from "../retrieval/grep.js";
 import type { JsonResult } from "../retrieval/json.js";
 import type { PageResult } from "../retrieval/page.js";
 import type { BinaryProvenance, Provenance } from "../retrieval/provenance.js";
@@ -61,6 +61,41 @@ function grepLine(prefix: string, separator: string, line: GrepLine): string {
   return `${prefix}${line.line}${separator} ${line.text}${clip}`;
 }
 
+/** A match's lines: its context before, the matching line (`LINE:COL: text`), its context after. */
+export function grepLines(match: GrepMatch): string {
+  return [
+    ...match.before.map((line) => grepLine("", "-", line)),
+    grepLine("", `:${match.column}:`, match),
+    ...match.after.map((line) => grepLine("", "-", line)),
+  ].join("\n");
+}
+
+/**
+ * A grep result's first line: what was searched, how many lines matched, how many are shown
+ * (`records`: how many records show them, when matches are shown inside them) and how to read them.
+ */
+export function grepHeader(result: GrepResult, shown: number, records = 0): string {
+  const total = result.totalMatches === null ? `${result.matches.length}+` : n(result.totalMatches);
+  const hasContext = result.matches.some((m) => m.before.length > 0 || m.after.length > 0);
+  const legend =
+    records > 0
+      ? "inside their records · LINE:COL: text on a matching line, LINE- text on the record's other lines"
+      : `· LINE:COL: text${hasContext ? ", context LINE- text" : ""}`;
+  return (
+    `[${result.outputId} grep ${JSON.stringify(result.pattern)}${result.regex ? " (regex)" : ""}${result.ignoreCase ? " (ignore case)" : ""}: ` +
+    (result.matches.length === 0
+      ? "no matching lines]"
+      : `${total} matching line${total === "1" ? "" : "s"}; showing ${shown} ${legend}]`)
+  );
+}
+
+/** The note on a regex search that had to read long lines in windows ("" otherwise). */
+export function grepWindowedNote(result: GrepResult): string {
+  return result.windowed
+    ? "\n[lines over 4 Mi characters were searched in windows: a regex match longer than 64 Ki characters there can be missed; grep a literal to be exact]"
+    : "";
+}
+
 /**
  * Renders as many matches as fit `maxChars` (at least one, or RANGE_TOO_LARGE); the rest are
  * counted and reachable with the returned continuation call.
@@ -70,28 +105,18 @@ export function renderGrep(
   maxChars: number,
   continueCall: (cursor: number) => string,
 ): string {
-  const total = result.totalMatches === null ? `${result.matches.length}+` : n(result.totalMatches);
   const blocks: string[] = [];
   let used = 0;
   let shown = 0;
   for (const match of result.matches) {
-    const lines = [
-      ...match.before.map((line) => grepLine("", "-", line)),
-      grepLine("", `:${match.column}:`, match),
-      ...match.after.map((line) => grepLine("", "-", line)),
-    ];
-    const block = lines.join("\n");
+    const block = grepLines(match);
     if (shown > 0 && used + block.length + 4 > maxChars) break;
     blocks.push(block);
     used += block.length + 4;
     shown++;
   }
   const hasContext = result.matches.some((m) => m.before.length > 0 || m.after.length > 0);
-  const header =
-    `[${result.outputId} grep ${JSON.stringify(result.pattern)}${result.regex ? " (regex)" : ""}${result.ignoreCase ? " (ignore case)" : ""}: ` +
-    (result.matches.length === 0
-      ? "no matching lines]"
-      : `${total} matching line${total === "1" ? "" : "s"}; showing ${shown} · LINE:COL: text${hasContext ? ", context LINE- text" : ""}]`);
+  const header = grepHeader(result, shown);
   const lastShown = result.matches[shown - 1];
   let footer = "";
   if (shown < result.matches.length && lastShown) {
@@ -100,10 +125,7 @@ export function renderGrep(
   } else if (result.nextCursor !== null) {
     footer = `\n[more matching lines: ${continueCall(result.nextCursor)}]`;
   }
-  const windowed = result.windowed
-    ? "\n[lines over 4 Mi characters were searched in windows: a regex match longer than 64 Ki characters there can be missed; grep a literal to be exact]"
-    : "";
-  return `${header}${blocks.length > 0 ? `\n${blocks.join(hasContext ? "\n--\n" : "\n")}` : ""}${footer}${windowed}`;
+  return `${header}${blocks.length > 0 ? `\n${blocks.join(hasContext ? "\n--\n" : "\n")}` : ""}${footer}${grepWindowedNote(result)}`;
 }
 
 export function renderJson(result: JsonResult, continueCall: (offset: number) => string): string {

@@ -177,7 +177,7 @@ describe("a search that finds nothing points to what the task names", () => {
     expect(answer.text).toContain(
       `[The lines with "ord_89309srrp", which your task names, read for you:]\n[${record.id} grep "ord_89309srrp": 1 matching line`,
     );
-    expect(answer.text).toMatch(/is inside this JSON object[\s\S]*"code": "ANS-7Q2"/);
+    expect(answer.text).toMatch(/\[record: JSON object, lines \d+-\d+\][\s\S]*"code": "ANS-7Q2"/);
     expect(answer.text).not.toContain('"c24"');
   });
 
@@ -225,73 +225,11 @@ describe("a search that finds nothing points to what the task names", () => {
     expect(answer).toContain(
       "299- INFO event=evt_298x status=ok\n300- INFO event=evt_299x status=ok\n301:12: WARN event=evt_ntngab003 refund_ref=ANS-34Z5AQ\n302- INFO",
     );
-    expect(answer).not.toContain("inside this JSON object");
+    expect(answer).not.toContain("[record:");
     expect((await grep("refund reference")).text).not.toContain("Your task names");
     const absentTerm = await grep("refund reference", "Which refund has evt_zzzz999?");
     expect(absentTerm.text).toContain("nothing found");
     expect(absentTerm.text).not.toContain("Your task names");
-  });
-});
-
-describe("a grep of JSON that finds a member line shows the whole object", () => {
-  it("shows the object holding the match, with its nested value; the json call when the object is too long; not for text or many matches", async () => {
-    const { store } = await tempStore();
-    const orders = Array.from({ length: 40 }, (_, i) => ({
-      id: i === 25 ? "ord_89309srrp" : `ord_${i}aaaa`,
-      payment: { auth: { code: i === 25 ? "ANS-7Q2" : `c${i}` } },
-    }));
-    const record = await putOrders(store, orders);
-    const surface = createGetToolOutputSurface({ synopsisLines: 5 });
-    const context = contextOf(store);
-    const grep = (id: string, pattern: string) =>
-      surface.execute("get_tool_output", { id, mode: "grep", pattern }, context);
-    const found = (await grep(record.id, "ord_89309srrp")).text;
-    const idLine =
-      JSON.stringify({ orders }, null, 2)
-        .split("\n")
-        .findIndex((l) => l.includes("ord_89309srrp")) + 1;
-    expect(found).toContain(
-      `[Line ${idLine} is inside this JSON object, lines ${idLine - 1}-${idLine + 6}:]`,
-    );
-    expect(found).toContain(`${idLine + 3}-           "code": "ANS-7Q2"`);
-    // Only that order: its neighbours' codes are not shown.
-    expect(found).not.toContain('"c24"');
-    expect(found).not.toContain('"c26"');
-    expect(found).not.toContain("The whole object");
-    // Many matches: a scan, not a lookup.
-    const scan = (await grep(record.id, '"id"')).text;
-    expect(scan).not.toContain("inside this JSON object");
-    expect(scan).not.toContain("The whole object");
-    const text = await store.put(origin("data__fetch", "{}"), '"id": "ord_89309srrp"\nmore\n');
-    expect((await grep(text.id, "ord_89309srrp")).text).not.toContain("JSON object");
-  });
-
-  it("names the object query when the object is too long to show, and that query returns the nested value", async () => {
-    const { store } = await tempStore();
-    const orders = Array.from({ length: 5 }, (_, i) => ({
-      id: i === 3 ? "ord_89309srrp" : `ord_${i}aaaa`,
-      items: Array.from({ length: 20 }, (_, k) => ({ sku: `sku_${k}` })),
-      payment: { auth: { code: i === 3 ? "ANS-7Q2" : `c${i}` } },
-    }));
-    const record = await putOrders(store, orders);
-    const surface = createGetToolOutputSurface({ synopsisLines: 5 });
-    const context = contextOf(store);
-    const found = await surface.execute(
-      "get_tool_output",
-      { id: record.id, mode: "grep", pattern: "ord_89309srrp" },
-      context,
-    );
-    const query = "$..[?(@.id=='ord_89309srrp')]";
-    expect(found.text).not.toContain("inside this JSON object");
-    expect(found.text).toContain(
-      `[That line is a member of a JSON object. The whole object: get_tool_output(id="${record.id}", mode="json", json_query="${query}")]`,
-    );
-    const object = await surface.execute(
-      "get_tool_output",
-      { id: record.id, mode: "json", json_query: query },
-      context,
-    );
-    expect(object.text).toContain("ANS-7Q2");
   });
 });
 

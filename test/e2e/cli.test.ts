@@ -10,6 +10,7 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KUBECTL_PODS_YAML, ORDERS_CSV } from "../../src/retrieval/fixtures/record-shapes.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "dist/cli/main.js");
@@ -340,6 +341,38 @@ describe("outputs grep", () => {
     expect(seen).toHaveLength(197);
     expect(new Set(seen).size).toBe(197);
     expect(seen.at(-1)).toBe(`200:9: ${LINES[199]}`);
+  });
+
+  it("--record shows each match inside its record, and the command that reads what it left out", async () => {
+    const pods = await putFile("pods.yaml", KUBECTL_PODS_YAML);
+    const yaml = await ok(["outputs", "grep", pods, "k8w4d", "--record"]);
+    const lines = yaml.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("# record: yaml-item, lines 32-60");
+    expect(lines[1]).toBe("32- - apiVersion: v1");
+    expect(lines).toContain("40:30:     name: checkout-7d9c5b8f6-k8w4d");
+    expect(lines).toContain("48-       image: registry.example.com/checkout:2.15.0-rc1");
+    const csv = await putFile("orders.csv", ORDERS_CSV);
+    const row = await ok(["outputs", "grep", csv, "ring twice", "--record"]);
+    expect(row.stdout).toContain(
+      '4: order_id=A-1003, placed_at=2026-03-14T08:01:12Z, customer=Alan Turing, warehouse="Leeds, UK"',
+    );
+    const big = JSON.stringify(
+      { items: [{ id: "big", values: Array.from({ length: 200 }, (_, i) => i) }] },
+      null,
+      2,
+    );
+    const json = await putFile("big.json", big);
+    const clipped = await ok(["outputs", "grep", json, '"id": "big"', "--record"]);
+    const leftOut = new RegExp(
+      `# left out: lines 63-207: spillway outputs slice ${json} .*--line-start (\\d+) --line-end (\\d+)`,
+    ).exec(clipped.stdout);
+    expect(leftOut?.slice(1)).toEqual(["63", "207"]);
+    const rest = await ok(["outputs", "slice", json, "--line-start", "63", "--line-end", "207"]);
+    expect(rest.stdout.trimEnd()).toBe(big.split("\n").slice(62, 207).join("\n"));
+    const asJson = JSON.parse(
+      (await ok(["outputs", "grep", pods, "k8w4d", "--record", "--json"])).stdout,
+    );
+    expect(asJson.records[0]).toMatchObject({ kind: "yaml-item", lineStart: 32, lineEnd: 60 });
   });
 });
 

@@ -1,13 +1,11 @@
-import { renderGrep } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
-import { jsonObjectHint, LOOKUP_MATCHES } from "./json-object-hint.js";
-import { jsonRecordsOf } from "./json-record.js";
+import { grepText } from "./grep-records.js";
 import { nothingFoundHint } from "./nothing-found.js";
 import { readerFor } from "./read.js";
 import { getToolOutputCall, missingArgument, type ReadArgs } from "./schema.js";
 import { tinyOutputWhole } from "./tiny-output.js";
 
-/** mode="grep": matching lines with context and a cursor to go on. */
+/** mode="grep": matching lines inside their records, and a cursor to go on. */
 export async function grepMode(args: ReadArgs, context: SurfaceContext): Promise<string> {
   if (!args.pattern) {
     // The exact call, and where a misplaced query belongs: the 1.5B local model sent
@@ -32,12 +30,10 @@ export async function grepMode(args: ReadArgs, context: SurfaceContext): Promise
     ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
   });
   const hint =
-    result.matches.length === 0
-      ? args.cursor === undefined
-        ? await nothingFoundHint(args.id, args.pattern, context)
-        : ""
-      : await jsonContextOf(args.id, result, context);
-  const text = renderGrep(result, context.maxChars, (cursor) =>
+    result.matches.length === 0 && args.cursor === undefined
+      ? await nothingFoundHint(args.id, args.pattern, context)
+      : "";
+  const continueCall = (cursor: number) =>
     getToolOutputCall({
       id: args.id,
       mode: "grep",
@@ -46,22 +42,6 @@ export async function grepMode(args: ReadArgs, context: SurfaceContext): Promise
       ...(args.ignore_case ? { ignore_case: true } : {}),
       ...(args.context ? { context: args.context } : {}),
       cursor,
-    }),
-  );
-  return text + hint;
-}
-
-/** A JSON grep's few matches: their whole objects when they fit, else the json call that reads one. */
-async function jsonContextOf(
-  id: string,
-  result: Parameters<typeof jsonObjectHint>[1],
-  context: SurfaceContext,
-): Promise<string> {
-  if (result.matches.length > LOOKUP_MATCHES) return "";
-  const records = await jsonRecordsOf(
-    id,
-    result.matches.map((m) => m.line),
-    context,
-  );
-  return records || jsonObjectHint(id, result, context);
+    });
+  return (await grepText(args.id, result, context, continueCall)) + hint;
 }

@@ -1,13 +1,17 @@
 import { escapeRegExp } from "../../core/escape-regexp.js";
 import type { OutputRecord } from "../../store/output-store.js";
-import { renderGrep } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
 import { objectQuery, taskTermIn } from "../task-terms.js";
-import { LOOKUP_MATCHES } from "./json-object-hint.js";
-import { jsonRecordsOf } from "./json-record.js";
+import { grepText } from "./grep-records.js";
 import { readerFor } from "./read.js";
 import { getToolOutputCall } from "./schema.js";
 import { tinyOutputWhole } from "./tiny-output.js";
+
+/**
+ * Matches a grep of the task's term may find and still be a lookup, not a scan: up to this
+ * many, the read shows them (termLines).
+ */
+export const LOOKUP_MATCHES = 3;
 
 /**
  * What to try when a grep or an anchor found nothing: other reads of the same output, and,
@@ -46,7 +50,7 @@ export async function nothingFoundHint(
 }
 
 /**
- * The lines with the task's term, read here (context 2, and in JSON each match's whole object),
+ * The lines with the task's term, read here inside their records (or with 2 lines of context),
  * when there are at most LOOKUP_MATCHES: the 1.5B local model, offered the read of the
  * order the task names after its grep for "payment.auth.code" found nothing, sent that same
  * grep twice more and reported another order's code.
@@ -57,15 +61,10 @@ async function termLines(id: string, term: string, context: SurfaceContext): Pro
     context,
   )({ mode: "grep", pattern: term, context: 2, maxMatches: LOOKUP_MATCHES + 1 });
   if (result.matches.length === 0 || result.matches.length > LOOKUP_MATCHES) return "";
-  const lines = renderGrep(result, context.maxChars, (cursor) =>
+  const lines = await grepText(id, result, context, (cursor) =>
     getToolOutputCall({ id, mode: "grep", pattern: term, context: 2, cursor }),
   );
-  const records = await jsonRecordsOf(
-    id,
-    result.matches.map((m) => m.line),
-    context,
-  );
-  return `\n[The lines with ${JSON.stringify(term)}, which your task names, read for you:]\n${lines}${records}`;
+  return `\n[The lines with ${JSON.stringify(term)}, which your task names, read for you:]\n${lines}`;
 }
 
 /**
