@@ -1,0 +1,16 @@
+/** Every shape the live benchmark draws files of, in the order of SHAPES. */
+import { SHAPES, type Shape } from "../types.js";
+import { appLog } from "./app-log.js";
+import { csvShipments } from "./csv-shipments.js";
+import { jsonApi, jsonMin } from "./json-orders.js";
+import { yamlList } from "./yaml-pods.js";
+
+const BY_NAME = new Map<string, Shape>(
+  [appLog, jsonApi, jsonMin, yamlList, csvShipments].map((s) => [s.name, s]),
+);
+
+/** The shapes written so far, in SHAPES order. */
+export const SHAPE_LIST: readonly Shape[] = SHAPES.flatMap((name) => {
+  const shape = BY_NAME.get(name);
+  return shape ? [shape] : [];
+});
