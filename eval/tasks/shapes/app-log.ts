@@ -14,7 +14,6 @@ import {
   ipv6,
   iso,
   lookalike,
-  personOf,
   SERVICES,
   shuffled,
   spots,

@@ -89,7 +89,10 @@ function generate(rng: Rng, chars: number, minified: boolean): GeneratedFile {
   // Size by one order's rendering (every order is about the same length).
   const probe = render([orderOf(rng, 1, clock)]).length;
   const count = Math.max(40, Math.round(chars / Math.max(200, probe - 60)));
-  for (let i = 0; i < count; i++) orders.push(orderOf(rng, (nextId += rng.range(1, 9)), clock));
+  for (let i = 0; i < count; i++) {
+    nextId += rng.range(1, 9);
+    orders.push(orderOf(rng, nextId, clock));
+  }
   const n = orders.length;
   const [lookupAt, twinAt, emailAt, uuidAt, nearUuidAt, ...rest] = shuffled(rng, spots(rng, n, 9));
   const [requestedAt, ...refundedAt] = rest.sort((a, b) => a - b);
