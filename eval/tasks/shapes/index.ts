@@ -3,10 +3,11 @@ import { SHAPES, type Shape } from "../types.js";
 import { appLog } from "./app-log.js";
 import { csvShipments } from "./csv-shipments.js";
 import { jsonApi, jsonMin } from "./json-orders.js";
+import { jsonlLog } from "./jsonl-log.js";
 import { yamlList } from "./yaml-pods.js";
 
 const BY_NAME = new Map<string, Shape>(
-  [appLog, jsonApi, jsonMin, yamlList, csvShipments].map((s) => [s.name, s]),
+  [appLog, jsonlLog, jsonApi, jsonMin, yamlList, csvShipments].map((s) => [s.name, s]),
 );
 
 /** The shapes written so far, in SHAPES order. */
