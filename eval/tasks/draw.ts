@@ -6,7 +6,7 @@
  */
 import { Rng, seedOf } from "../../src/core/rng.js";
 import { SHAPE_LIST } from "./shapes/index.js";
-import type { LiveTask, QuestionSpec, Shape } from "./types.js";
+import type { GeneratedFile, LiveTask, QuestionSpec, Shape, ShapeName } from "./types.js";
 
 /** The characters of each task's file, by default: over every peer's inline limit, small enough to be quick. */
 export const DEFAULT_FILE_CHARS = 60_000;
@@ -76,21 +76,39 @@ export function drawTasks(options: DrawOptions): LiveTask[] {
     const candidates = file.questions.filter((q) => (kindsUsed.get(q.kind) ?? 0) === least);
     const spec = candidates[rng.int(candidates.length)]!;
     kindsUsed.set(spec.kind, (kindsUsed.get(spec.kind) ?? 0) + 1);
-    const phrasing = rng.int(spec.phrasings.length);
-    const path = `data/${String(index + 1).padStart(2, "0")}-${file.name}`;
-    tasks.push({
-      id: `${options.seed}-${String(index + 1).padStart(2, "0")}`,
-      seed: options.seed,
-      shape: shape.name,
-      kind: spec.kind,
-      phrasing,
-      question: spec.phrasings[phrasing]!.replaceAll("{file}", path),
-      fileName: path,
-      text: file.text,
-      expected: spec.expected,
-      accepted: spec.accepted ?? [],
-      decoys: cleanDecoys(spec),
-    });
+    tasks.push(taskOf(options.seed, index, shape.name, file, spec, rng.int(spec.phrasings.length)));
   }
   return tasks;
+}
+
+/**
+ * One task: a file, one of its questions in one phrasing, numbered `index` (0-based) in its run.
+ *
+ * @example
+ * const file = appLog.generate(new Rng(1), 30_000);
+ * taskOf(1, 0, "app-log", file, file.questions[0], 2).question; // "Find request req-… in data/01-app.log and …"
+ */
+export function taskOf(
+  seed: number,
+  index: number,
+  shape: ShapeName,
+  file: GeneratedFile,
+  spec: QuestionSpec,
+  phrasing: number,
+): LiveTask {
+  const number = String(index + 1).padStart(2, "0");
+  const path = `data/${number}-${file.name}`;
+  return {
+    id: `${seed}-${number}`,
+    seed,
+    shape,
+    kind: spec.kind,
+    phrasing,
+    question: spec.phrasings[phrasing]!.replaceAll("{file}", path),
+    fileName: path,
+    text: file.text,
+    expected: spec.expected,
+    accepted: spec.accepted ?? [],
+    decoys: cleanDecoys(spec),
+  };
 }
