@@ -1,5 +1,6 @@
 /** Every shape the live benchmark draws files of, in the order of SHAPES. */
 import { SHAPES, type Shape } from "../types.js";
+import { accessLog } from "./access-log.js";
 import { appLog } from "./app-log.js";
 import { csvShipments } from "./csv-shipments.js";
 import { jsonApi, jsonMin } from "./json-orders.js";
@@ -7,7 +8,7 @@ import { jsonlLog } from "./jsonl-log.js";
 import { yamlList } from "./yaml-pods.js";
 
 const BY_NAME = new Map<string, Shape>(
-  [appLog, jsonlLog, jsonApi, jsonMin, yamlList, csvShipments].map((s) => [s.name, s]),
+  [appLog, jsonlLog, accessLog, jsonApi, jsonMin, yamlList, csvShipments].map((s) => [s.name, s]),
 );
 
 /** The shapes written so far, in SHAPES order. */

@@ -5,6 +5,7 @@
  * service's first error, the duration of one user's checkout, the one JWT that leaked.
  */
 import type { Rng } from "../../../src/core/rng.js";
+import { holdsValue } from "../score.js";
 import type { GeneratedFile, Shape } from "../types.js";
 import {
   Clock,
@@ -191,11 +192,15 @@ export const jsonlLog: Shape = {
       e.user = { ...buyer };
       buyerOthers.push(e);
     }
-    // Durations that hold the answer's digits (329 in 3298) would not count as decoys.
-    const apart = (ms: number) => !String(byUser.duration_ms).includes(String(ms));
+    // The user's requests are all slow. A duration that holds the answer's digits (329 in 3298)
+    // or stands on the answer's line (as its status or a timestamp's digits) is no decoy.
+    const line = JSON.stringify(byUser);
+    const apart = (ms: number) =>
+      !String(byUser.duration_ms).includes(String(ms)) && !holdsValue(line, String(ms));
     for (const e of buyerOthers) {
       if (http(e).path === "/api/v1/checkout") http(e).path = `/api/v1/carts/${buyer.id}/items`;
-      while (!apart(e.duration_ms as number)) e.duration_ms = rng.range(4, 950);
+      do e.duration_ms = rng.range(1000, 4999);
+      while (!apart(e.duration_ms as number));
     }
     // The checkout's own query, under the same trace, took a while too.
     const query = events.find((e) => e.trace_id === byUser.trace_id && e.db !== undefined);
