@@ -5,10 +5,14 @@ import { appLog } from "./app-log.js";
 import { csvShipments } from "./csv-shipments.js";
 import { jsonApi, jsonMin } from "./json-orders.js";
 import { jsonlLog } from "./jsonl-log.js";
+import { testOutput } from "./test-output.js";
 import { yamlList } from "./yaml-pods.js";
 
 const BY_NAME = new Map<string, Shape>(
-  [appLog, jsonlLog, accessLog, jsonApi, jsonMin, yamlList, csvShipments].map((s) => [s.name, s]),
+  [appLog, jsonlLog, accessLog, jsonApi, jsonMin, yamlList, csvShipments, testOutput].map((s) => [
+    s.name,
+    s,
+  ]),
 );
 
 /** The shapes written so far, in SHAPES order. */
