@@ -9,61 +9,20 @@ import type { Rng } from "../../../src/core/rng.js";
 import type { GeneratedFile, Shape } from "../types.js";
 import { shuffled } from "../vocab.js";
 
-const AREAS = [
-  "cart",
-  "checkout",
-  "payments",
-  "inventory",
-  "search",
-  "shipping",
-  "auth",
-  "orders",
-  "catalog",
-  "pricing",
-  "users",
-  "webhooks",
-  "reports",
-];
-const MODULES = [
-  "totals",
-  "discounts",
-  "refund",
-  "capture",
-  "ledger",
-  "reservations",
-  "ranking",
-  "rates",
-  "session",
-  "tokens",
-  "export",
-  "tax",
-  "currency",
-  "addresses",
-  "retry",
-  "signature",
-  "pagination",
-  "validation",
-  "serializer",
-  "scheduler",
-];
-const VERBS = [
-  "returns",
-  "rejects",
-  "accepts",
-  "keeps",
-  "rounds",
-  "sorts",
-  "merges",
-  "caches",
-  "skips",
-  "formats",
-  "computes",
-  "retries",
-  "normalizes",
-  "validates",
-  "parses",
-  "expires",
-];
+const words = (list: string) => list.trim().split(/\s+/);
+
+const AREAS = words(`
+  cart checkout payments inventory search shipping auth orders catalog pricing users
+  webhooks reports
+`);
+const MODULES = words(`
+  totals discounts refund capture ledger reservations ranking rates session tokens export
+  tax currency addresses retry signature pagination validation serializer scheduler
+`);
+const VERBS = words(`
+  returns rejects accepts keeps rounds sorts merges caches skips formats computes retries
+  normalizes validates parses expires
+`);
 const OBJECTS = [
   "an empty cart",
   "the order total",
