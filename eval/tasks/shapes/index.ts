@@ -2,6 +2,7 @@
 import { SHAPES, type Shape } from "../types.js";
 import { accessLog } from "./access-log.js";
 import { appLog } from "./app-log.js";
+import { buildLog } from "./build-log.js";
 import { csvShipments } from "./csv-shipments.js";
 import { jsonApi, jsonMin } from "./json-orders.js";
 import { jsonlLog } from "./jsonl-log.js";
@@ -9,10 +10,9 @@ import { testOutput } from "./test-output.js";
 import { yamlList } from "./yaml-pods.js";
 
 const BY_NAME = new Map<string, Shape>(
-  [appLog, jsonlLog, accessLog, jsonApi, jsonMin, yamlList, csvShipments, testOutput].map((s) => [
-    s.name,
-    s,
-  ]),
+  [appLog, jsonlLog, accessLog, jsonApi, jsonMin, yamlList, csvShipments, testOutput, buildLog].map(
+    (s) => [s.name, s],
+  ),
 );
 
 /** The shapes written so far, in SHAPES order. */
