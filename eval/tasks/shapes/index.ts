@@ -4,15 +4,25 @@ import { accessLog } from "./access-log.js";
 import { appLog } from "./app-log.js";
 import { buildLog } from "./build-log.js";
 import { csvShipments } from "./csv-shipments.js";
+import { html } from "./html.js";
 import { jsonApi, jsonMin } from "./json-orders.js";
 import { jsonlLog } from "./jsonl-log.js";
 import { testOutput } from "./test-output.js";
 import { yamlList } from "./yaml-pods.js";
 
 const BY_NAME = new Map<string, Shape>(
-  [appLog, jsonlLog, accessLog, jsonApi, jsonMin, yamlList, csvShipments, testOutput, buildLog].map(
-    (s) => [s.name, s],
-  ),
+  [
+    appLog,
+    jsonlLog,
+    accessLog,
+    jsonApi,
+    jsonMin,
+    yamlList,
+    csvShipments,
+    testOutput,
+    buildLog,
+    html,
+  ].map((s) => [s.name, s]),
 );
 
 /** The shapes written so far, in SHAPES order. */
