@@ -7,6 +7,7 @@ import { csvShipments } from "./csv-shipments.js";
 import { html } from "./html.js";
 import { jsonApi, jsonMin } from "./json-orders.js";
 import { jsonlLog } from "./jsonl-log.js";
+import { markdown } from "./markdown.js";
 import { testOutput } from "./test-output.js";
 import { yamlList } from "./yaml-pods.js";
 
@@ -22,6 +23,7 @@ const BY_NAME = new Map<string, Shape>(
     testOutput,
     buildLog,
     html,
+    markdown,
   ].map((s) => [s.name, s]),
 );
 
