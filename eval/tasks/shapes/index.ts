@@ -8,6 +8,7 @@ import { html } from "./html.js";
 import { jsonApi, jsonMin } from "./json-orders.js";
 import { jsonlLog } from "./jsonl-log.js";
 import { markdown } from "./markdown.js";
+import { nonLatin } from "./non-latin.js";
 import { testOutput } from "./test-output.js";
 import { yamlList } from "./yaml-pods.js";
 
@@ -24,6 +25,7 @@ const BY_NAME = new Map<string, Shape>(
     buildLog,
     html,
     markdown,
+    nonLatin,
   ].map((s) => [s.name, s]),
 );
 
