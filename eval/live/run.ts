@@ -79,12 +79,13 @@ export const episodesFileOf = (out: string, seed: number) => join(out, `episodes
 
 function harnessOf(
   policy: Exclude<LivePolicy, "spillway">,
-  dir: string,
+  project: string,
+  spill: string,
   window: number,
   count: (t: string) => number,
 ): PeerHarness {
-  if (policy === "claude-code") return claudeCode(dir, Math.floor(window / 4), count);
-  if (policy === "codex") return codex();
+  if (policy === "claude-code") return claudeCode(project, spill, Math.floor(window / 4), count);
+  if (policy === "codex") return codex(project);
   return paging();
 }
 
@@ -175,16 +176,21 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
         const spill = join(options.workDir, "spill", `${task.id}-${policy}`);
         await mkdir(spill, { recursive: true });
         try {
-          session = await peerLoop(model, harnessOf(policy, spill, window, countText), files, {
-            system: PEER_SYSTEM,
-            prompt: task.question,
-            maxTurns: LIVE_MAX_TURNS,
-            window,
-            maxOutputTokens: target.maxOutputTokens,
-            requireToolCalls: plan.settings.textReplies === "none",
-            countText,
-            onTurn,
-          });
+          session = await peerLoop(
+            model,
+            harnessOf(policy, projectDir, spill, window, countText),
+            files,
+            {
+              system: PEER_SYSTEM,
+              prompt: task.question,
+              maxTurns: LIVE_MAX_TURNS,
+              window,
+              maxOutputTokens: target.maxOutputTokens,
+              requireToolCalls: plan.settings.textReplies === "none",
+              countText,
+              onTurn,
+            },
+          );
         } finally {
           await files.close();
         }

@@ -3,6 +3,8 @@
  * (eval/live/peers/): Codex's middle cut, Claude Code's persisted output with its Read and Grep,
  * paging's marker, and the context management each applies when the window fills.
  */
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import type { WindowState } from "../../eval/live/peer-loop.js";
@@ -15,6 +17,14 @@ import { tempDir } from "../helpers/temp-store.js";
 const LINES = Array.from({ length: 3000 }, (_, i) => `line ${i + 1} value=v${(i * 7919) % 100000}`);
 const TEXT = `${LINES.join("\n")}\n`;
 const countText = (text: string) => Math.ceil(text.length / 4);
+
+/** A project directory holding `data/f.txt`. */
+async function projectWith(text: string): Promise<string> {
+  const project = await tempDir("spillway-project-");
+  await mkdir(join(project, "data"));
+  await writeFile(join(project, "data", "f.txt"), text);
+  return project;
+}
 
 const toolResult = (id: string, value: string): ModelMessage => ({
   role: "tool",
@@ -40,12 +50,29 @@ describe("Codex", () => {
     expect(codexCut("short")).toBe("short");
   });
 
+  it("runs shell commands in the project, their long output cut the same way, with a warning", async () => {
+    const project = await projectWith(TEXT);
+    const harness = codex(project);
+    const count = await harness.run(
+      "shell",
+      { command: ["bash", "-lc", "grep -c line data/f.txt"] },
+      "s1",
+    );
+    expect(count).toMatch(/^Exit code: 0\nWall time: \d+\.\d seconds\nOutput:\n3000\n$/);
+    const cat = await harness.run("shell", { command: ["cat", "data/f.txt"] }, "s2");
+    expect(cat).toMatch(
+      /Output:\nWarning: truncated output \(original token count: \d+\)\nTotal output lines: 3001\n\nline 1 /,
+    );
+    expect(cat).toMatch(/…\d+ chars truncated…/);
+    expect(await harness.run("shell", { command: [] }, "s3")).toMatch(/^Error: command must be/);
+  });
+
   it("compacts to the user's messages and a summary at 90% of the window", async () => {
     const messages: ModelMessage[] = [
       { role: "user", content: "the question" },
       toolResult("a", "x".repeat(4000)),
     ];
-    const harness = codex();
+    const harness = codex(await tempDir("spillway-codex-"));
     expect(await harness.manage(messages, stateOf(messages, 100_000))).toBe(messages);
     const compacted = await harness.manage(messages, stateOf(messages, 1_000));
     expect(compacted).toHaveLength(2);
@@ -58,8 +85,13 @@ describe("Codex", () => {
 
 describe("Claude Code", () => {
   it("persists a result over 50,000 characters with a 2 KB preview, and reads it back with Read and Grep", async () => {
-    const dir = await tempDir("spillway-cc-");
-    const harness = claudeCode(dir, 2048, countText);
+    const project = await projectWith("unrelated\n");
+    const harness = claudeCode(
+      project,
+      join(await tempDir("spillway-cc-spill-"), "t1"),
+      2048,
+      countText,
+    );
     const view = await harness.view(TEXT, "call_1");
     const path = /Full output saved to: (\S+)/.exec(view)?.[1];
     expect(view).toMatch(/^<persisted-output>\nOutput too large \(\d+\.\dKB\)/);
@@ -78,7 +110,9 @@ describe("Claude Code", () => {
       /^Error: File content \(\d+ tokens\) exceeds maximum allowed tokens \(2048\)/,
     );
     // Grep lists files by default; content mode shows numbered lines with context.
-    expect(await harness.run("Grep", { pattern: "line 2999 " }, "g1")).toBe(path);
+    expect(await harness.run("Grep", { pattern: "line 2999 ", path: dirname(path!) }, "g1")).toBe(path);
+    // Without a path it searches the project, as ripgrep searches its working directory.
+    expect(await harness.run("Grep", { pattern: "line 2999 " }, "g0")).toBe("No matches found");
     expect(
       await harness.run(
         "Grep",
@@ -110,7 +144,12 @@ describe("Claude Code", () => {
       "[Old tool result content cleared]",
     ]);
     expect(values.slice(2).map((v) => v[0])).toEqual(["c", "d", "e"]);
-    const harness = claudeCode(await tempDir("spillway-cc-"), 2048, countText);
+    const harness = claudeCode(
+      await tempDir("spillway-cc-"),
+      await tempDir("spillway-cc-spill-"),
+      2048,
+      countText,
+    );
     // Clearing is enough for this window: no summary.
     const managed = await harness.manage(messages, stateOf(messages, 3_000));
     expect(managed).toHaveLength(messages.length);

@@ -6,7 +6,7 @@
  * - Read (`file_path`, `offset`, `limit`; 2,000 lines by default; a token cap: a whole-file read
  *   over it returns its first page marked as a partial view, an explicit range over it an error),
  *   Grep (ripgrep; `output_mode` files_with_matches by default; `-n`, `-A/-B/-C`, `-i`,
- *   `head_limit` 250) and Bash, over the saved file;
+ *   `head_limit` 250) and Bash, over the project it works in and the saved results;
  * - when the context fills (about 83% of the window), older tool results are cleared first
  *   (`[Old tool result content cleared]`, the three latest kept), then the conversation is
  *   summarized and continues from the summary.
@@ -15,10 +15,11 @@
  * as the harness does here, to a quarter of the window.
  */
 import type { ModelMessage } from "ai";
-import { BASH_TOOL, runBash } from "../../spill-shell.js";
+import { BASH_TOOL } from "../../spill-shell.js";
 import type { PeerHarness, PeerTool, WindowState } from "../peer-loop.js";
 import { clearOldResults } from "./context.js";
-import { grepFiles, lineCount, numbered, SpillDir } from "./spilled-files.js";
+import { runShell } from "./shell.js";
+import { grepFiles, lineCount, numbered, Workspace } from "./workspace.js";
 
 const PERSIST_OVER_CHARS = 50_000;
 const BASH_PERSIST_OVER_CHARS = 30_000;
@@ -119,17 +120,19 @@ const num = (value: unknown, fallback: number) =>
   typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
 
 /**
- * Claude Code's harness over a spill directory, its Read cap set to `readCapTokens`.
+ * Claude Code's harness in a project, saving large results to `spillDir`, its Read cap set to
+ * `readCapTokens`.
  *
  * @example
- * const harness = claudeCode("/tmp/run/spill", 2048, (t) => count(t));
+ * const harness = claudeCode("/tmp/run/project", "/tmp/run/spill/t1", 2048, (t) => count(t));
  */
 export function claudeCode(
-  dir: string,
+  project: string,
+  spillDir: string,
   readCapTokens: number,
   countText: (t: string) => number,
 ): PeerHarness {
-  const spill = new SpillDir(dir);
+  const spill = new Workspace(project, spillDir);
   const persisted = async (text: string, name: string, over: number) => {
     if (text.length <= over) return text;
     const path = await spill.put(`${name}.txt`, text);
@@ -190,7 +193,9 @@ export function claudeCode(
       if (name === BASH_TOOL.name) {
         if (typeof args.command !== "string" || args.command.trim() === "")
           return "Error: command is required";
-        return persisted(await runBash(args.command, dir), `bash-${id}`, BASH_PERSIST_OVER_CHARS);
+        const run = await runShell(args.command, project);
+        const status = run.code === 0 ? "" : `\n[exit code ${run.code ?? "killed"}]`;
+        return persisted(`${run.output.trimEnd()}${status}`, `bash-${id}`, BASH_PERSIST_OVER_CHARS);
       }
       return `Error: No such tool available: ${name}`;
     },

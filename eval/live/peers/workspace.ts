@@ -1,27 +1,42 @@
 /**
- * The files a peer sets large results aside in, and the reads its own tools make of them:
- * Claude Code's Read (offset/limit, numbered lines, a token cap) and Grep (ripgrep's content
- * and files modes, line numbers, context, a head limit), over real files in the spill directory.
+ * What a peer's own tools reach (the project and the results it set aside) and the reads they
+ * make: Claude Code's Grep (ripgrep's content, files and count modes, line numbers, context, a
+ * head limit) and numbered lines for its Read, over real files.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 
-/** A directory of spilled results; paths outside it are refused as the product refuses them. */
-export class SpillDir {
-  constructor(readonly dir: string) {}
+/**
+ * What a peer's own tools can reach: the project the agent works in (relative paths resolve
+ * against it, as a coding agent's tools resolve them against its working directory) and the
+ * directory its large results are saved to. Paths elsewhere are refused.
+ */
+export class Workspace {
+  constructor(
+    readonly project: string,
+    readonly spill: string,
+  ) {}
 
-  /** Writes a result and returns its absolute path. */
+  /** Saves a result aside and returns its absolute path. */
   async put(name: string, text: string): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
-    const path = join(this.dir, name);
+    await mkdir(this.spill, { recursive: true });
+    const path = join(this.spill, name);
     await writeFile(path, text);
     return path;
   }
 
-  /** The text of a file in the directory, or undefined (outside it, or missing). */
+  /** The absolute path, when it is inside the project or the spill directory. */
+  resolve(path: string): string | undefined {
+    const full = isAbsolute(path) ? resolve(path) : resolve(this.project, path);
+    return [this.project, this.spill].some((dir) => full === dir || full.startsWith(`${dir}/`))
+      ? full
+      : undefined;
+  }
+
+  /** The text of a file it can reach, or undefined (outside, missing, a directory). */
   async read(path: string): Promise<string | undefined> {
-    const full = isAbsolute(path) ? path : resolve(this.dir, path);
-    if (!full.startsWith(`${this.dir}/`)) return undefined;
+    const full = this.resolve(path);
+    if (full === undefined) return undefined;
     try {
       return await readFile(full, "utf8");
     } catch {
@@ -29,9 +44,17 @@ export class SpillDir {
     }
   }
 
-  async files(): Promise<string[]> {
+  /** Every file under a directory it can reach (default: the project), relative to the project when inside it. */
+  async files(dir = this.project): Promise<string[]> {
+    const full = this.resolve(dir);
+    if (full === undefined) return [];
     try {
-      return (await readdir(this.dir)).map((f) => join(this.dir, f));
+      const entries = await readdir(full, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name))
+        .map((p) => (p.startsWith(`${this.project}/`) ? relative(this.project, p) : p))
+        .sort();
     } catch {
       return [];
     }
@@ -64,23 +87,22 @@ export interface GrepArgs {
 }
 
 /** ripgrep over the files, as Claude Code's Grep runs it; an invalid pattern says so. */
-export async function grepFiles(spill: SpillDir, args: GrepArgs): Promise<string> {
+export async function grepFiles(space: Workspace, args: GrepArgs): Promise<string> {
   let regex: RegExp;
   try {
     regex = new RegExp(args.pattern, args.ignoreCase ? "i" : "");
   } catch (error) {
     return `Error: invalid regex: ${error instanceof Error ? error.message : String(error)}`;
   }
-  const targets = args.path ? [args.path] : await spill.files();
+  const single = args.path !== undefined && (await space.read(args.path)) !== undefined;
+  const targets = single ? [args.path!] : await space.files(args.path);
+  if (targets.length === 0 && args.path)
+    return `Error: path does not exist or is outside the allowed directory: ${args.path}`;
   const rows: string[] = [];
   let total = 0;
   for (const target of targets) {
-    const text = await spill.read(target);
-    if (text === undefined) {
-      if (args.path)
-        return `Error: path does not exist or is outside the allowed directory: ${target}`;
-      continue;
-    }
+    const text = await space.read(target);
+    if (text === undefined) continue;
     const all = lines(text);
     const hits = all.flatMap((line, i) => (regex.test(line) ? [i] : []));
     total += hits.length;
@@ -101,7 +123,7 @@ export async function grepFiles(spill: SpillDir, args: GrepArgs): Promise<string
       for (let i = from; i <= to; i++) {
         const mark = i === hit || hits.includes(i) ? ":" : "-";
         // One file named: `N:text`, as ripgrep prints it; a directory: `path:N:text`.
-        const prefix = args.path ? "" : `${target}${mark}`;
+        const prefix = single ? "" : `${target}${mark}`;
         rows.push(args.lineNumbers ? `${prefix}${i + 1}${mark}${all[i]}` : `${prefix}${all[i]}`);
       }
       printed = to;
