@@ -3,6 +3,7 @@ import { SHAPES, type Shape } from "../types.js";
 import { accessLog } from "./access-log.js";
 import { appLog } from "./app-log.js";
 import { buildLog } from "./build-log.js";
+import { crlfText } from "./crlf-text.js";
 import { csvShipments } from "./csv-shipments.js";
 import { html } from "./html.js";
 import { jsonApi, jsonMin } from "./json-orders.js";
@@ -26,6 +27,7 @@ const BY_NAME = new Map<string, Shape>(
     html,
     markdown,
     nonLatin,
+    crlfText,
   ].map((s) => [s.name, s]),
 );
 
