@@ -215,7 +215,7 @@ export const crlfText: Shape = {
     })[] = [];
     const open: Logon[] = [];
     let size = 0;
-    while (size < chars * 0.95) {
+    while (size < chars * 0.95 || events.length < 28) {
       const roll = rng.float();
       let e: (typeof events)[number];
       if (roll < 0.4) {

@@ -31,7 +31,7 @@ const BY_NAME = new Map<string, Shape>(
   ].map((s) => [s.name, s]),
 );
 
-/** The shapes written so far, in SHAPES order. */
+/** Every shape, in SHAPES order. */
 export const SHAPE_LIST: readonly Shape[] = SHAPES.flatMap((name) => {
   const shape = BY_NAME.get(name);
   return shape ? [shape] : [];

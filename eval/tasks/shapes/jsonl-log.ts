@@ -130,7 +130,7 @@ export const jsonlLog: Shape = {
       });
     };
     let size = 0;
-    while (size < chars) {
+    while (size < chars || requests.length < 24) {
       const before = events.length;
       if (rng.chance(0.85)) request();
       else job();
