@@ -121,7 +121,9 @@ export const appLog: Shape = {
     const user = rng.pick(users);
     const failed = events[userAt!]!;
     Object.assign(failed, { user, status: 503, latency: rng.range(1000, 9999) });
-    // The same user's other requests are slow too: their latencies are the decoys.
+    // The user has other requests (at least three), slow too: their latencies are the decoys.
+    for (const i of spots(rng, n, 3))
+      if (events[i] !== failed && i !== lookupAt) events[i]!.user = user;
     for (const e of events) if (e.user === user && e !== failed) e.latency = rng.range(1000, 9999);
     failed.level = "WARN";
     failed.msg = "upstream unavailable";

@@ -93,6 +93,8 @@ export const csvShipments: Shape = {
     const around = [rows[lookupAt! - 1], rows[lookupAt! + 1]].filter(
       (r): r is Row => r !== undefined,
     );
+    for (const r of around)
+      while (r.warehouse === target.warehouse) r.warehouse = rng.pick(warehouses);
 
     // ordinal: the last shipment marked lost; the others were lost earlier.
     const lost = lostAt.map((i) => rows[i]!);

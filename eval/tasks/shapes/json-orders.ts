@@ -88,7 +88,7 @@ function generate(rng: Rng, chars: number, minified: boolean): GeneratedFile {
     );
   // Size by one order's rendering (every order is about the same length).
   const probe = render([orderOf(rng, 1, clock)]).length;
-  const count = Math.max(40, Math.round(chars / Math.max(200, probe - 60)));
+  const count = Math.max(15, Math.round(chars / Math.max(200, probe - 60)));
   for (let i = 0; i < count; i++) {
     nextId += rng.range(1, 9);
     orders.push(orderOf(rng, nextId, clock));

@@ -122,7 +122,7 @@ export const yamlList: Shape = {
     );
     const pods: Pod[] = [];
     let total = 40;
-    while (total < size) {
+    while (total < size || pods.length < 20) {
       const pod = podOf(rng, clock, nodes, versions);
       pods.push(pod);
       total += render(pod).length + 1;
@@ -135,10 +135,12 @@ export const yamlList: Shape = {
     const target = pods[lookupAt!]!;
     target.image = `registry.example.com/shop/${target.app}:${versions.get(target.app)}-canary.${rng.range(1, 9)}`;
     const twin = pods[twinAt!]!;
+    // The twin runs the next patch release: not a prefix of the canary tag, so never part of it.
+    const [major, minor, patch] = versions.get(target.app)!.split(".").map(Number);
     Object.assign(twin, {
       app: target.app,
       hash: target.hash,
-      image: `registry.example.com/shop/${target.app}:${versions.get(target.app)}`,
+      image: `registry.example.com/shop/${target.app}:${major}.${minor}.${patch! + 1}`,
     });
     const suffix = target.name.slice(-5);
     let twinSuffix = suffix;
