@@ -110,7 +110,9 @@ describe("Claude Code", () => {
       /^Error: File content \(\d+ tokens\) exceeds maximum allowed tokens \(2048\)/,
     );
     // Grep lists files by default; content mode shows numbered lines with context.
-    expect(await harness.run("Grep", { pattern: "line 2999 ", path: dirname(path!) }, "g1")).toBe(path);
+    expect(await harness.run("Grep", { pattern: "line 2999 ", path: dirname(path!) }, "g1")).toBe(
+      path,
+    );
     // Without a path it searches the project, as ripgrep searches its working directory.
     expect(await harness.run("Grep", { pattern: "line 2999 " }, "g0")).toBe("No matches found");
     expect(
