@@ -4,7 +4,7 @@
  * request (system, prompt, every call and result so far, the tool definitions), counts it,
  * refuses it when it does not fit the context window (as a provider does), and hands the
  * agent only that request's view. The peers' tools are the same objects the live loop offers
- * a real model (eval/live-loop.ts).
+ * a real model (eval/live/peer-loop.ts plays the live benchmark's peers).
  */
 import type { ChatMessage, ChatRequest } from "../src/testing/index.js";
 import {

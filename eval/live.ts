@@ -1,60 +1,81 @@
 /**
- * `npm run eval:live`: one real model plays spillway and the peer policies on the same tasks
- * (eval/live-run.ts), and the report goes to eval/report-live/ (eval/live-report.ts). The model
- * is the local default unless `--model` (or SPILLWAY_LIVE_MODEL) names another; with --json the
- * last stdout line is one JSON object with every policy's figures.
+ * `npm run eval:live`: the live benchmark. One real model plays spillway and the peers on tasks
+ * drawn from a fresh seed (printed; `--seed` to repeat or continue a run, `--dev` for the
+ * development seed), each episode kept as it finishes; the report and the figures go to
+ * eval/report-live/. With --json the last stdout line is one JSON object with every policy's
+ * figures.
  *
- *   npm run eval:live
- *   npm run eval:live -- --policies spillway,paging-4000 --tasks 3 --json
- *   npm run eval:live -- --spillway-settings '{"async":false}' --out /tmp/live-handle
+ *   npm run eval:live -- --tasks 30 --json
+ *   npm run eval:live -- --seed 418263 --tasks 30            # continue (or repeat) that run
+ *   npm run eval:live -- --dev --tasks 6 --policies spillway # iterate on the development seed
+ *   npm run eval:live -- --seed 418263 --ablate evidenceQuotes --policies spillway
  */
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { POLICIES, type PolicyName } from "./episode.js";
-import { liveFigures, writeLiveReport } from "./live-report.js";
+import { GUIDANCE_SWITCHES } from "../src/config/guidance.js";
+import { figuresOf, groupBy } from "./live/figures.js";
+import { writeLiveReport } from "./live/report.js";
 import {
+  DEFAULT_LIVE_POLICIES,
   LIVE_CONTEXT_WINDOW,
-  LIVE_DEFAULT_TASKS,
   LIVE_POLICIES,
-  LIVE_TASKS,
-  runLiveEval,
-  saveEpisodes,
-} from "./live-run.js";
+  type LivePolicy,
+  runLive,
+  variantOf,
+} from "./live/run.js";
+import { DEVELOPMENT_SEED, freshSeed } from "./tasks/draw.js";
+import { SHAPES } from "./tasks/types.js";
 
 /** The model eval:live plays by default: the local test model (`npm run model:fetch`). */
 export const DEFAULT_LIVE_MODEL = "local/qwen2.5-coder-1.5b-instruct-q4_k_m";
+const DEFAULT_LIVE_LABEL = "Qwen2.5-Coder 1.5B Instruct Q4_K_M (local, greedy)";
 
 const USAGE =
-  "usage: npm run eval:live -- [--model REF] [--label TEXT] [--policies a,b] [--tasks N] [--context-window TOKENS] [--seed N] [--spillway-settings JSON] [--out DIR] [--json]";
+  "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
   process.exit(2);
 }
 
-interface LiveArgs {
+interface Args {
   model: string;
   label: string | undefined;
-  policies: PolicyName[];
   tasks: number;
-  contextWindow: number;
-  seed: number;
-  settings: Record<string, unknown> | undefined;
-  out: string;
+  seed: number | undefined;
+  dev: boolean;
+  policies: LivePolicy[];
+  ablate: string[];
+  only: { from: number; to: number } | undefined;
+  window: number;
+  chars: number | undefined;
+  out: string | undefined;
+  work: string | undefined;
   json: boolean;
 }
 
-function parse(argv: readonly string[]): LiveArgs {
-  const args: LiveArgs = {
+const wholeNumber = (flag: string, text: string, min: number) => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min)
+    fail(`${flag} needs a whole number, at least ${min}; got ${JSON.stringify(text)}`);
+  return n;
+};
+
+export function parseLiveArgs(argv: readonly string[]): Args {
+  const args: Args = {
     model: process.env.SPILLWAY_LIVE_MODEL || DEFAULT_LIVE_MODEL,
     label: undefined,
-    policies: [...LIVE_POLICIES],
-    tasks: LIVE_DEFAULT_TASKS,
-    contextWindow: LIVE_CONTEXT_WINDOW,
-    seed: 1,
-    settings: undefined,
-    out: resolve(import.meta.dirname, "report-live"),
+    tasks: 30,
+    seed: undefined,
+    dev: false,
+    policies: [...DEFAULT_LIVE_POLICIES],
+    ablate: [],
+    only: undefined,
+    window: LIVE_CONTEXT_WINDOW,
+    chars: undefined,
+    out: undefined,
+    work: undefined,
     json: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -62,106 +83,125 @@ function parse(argv: readonly string[]): LiveArgs {
     const value = () => argv[++i] ?? fail(`${flag} needs a value`);
     if (flag === "--model") args.model = value();
     else if (flag === "--label") args.label = value();
+    else if (flag === "--tasks") args.tasks = wholeNumber(flag, value(), 1);
+    else if (flag === "--seed") args.seed = wholeNumber(flag, value(), 1);
+    else if (flag === "--dev") args.dev = true;
     else if (flag === "--policies") {
       const list = value().split(",");
-      const bad = list.filter((p) => !POLICIES.includes(p as PolicyName));
+      const bad = list.filter((p) => !LIVE_POLICIES.includes(p as LivePolicy));
       if (bad.length > 0)
-        fail(`--policies: unknown ${bad.join(", ")}; valid: ${POLICIES.join(", ")}`);
-      args.policies = list as PolicyName[];
-    } else if (flag === "--tasks") {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1 || n > LIVE_TASKS.length)
-        fail(`--tasks needs a whole number 1..${LIVE_TASKS.length}`);
-      args.tasks = n;
-    } else if (flag === "--context-window") {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 2048)
-        fail(`--context-window needs a whole number of tokens, at least 2048`);
-      args.contextWindow = n;
-    } else if (flag === "--seed") {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1) fail("--seed needs a whole number, at least 1");
-      args.seed = n;
-    } else if (flag === "--spillway-settings") {
-      const text = value();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        fail(`--spillway-settings: not JSON: ${text}`);
-      }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-        fail("--spillway-settings needs a JSON object, e.g. '{\"async\":false}'");
-      args.settings = parsed as Record<string, unknown>;
-    } else if (flag === "--out") args.out = resolve(value());
+        fail(`--policies: unknown ${bad.join(", ")}; valid: ${LIVE_POLICIES.join(", ")}`);
+      args.policies = list as LivePolicy[];
+    } else if (flag === "--ablate") {
+      const list = value().split(",");
+      const bad = list.filter((name) => !(GUIDANCE_SWITCHES as readonly string[]).includes(name));
+      if (bad.length > 0)
+        fail(`--ablate: unknown ${bad.join(", ")}; valid: ${GUIDANCE_SWITCHES.join(", ")}`);
+      args.ablate.push(...list);
+    } else if (flag === "--only") {
+      const match = /^(\d+)-(\d+)$/.exec(value());
+      if (!match || Number(match[1]) < 1 || Number(match[2]) < Number(match[1]))
+        fail("--only needs a range of task numbers, e.g. 1-15");
+      args.only = { from: Number(match[1]), to: Number(match[2]) };
+    } else if (flag === "--context-window") args.window = wholeNumber(flag, value(), 2048);
+    else if (flag === "--chars") args.chars = wholeNumber(flag, value(), 1000);
+    else if (flag === "--out") args.out = resolve(value());
+    else if (flag === "--work") args.work = resolve(value());
     else if (flag === "--json") args.json = true;
     else if (flag === "--help" || flag === "-h") {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
     } else fail(`unknown option ${flag}`);
   }
+  if (args.dev && args.seed !== undefined)
+    fail(`--dev and --seed are exclusive: --dev is --seed ${DEVELOPMENT_SEED}`);
   return args;
 }
 
 async function main(): Promise<void> {
-  const args = parse(process.argv.slice(2));
-  const label = args.label ?? args.model;
+  const args = parseLiveArgs(process.argv.slice(2));
+  const fresh = args.seed === undefined && !args.dev;
+  const seed = args.dev ? DEVELOPMENT_SEED : (args.seed ?? freshSeed());
+  const variant = variantOf(args.ablate);
+  const out =
+    args.out ??
+    resolve(
+      import.meta.dirname,
+      variant === "default" ? "report-live" : `report-live/${variant.replace(/[:,]/g, "-")}`,
+    );
+  const work = args.work ?? resolve(".cache/eval-live", String(seed));
+  const modelLabel =
+    args.label ?? (args.model === DEFAULT_LIVE_MODEL ? DEFAULT_LIVE_LABEL : args.model);
+  process.stderr.write(
+    `eval:live: seed ${seed}${fresh ? " (fresh)" : args.dev ? " (development)" : ""}; continue this run with --seed ${seed}\n`,
+  );
   const load = loadavg()[0]!.toFixed(1);
-  const { episodes, seconds } = await runLiveEval({
+  const run = await runLive({
     model: args.model,
-    modelLabel: label,
-    out: args.out,
+    seed,
+    count: args.tasks,
     policies: args.policies,
-    tasks: LIVE_TASKS.slice(0, args.tasks),
-    contextWindow: args.contextWindow,
-    seed: args.seed,
-    ...(args.settings ? { spillwaySettings: args.settings } : {}),
+    ablate: args.ablate,
+    window: args.window,
+    out,
+    workDir: work,
+    ...(args.chars ? { chars: args.chars } : {}),
+    ...(args.only ? { only: args.only } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
-    progress: (line) => process.stderr.write(`${line}\n`),
-    onEpisode: (_e, all) => saveEpisodes(args.out, all),
   });
-  const machine = `${cpus().length} cores, load average ${load} at the start (a shared machine)`;
+  const ran = run.episodes.filter((e) => args.policies.includes(e.policy as LivePolicy));
+  const command = `npm run eval:live -- --seed ${seed} --tasks ${args.tasks} --policies ${args.policies.join(",")}${args.ablate.length > 0 ? ` --ablate ${args.ablate.join(",")}` : ""}`;
   const reportPath = await writeLiveReport({
-    episodes,
-    model: args.model,
-    modelLabel: label,
+    episodes: ran,
+    seed,
+    fresh: !args.dev && seed !== DEVELOPMENT_SEED,
+    tasks: new Set(ran.map((e) => e.taskId)).size,
+    modelLabel,
     scripted: false,
-    seconds,
-    out: args.out,
-    machine,
-    contextWindow: args.contextWindow,
-    seed: args.seed,
-    ...(args.settings ? { spillwaySettings: args.settings } : {}),
+    window: args.window,
+    machine: `${cpus().length} cores, load average ${load} at the start`,
+    seconds: run.seconds,
+    command,
+    variant,
+    out,
   });
-  await saveEpisodes(args.out, episodes);
-  const figures = liveFigures(episodes, args.model);
+  const figures = Object.fromEntries(
+    [...groupBy(ran, (e) => e.policy)].map(([p, list]) => [p, figuresOf(list)]),
+  );
   const lines = Object.entries(figures).map(
     ([p, f]) =>
-      `  ${p.padEnd(20)} recall ${(f.recall * 100).toFixed(0)}% · retrieved first ${f.retrievalBeforeAnswerRate === null ? "–" : `${(f.retrievalBeforeAnswerRate * 100).toFixed(0)}%`} · ` +
-      `invented ${(f.inventedRate * 100).toFixed(0)}% · median input tokens per right answer ${f.medianTokensPerRightAnswer ?? "–"}`,
+      `  ${p.padEnd(12)} recall ${f.right}/${f.episodes} (${Math.round(f.recallLow * 100)}–${Math.round(f.recallHigh * 100)}%) · invented ${Math.round(f.inventedRate * 100)}% · median tokens per right answer ${f.medianTokensPerRightAnswer ?? "–"}`,
   );
   process.stdout.write(
-    `${[`eval:live ${label}: ${episodes.length} episodes in ${Math.round(seconds)} s · report ${reportPath}`, ...lines].join("\n")}\n`,
+    `eval:live seed ${seed}: ${ran.length} episodes · report ${reportPath}\n${lines.join("\n")}\n`,
   );
-  if (args.json)
-    process.stdout.write(
-      `${JSON.stringify({
-        evalLive: args.model,
-        model: args.model,
-        modelLabel: label,
-        tasks: new Set(episodes.map((e) => e.taskId)).size,
-        seconds,
-        machine,
-        contextWindow: args.contextWindow,
-        seed: args.seed,
-        policies: figures,
-      })}\n`,
+  if (args.json) {
+    const policies = Object.fromEntries(
+      Object.entries(figures).map(([p, f]) => [
+        p,
+        {
+          recall: f.recall,
+          recallLow: f.recallLow,
+          recallHigh: f.recallHigh,
+          inventedRate: f.inventedRate,
+          retrievalBeforeAnswerRate: f.retrievalBeforeAnswerRate,
+          medianTokensPerRightAnswer: f.medianTokensPerRightAnswer,
+          medianSecondsPerTask: f.medianSecondsPerTask,
+        },
+      ]),
     );
+    const shapes = SHAPES.filter((s) => run.tasks.some((t) => t.shape === s));
+    process.stdout.write(
+      `${JSON.stringify({ seed, fresh, tasks: run.tasks.length, shapes, model: args.model, variant, contextWindow: args.window, seconds: Math.round(run.seconds), policies })}\n`,
+    );
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   });
 }

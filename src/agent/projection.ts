@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { guided } from "../config/guidance.js";
 import { type ReadEvidence, readEvidence } from "../surfaces/read-evidence.js";
 import { asyncOutputsOf } from "./async-status.js";
 import { compactIfDue } from "./compaction-step.js";
@@ -97,7 +98,7 @@ export function buildProjection(
 
 /** The lines the session's reads (results still in the tail) returned about the task's terms. */
 function finalEvidence(context: SessionContext, tail: ProjectionTail): ReadEvidence | undefined {
-  if (!context.state.taskText) return undefined;
+  if (!context.state.taskText || !guided(context.settings, "evidenceQuotes")) return undefined;
   const readTools = new Set([...context.surface.tools().map((t) => t.name), WAIT_FOR_TOOL_OUTPUT]);
   const reads = tail.entries.flatMap((e) =>
     e.result && readTools.has(e.result.toolName) && !e.shortened ? [e.result.text] : [],
@@ -129,7 +130,9 @@ async function project(
   const asyncOutputs = await asyncOutputsOf(context, tail.asyncIds);
   // Counted with the draft: the final turn restates what the reads returned about the task.
   const evidence = plan.final ? finalEvidence(context, tail) : undefined;
-  const draft = renderNotice(context, plan, 0, asyncOutputs, [], undefined, evidence);
+  const draft = guided(context.settings, "notice")
+    ? renderNotice(context, plan, 0, asyncOutputs, [], undefined, evidence)
+    : "";
   // Sent with every request: the system prompt, the tool definitions and the notice.
   const fixed =
     tail.system.tokens +
@@ -158,18 +161,19 @@ async function project(
   }
   const percent = Math.min(100, Math.round((total() / limits.inputWindow) * 100));
   const messages = tailMessages(tail);
-  messages.push({
-    role: "user",
-    content: renderNotice(
-      context,
-      turnPlan,
-      percent,
-      asyncOutputs,
-      step.notes,
-      replyNote(context, turnPlan),
-      turnPlan.final ? evidence : undefined,
-    ),
-  });
+  if (guided(context.settings, "notice"))
+    messages.push({
+      role: "user",
+      content: renderNotice(
+        context,
+        turnPlan,
+        percent,
+        asyncOutputs,
+        step.notes,
+        replyNote(context, turnPlan),
+        turnPlan.final ? evidence : undefined,
+      ),
+    });
   const usage = contextUsage(limits, {
     turn: plan.turn,
     tokens: total(),

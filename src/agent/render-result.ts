@@ -1,3 +1,4 @@
+import { guided } from "../config/guidance.js";
 import { headAndTail } from "../retrieval/head-and-tail.js";
 import { readOutput } from "../retrieval/read-output.js";
 import type { ToolResultRef } from "../store/history.js";
@@ -47,7 +48,9 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
       toolCallId: record.toolCallId ?? "",
       outputs: context.outputs,
       scope: { sessionId: context.sessionId },
-      ...(context.state.taskText ? { taskText: context.state.taskText } : {}),
+      ...(context.state.taskText && guided(context.settings, "taskSearch")
+        ? { taskText: context.state.taskText }
+        : {}),
     });
     if (!placeholder.continuation) return placeholder.text;
     const { toolCallId, shown, total } = placeholder.continuation;

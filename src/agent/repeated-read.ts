@@ -1,3 +1,4 @@
+import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { CallResult } from "./call-result.js";
@@ -20,7 +21,7 @@ export function answerRepeatedRead(
   call: ModelToolCall,
   turn: number,
 ): CallResult | undefined {
-  if (!isSurfaceRead(context, call)) return undefined;
+  if (!isSurfaceRead(context, call) || !guided(context.settings, "repeatNotes")) return undefined;
   const last = context.state.lastRead;
   if (!last || last.key !== readKey(call) || last.turn !== turn - 1) return undefined;
   const again = last.text
@@ -55,6 +56,7 @@ export function readRepeatedOut(
   const last = context.state.lastRead;
   return (
     !seedTexts(context.settings) &&
+    guided(context.settings, "repeatNotes") &&
     last !== undefined &&
     last.turn === turn &&
     (last.repeats ?? 0) >= REPEATS_BEFORE_FINAL_TURN

@@ -3,6 +3,7 @@
  * local model, shown seed 000's handle message, reported the output's handle id as "the
  * incident id on the ERROR line", one turn after the tool ran, without reading the output.
  */
+import { guided } from "../config/guidance.js";
 import type { SessionContext } from "./session-context.js";
 
 /** Outputs named in the note, at most; the rest are counted. */
@@ -27,7 +28,12 @@ export async function reportBeforeReading(
   report: string,
 ): Promise<string | undefined> {
   const { state } = context;
-  if (state.finalTurn || state.shownByHandle.size === 0) return undefined;
+  if (
+    state.finalTurn ||
+    state.shownByHandle.size === 0 ||
+    !guided(context.settings, "reportGuards")
+  )
+    return undefined;
   const unread: { id: string; toolName: string }[] = [];
   for (const id of state.shownByHandle) {
     const record = await context.outputs.get(id, { sessionId: context.sessionId });

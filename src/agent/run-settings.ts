@@ -147,6 +147,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     helperTools: resolved.helperTools ?? !allLocal,
     surfaceFromFirstTurn: !allLocal,
     textReplies: resolved.textReplies ?? (allLocal ? "none" : "final"),
+    guidance: resolved.guidance,
   };
   const subagents = (agent.frontmatter.agents ?? []).map((path) => ({ path, description: "" }));
   for (const sub of subagents) {

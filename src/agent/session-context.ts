@@ -1,4 +1,5 @@
 import type { BackgroundTools } from "../async/background.js";
+import type { Guidance } from "../config/guidance.js";
 import type { Clock } from "../core/clock.js";
 import type { TokenizerName } from "../core/tokens.js";
 import type { Extractor } from "../extraction/extractor.js";
@@ -50,6 +51,8 @@ export interface SessionSettings {
    * and a text reply that comes anyway is asked to be confirmed.
    */
   readonly textReplies?: "final" | "confirm" | "none";
+  /** Guidance behaviours on or off (absent in sessions stored before the switches: all on). */
+  readonly guidance?: Guidance;
 }
 
 /** Seed 004's compaction: thresholds, summarizer, summary size. */

@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { guided } from "../config/guidance.js";
 import type { McpServerSpec } from "../config/index.js";
 import { mcpContentParts } from "../providers/mcp/decode-result.js";
 import type { McpHub } from "../providers/mcp/hub.js";
@@ -95,7 +96,9 @@ export function surfaceToolHandlers(
         ...(session.extractor ? { extractor: session.extractor } : {}),
         signal,
         toolCallId: call.toolCallId,
-        ...(session.state.taskText ? { taskText: session.state.taskText } : {}),
+        ...(session.state.taskText && guided(session.settings, "taskSearch")
+          ? { taskText: session.state.taskText }
+          : {}),
         ...(asyncActive(session)
           ? {
               asyncTokenThreshold: asyncSettingsOf(session.settings).tokenThreshold,

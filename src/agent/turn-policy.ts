@@ -1,3 +1,4 @@
+import { guided } from "../config/guidance.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import type { ModelReply } from "../providers/model-caller.js";
 import { FINAL_REPORT } from "./internal-tools.js";
@@ -60,6 +61,17 @@ export function planTurn(context: SessionContext): TurnPlan {
     readRepeatedOut(context) ||
     state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
   const finalTool = context.tools.get(FINAL_REPORT)!.definition;
+  // Without the final-turn rule the last turn is an ordinary one: whatever it calls runs, and a
+  // session that did not report by then ends without a report.
+  if (final && !guided(settings, "finalTurn"))
+    return {
+      turn,
+      maxTurns: settings.maxTurns,
+      final: true,
+      tools: listedTools(context),
+      canRetrieve: canRetrieveNow(context),
+      requireToolCall: settings.textReplies === "none",
+    };
   if (final)
     return {
       turn,

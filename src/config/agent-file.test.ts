@@ -139,7 +139,7 @@ describe("loadAgentFile: unknown keys", () => {
       `Invalid agent file ${path}: maxTurn (line 3): unknown key "maxTurn" (did you mean "maxTurns"?); ` +
         "valid keys: description, models, maxTurns, toolResponseMaxBytes, toolConcurrency, " +
         "toolTimeoutSecs, toolOutput, contextWindow, maxOutputTokens, stream, extraction, async, " +
-        "asyncTimeoutSecs, asyncTokenThreshold, asyncMaxRunning, compaction, asyncReadyMessage, helperTools, textReplies, mcpServers, agents.",
+        "asyncTimeoutSecs, asyncTokenThreshold, asyncMaxRunning, compaction, asyncReadyMessage, helperTools, textReplies, guidance, mcpServers, agents.",
     );
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { failureOf } from "../../test/helpers/spillway-failure.js";
 import { type AgentDefinition, parseAgentFile } from "./agent-file.js";
 import { configSchema, type LoadedConfig } from "./config-schema.js";
+import { GUIDANCE_SWITCHES } from "./guidance.js";
 import { type CliSettings, resolveSettings, type SettingSource } from "./resolve-settings.js";
 
 const CONFIG_PATH = "/project/spillway.config.yaml";
@@ -129,6 +130,7 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
       asyncReadyMessage: "handle",
       helperTools: undefined,
       textReplies: undefined,
+      guidance: Object.fromEntries(GUIDANCE_SWITCHES.map((name) => [name, true])),
       mcpServers: {},
       providers: {},
       modelConfigs: {},
@@ -159,9 +161,35 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
         "compaction.hard": "default",
         "compaction.model": "default",
         "compaction.summaryMaxTokens": "default",
+        ...Object.fromEntries(GUIDANCE_SWITCHES.map((name) => [`guidance.${name}`, "default"])),
         mcpServers: "default",
       },
     });
+  });
+
+  it("merges guidance switches key by key, CLI over frontmatter over config", async () => {
+    const settings = resolveSettings({
+      cli: { guidance: { notice: false } },
+      agent: await agent({ guidance: { notice: true, finalTurn: false } }),
+      config: config({ defaults: { guidance: { reportGuards: false, finalTurn: true } } }),
+      env: NO_ENV,
+    });
+    expect(settings.guidance).toMatchObject({
+      notice: false,
+      finalTurn: false,
+      reportGuards: false,
+      repeatNotes: true,
+    });
+    expect(settings.sources["guidance.notice"]).toBe("cli");
+    expect(settings.sources["guidance.finalTurn"]).toBe("frontmatter");
+    expect(settings.sources["guidance.reportGuards"]).toBe("config");
+    expect(settings.sources["guidance.repeatNotes"]).toBe("default");
+  });
+
+  it("refuses an unknown guidance switch, naming the valid ones", () => {
+    expect(() =>
+      resolveSettings({ cli: { guidance: { notices: false } as never }, env: NO_ENV }),
+    ).toThrow(/guidance\.notices.*unknown key.*notice/s);
   });
 
   it("ignores CLI keys given as undefined", () => {

@@ -14,6 +14,7 @@ import {
   DEFAULT_MODEL,
   DEFAULT_SETTINGS,
 } from "./defaults.js";
+import { ALL_GUIDANCE, GUIDANCE_SWITCHES, type Guidance, type GuidanceSwitch } from "./guidance.js";
 import {
   type McpServerSpec,
   mcpServersSettingSchema,
@@ -79,6 +80,7 @@ export interface CliSettings {
   asyncReadyMessage?: Maybe<AsyncReadyMessage>;
   helperTools?: Maybe<boolean>;
   textReplies?: Maybe<TextReplies>;
+  guidance?: Maybe<Partial<Record<GuidanceSwitch, Maybe<boolean>>>>;
   /** Server specs (a relative `cwd` resolves against `process.cwd()`) or config server names. */
   mcpServers?: Maybe<Readonly<Record<string, McpServerSpec>> | readonly string[]>;
 }
@@ -126,6 +128,8 @@ export interface ResolvedSettings {
   asyncReadyMessage: AsyncReadyMessage;
   helperTools: boolean | undefined; // undefined: by the models (planRun)
   textReplies: TextReplies | undefined; // likewise
+  /** Every guidance switch, merged key by key across levels (default: on). */
+  guidance: Guidance;
   /** Servers by name (`cwd` absolute); empty when neither CLI nor frontmatter names any. */
   mcpServers: Record<string, McpServerSpec>;
   /** The config file's `providers` (empty without a config file). */
@@ -289,6 +293,13 @@ export function resolveSettings(options: ResolveSettingsOptions = {}): ResolvedS
   }
   const resolvedExtraction = extraction as ResolvedExtraction;
 
+  const guidance: Record<string, boolean> = {};
+  for (const key of GUIDANCE_SWITCHES) {
+    const layer = layers.find((candidate) => candidate.values.guidance?.[key] !== undefined);
+    guidance[key] = layer ? layer.values.guidance![key]! : ALL_GUIDANCE[key];
+    sources[`guidance.${key}`] = layer?.source ?? "default";
+  }
+
   const agentRefs = [...models.value, ...(resolvedExtraction.models ?? [])];
   const contextWindow = resolveContextWindows(agentRefs, layers, config?.models ?? {}, sources);
 
@@ -299,6 +310,7 @@ export function resolveSettings(options: ResolveSettingsOptions = {}): ResolvedS
     contextWindow,
     extraction: resolvedExtraction,
     compaction: resolveCompaction(layers, sources),
+    guidance: guidance as Guidance,
     mcpServers: resolveMcpServers(cli, options.agent, options.config, sources),
     providers: config?.providers ?? {},
     modelConfigs: config?.models ?? {},

@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { CHUNK_SIZE_RULES } from "../core/chunk-size-rule.js";
+import { guidanceSchema } from "./guidance.js";
 import { checkModelRef, type ModelRef } from "./model-ref.js";
 import {
   addIssue,
@@ -141,6 +142,7 @@ export const settingsShape = {
   asyncReadyMessage: oneOf(ASYNC_READY_MESSAGES).optional(),
   helperTools: boolean().optional(),
   textReplies: oneOf(TEXT_REPLIES).optional(),
+  guidance: guidanceSchema.optional(),
 };
 
 /** The config file's `defaults`. */

@@ -1,0 +1,151 @@
+/**
+ * The live benchmark's report (`README.md` beside the episodes): the fresh-seed table per policy
+ * first, then per shape and per question kind, then the worst sessions quoted turn by turn.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { SHAPES } from "../tasks/types.js";
+import type { LiveEpisode } from "./episode.js";
+import { figuresOf, groupBy, type PolicyFigures, policyFigures } from "./figures.js";
+
+export interface LiveReportOptions {
+  readonly episodes: readonly LiveEpisode[];
+  readonly seed: number;
+  readonly fresh: boolean;
+  readonly tasks: number;
+  /** Who played: a real model (name, size, quantization) or a scripted stand-in, said so. */
+  readonly modelLabel: string;
+  readonly scripted: boolean;
+  readonly window: number;
+  readonly machine: string;
+  readonly seconds: number;
+  readonly command: string;
+  readonly variant: string;
+  readonly out: string;
+  /** Worst sessions quoted, per policy. */
+  readonly worstPerPolicy?: number;
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const cell = (f: PolicyFigures) =>
+  `${f.right}/${f.episodes} (${pct(f.recall)}, ${pct(f.recallLow)}–${pct(f.recallHigh)})`;
+
+function policyRows(figures: Record<string, PolicyFigures>): string[] {
+  return [
+    "| policy | recall (95% interval) | invented a value | read before answering | median tokens per right answer | median seconds per task |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...Object.entries(figures).map(
+      ([p, f]) =>
+        `| ${p} | ${cell(f)} | ${pct(f.inventedRate)} | ${f.retrievalBeforeAnswerRate === null ? "–" : pct(f.retrievalBeforeAnswerRate)} | ${f.medianTokensPerRightAnswer?.toLocaleString("en-US") ?? "–"} | ${f.medianSecondsPerTask ?? "–"} |`,
+    ),
+  ];
+}
+
+function splitRows(
+  episodes: readonly LiveEpisode[],
+  by: (e: LiveEpisode) => string,
+  order: readonly string[],
+  label: string,
+): string[] {
+  const policies = [...new Set(episodes.map((e) => e.policy))];
+  const keys = order.filter((k) => episodes.some((e) => by(e) === k));
+  return [
+    `| ${label} | ${policies.join(" | ")} |`,
+    `| --- | ${policies.map(() => "---").join(" | ")} |`,
+    ...keys.map((k) => {
+      const cells = policies.map((p) => {
+        const list = episodes.filter((e) => by(e) === k && e.policy === p);
+        const f = figuresOf(list);
+        return list.length === 0 ? "–" : `${f.right}/${f.episodes}`;
+      });
+      return `| ${k} | ${cells.join(" | ")} |`;
+    }),
+  ];
+}
+
+/** How bad an episode is: invented beats wrong beats no report; more tokens is worse. */
+const badness = (e: LiveEpisode) =>
+  (e.correct ? 0 : 1) + (e.invented ? 2 : 0) + (e.decoysNamed.length > 0 ? 1 : 0);
+
+function sessionQuote(e: LiveEpisode): string[] {
+  const out = [
+    `#### ${e.policy} · ${e.taskId} (${e.shape}, ${e.kind}): ${e.correct ? "right" : "wrong"}${e.invented ? `, invented ${e.inventedValues.join(", ")}` : ""}`,
+    "",
+    `Question: ${e.question}`,
+    `Expected: \`${e.expected}\`${e.decoysNamed.length > 0 ? `; the report named the decoy${e.decoysNamed.length > 1 ? "s" : ""} ${e.decoysNamed.map((d) => `\`${d}\``).join(", ")}` : ""}`,
+    "",
+  ];
+  e.transcript.forEach((turn, i) => {
+    out.push(`${i + 1}. **did:** \`${turn.did.replace(/`/g, "'").slice(0, 400)}\``);
+    if (turn.shown.trim() !== "")
+      out.push(
+        "",
+        "   ```text",
+        ...turn.shown
+          .split("\n")
+          .slice(0, 25)
+          .map((l) => `   ${l}`),
+        "   ```",
+      );
+  });
+  out.push(
+    "",
+    `Report: ${e.report === null ? `(none: ${e.failure ?? "no report"})` : `“${e.report.replace(/\s+/g, " ").slice(0, 500)}”`}`,
+    "",
+  );
+  return out;
+}
+
+/**
+ * Writes the report and returns its path.
+ *
+ * @example
+ * await writeLiveReport({ episodes, seed, fresh: true, tasks: 30, modelLabel, scripted: false, window: 8192, machine, seconds, command, variant: "default", out });
+ */
+export async function writeLiveReport(options: LiveReportOptions): Promise<string> {
+  const { episodes } = options;
+  const figures = policyFigures(episodes);
+  const worst = options.worstPerPolicy ?? 2;
+  const heading = options.scripted
+    ? `# Live benchmark: scripted stand-in, not a real model (${options.modelLabel})`
+    : `# Live benchmark: ${options.modelLabel}`;
+  const lines = [
+    heading,
+    "",
+    `Seed **${options.seed}** (${options.fresh ? "fresh: drawn for this run, never iterated on" : "given with --seed"}), ${options.tasks} tasks, ${Object.keys(figures).length} policies, ${episodes.length} episodes; ` +
+      `every policy in a ${options.window.toLocaleString("en-US")}-token window; ${options.variant === "default" ? "spillway's default settings" : `spillway with ${options.variant}`}. ` +
+      `${Math.round(options.seconds / 60)} minutes on ${options.machine}.`,
+    "",
+    `Reproduce: \`${options.command}\``,
+    "",
+    "Each task is a file of a common shape and a question a person would ask about it; the agent is a plain agent file reading the file through the real `@modelcontextprotocol/server-filesystem`. " +
+      "A report is right when it names the expected value and none of the decoys; a value is invented when no tool result of the session showed it. " +
+      "Method: [docs/evaluation.md](../../docs/evaluation.md#the-live-benchmark).",
+    "",
+    "## Per policy",
+    "",
+    ...policyRows(figures),
+    "",
+    "## Per shape (right / tasks)",
+    "",
+    ...splitRows(episodes, (e) => e.shape, SHAPES, "shape"),
+    "",
+    "## Per question kind (right / tasks)",
+    "",
+    ...splitRows(episodes, (e) => e.kind, ["lookup", "ordinal", "cross-field", "pattern"], "kind"),
+    "",
+    "## The worst sessions, turn by turn",
+    "",
+    "What the model did each turn and what it was shown next (results clipped).",
+    "",
+  ];
+  for (const [, list] of groupBy(episodes, (e) => e.policy)) {
+    const bad = [...list]
+      .filter((e) => !e.correct)
+      .sort((a, b) => badness(b) - badness(a) || b.inputTokens - a.inputTokens);
+    for (const e of bad.slice(0, worst)) lines.push(...sessionQuote(e));
+  }
+  const path = join(options.out, "README.md");
+  await writeFile(path, `${lines.join("\n")}\n`);
+  return path;
+}

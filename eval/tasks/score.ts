@@ -1,0 +1,80 @@
+/**
+ * Scoring a live task from its final report alone: right when the report names the expected
+ * value (or an accepted spelling) and none of the decoys; invented when it states a value-like
+ * token (a word with a digit, an address, a code) that no tool result of the session showed and
+ * the question did not name. The scorer sees the report and what the model was shown, nothing
+ * of the session's calls.
+ */
+import type { LiveTask } from "./types.js";
+
+export interface LiveScore {
+  /** The report names the expected value and no decoy. */
+  readonly correct: boolean;
+  /** The report names the expected value (right or not: it may name a decoy beside it). */
+  readonly namesExpected: boolean;
+  /** Decoys the report names. */
+  readonly decoysNamed: readonly string[];
+  /** Value-like tokens of the report that nothing shown held. */
+  readonly inventedValues: readonly string[];
+}
+
+/** NFKC, lower case, one space for any run of white space, digit groups joined ("1,843" → "1843"). */
+export function normalized(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/(\d),(?=\d{3}\b)/g, "$1")
+    .replace(/\s+/g, " ");
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const CJK =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+/**
+ * Whether `haystack` holds `value` as a whole value: not inside a longer word or number (CJK
+ * values, written without spaces, only need to be there).
+ */
+export function holdsValue(haystack: string, value: string): boolean {
+  const h = normalized(haystack);
+  const v = normalized(value).trim();
+  if (v === "") return false;
+  if (CJK.test(v)) return h.includes(v);
+  for (let at = h.indexOf(v); at !== -1; at = h.indexOf(v, at + 1)) {
+    const before = h[at - 1];
+    const after = h[at + v.length];
+    const edge = (c: string | undefined, inner: string) =>
+      c === undefined || !WORD_CHAR.test(c) || !WORD_CHAR.test(inner);
+    if (edge(before, v[0]!) && edge(after, v.at(-1)!)) return true;
+  }
+  return false;
+}
+
+/** Tokens a report may state as a value: holding a digit, at least three characters long. */
+const VALUE_TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{N}._:/@+-]*[\p{L}\p{N}])?/gu;
+
+function valueTokens(report: string): string[] {
+  const tokens = normalized(report).match(VALUE_TOKEN) ?? [];
+  return [...new Set(tokens.filter((t) => t.length >= 3 && /\d/.test(t)))];
+}
+
+/**
+ * Scores a report.
+ *
+ * @example
+ * scoreLiveReport(task, "Request req-7f3a2c handled ord-58213.", shownText);
+ * // { correct: true, namesExpected: true, decoysNamed: [], inventedValues: [] }
+ */
+export function scoreLiveReport(task: LiveTask, report: string | null, shown: string): LiveScore {
+  const text = report ?? "";
+  const namesExpected = [task.expected, ...task.accepted].some((v) => holdsValue(text, v));
+  const decoysNamed = task.decoys.filter((d) => holdsValue(text, d));
+  const seen = normalized(`${task.question}\n${shown}`);
+  const inventedValues = valueTokens(text).filter((t) => !seen.includes(t));
+  return {
+    correct: namesExpected && decoysNamed.length === 0,
+    namesExpected,
+    decoysNamed,
+    inventedValues,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * Every guidance behaviour can be switched off by name (`guidance: { <name>: false }`), and
+ * switched off it is gone: the sessions below make the move that triggers each behaviour and
+ * check that, with its switch off, the runtime neither says nor enforces it (SW-24).
+ */
+import { describe, expect, it } from "vitest";
+import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
+import type { GuidanceSwitch } from "../config/guidance.js";
+import {
+  type ChatRequest,
+  type Responder,
+  textOf,
+  toolCall,
+  toolMessages,
+  toolNames,
+} from "../testing/index.js";
+import { runAgent } from "./run-agent.js";
+
+const idOf = (text: string) => /out_[0-9a-z]{26}/.exec(text)![0];
+
+/** Runs a session over the test server's large log with one switch off (or none). */
+async function run(
+  respond: Responder,
+  off: GuidanceSwitch | undefined,
+  options: { maxTurns?: number; prompt?: string } = {},
+) {
+  const requests: ChatRequest[] = [];
+  const fixture = await agentFixture((request, context) => {
+    requests.push(request);
+    return respond(request, context);
+  });
+  const agent = await fixture.agent(`guidance-${off ?? "all"}`, {
+    mcpServers: { test: testServerSpec() },
+    maxTurns: options.maxTurns ?? 6,
+    ...(off ? { guidance: { [off]: false } } : {}),
+  });
+  const result = await runAgent({
+    agent,
+    prompt: options.prompt ?? "go",
+    stores: fixture.stores,
+    cwd: fixture.dir,
+  });
+  return { result, requests };
+}
+
+const generate = () => toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
+
+/** Generates the log, then repeats `read` until the turns run out or the final turn comes. */
+const readsForever =
+  (read: (id: string) => Record<string, unknown>): Responder =>
+  (request, context) => {
+    if (context.callIndex === 0) return generate();
+    if (!toolNames(request).includes("get_tool_output") || request.tools?.length === 1)
+      return toolCall("agent__final_report", { report: "done" });
+    return toolCall("get_tool_output", read(idOf(toolMessages(request)[0]!.text)));
+  };
+
+const noticeOf = (request: ChatRequest) =>
+  request.messages.map(textOf).find((text) => text.startsWith("# System Notice"));
+
+describe("guidance switches", () => {
+  it("notice: no per-turn System Notice is sent", async () => {
+    const respond: Responder = (_request, context) =>
+      context.callIndex === 0 ? generate() : toolCall("agent__final_report", { report: "r" });
+    const on = await run(respond, undefined);
+    const off = await run(respond, "notice");
+    expect(on.requests.some((r) => noticeOf(r) !== undefined)).toBe(true);
+    expect(off.requests.every((r) => noticeOf(r) === undefined)).toBe(true);
+    expect(off.result.status).toBe("completed");
+  });
+
+  it("reportGuards: a report made before any read is taken at once", async () => {
+    const respond: Responder = (_request, context) =>
+      context.callIndex === 0 ? generate() : toolCall("agent__final_report", { report: "early" });
+    expect((await run(respond, undefined)).result.turns).toBe(3);
+    const off = await run(respond, "reportGuards");
+    expect(off.result).toMatchObject({ status: "completed", report: "early", turns: 2 });
+  });
+
+  it("repeatNotes: a repeated read runs again, and repeats do not end the reads", async () => {
+    const grep = (id: string) => ({ id, mode: "grep", pattern: "ERROR" });
+    const on = await run(readsForever(grep), undefined, { maxTurns: 8 });
+    const off = await run(readsForever(grep), "repeatNotes", { maxTurns: 8 });
+    const repeated = (r: ChatRequest[]) =>
+      toolMessages(r.at(-1)!).filter((m) => m.text.includes("This is the same call as your turn"));
+    expect(repeated(on.requests).length).toBeGreaterThan(0);
+    expect(repeated(off.requests)).toHaveLength(0);
+    // With notes, the third repeat makes the next turn the last; without, the reads go on.
+    expect(off.requests.length).toBeGreaterThan(on.requests.length);
+  });
+
+  it("finalTurn: the last turn does not require the report, and without one the run fails", async () => {
+    const grep = (id: string) => ({ id, mode: "grep", pattern: "ERROR", context: 0 });
+    const reads: Responder = (request, context) =>
+      context.callIndex === 0
+        ? generate()
+        : request.tools?.length === 1
+          ? toolCall("agent__final_report", { report: "forced" })
+          : toolCall("get_tool_output", {
+              ...grep(idOf(toolMessages(request)[0]!.text)),
+              pattern: `ERROR${context.callIndex}`,
+            });
+    const on = await run(reads, undefined, { maxTurns: 3 });
+    const off = await run(reads, "finalTurn", { maxTurns: 3 });
+    expect(on.result).toMatchObject({ status: "completed", report: "forced" });
+    expect(off.result.status).toBe("failed");
+    expect(off.requests.at(-1)!.tool_choice).not.toEqual({
+      type: "function",
+      function: { name: "agent__final_report" },
+    });
+  });
+
+  it("taskSearch: the handle message points to nothing the task names", async () => {
+    const respond: Responder = (request, context) =>
+      context.callIndex === 0
+        ? generate()
+        : toolCall("agent__final_report", { report: toolMessages(request)[0]!.text });
+    const prompt = "Find the line with ERROR in the log.";
+    const on = await run(respond, undefined, { prompt });
+    const off = await run(respond, "taskSearch", { prompt });
+    expect(on.result.report).not.toBe(off.result.report);
+  });
+
+  it("evidenceQuotes: the final turn does not quote what the reads returned", async () => {
+    const respond: Responder = (request, context) => {
+      if (context.callIndex === 0) return generate();
+      if (request.tools?.length === 1) return toolCall("agent__final_report", { report: "r" });
+      return toolCall("get_tool_output", {
+        id: idOf(toolMessages(request)[0]!.text),
+        mode: "grep",
+        pattern: "request_id",
+        max_matches: 2,
+      });
+    };
+    const prompt = "Which status has request_id in the log?";
+    const quoted = (r: ChatRequest[]) =>
+      noticeOf(r.at(-1)!)?.includes("The lines your reads returned");
+    const on = await run(respond, undefined, { maxTurns: 3, prompt });
+    const off = await run(respond, "evidenceQuotes", { maxTurns: 3, prompt });
+    expect(quoted(on.requests)).toBe(true);
+    expect(quoted(off.requests)).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Guidance: runtime text and rules that steer the model beyond storing outputs and reading them
+ * (SW-24 in docs/architecture.md). Each behaviour can be switched off by name, so an ablation on
+ * fresh tasks can measure what it is worth (`npm run eval:live -- --ablate NAME`); a behaviour
+ * is kept only where that measurement shows it pays.
+ */
+import type { z } from "zod";
+import { boolean, strictObject } from "./schema-helpers.js";
+
+/** The guidance behaviours, by the name their setting and `--ablate` use. */
+export const GUIDANCE_SWITCHES = [
+  "notice",
+  "taskSearch",
+  "evidenceQuotes",
+  "repeatNotes",
+  "finalTurn",
+  "reportGuards",
+] as const;
+export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
+
+/** What each switch turns off, for docs and help. */
+export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
+  notice: "the per-turn System Notice (turn, context use, background tools, what to do now)",
+  taskSearch: "the handle message's pointers to what the task names (its terms and lines)",
+  evidenceQuotes: "the final turn's quote of what the session's reads returned about the task",
+  repeatNotes:
+    "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads",
+  finalTurn: "the last turn requires the final report by name",
+  reportGuards: "reports sent back once: made before any read, or giving a handle id as a value",
+};
+
+/** Every switch on or off. */
+export type Guidance = Readonly<Record<GuidanceSwitch, boolean>>;
+
+/** The default: every behaviour on. */
+export const ALL_GUIDANCE: Guidance = Object.fromEntries(
+  GUIDANCE_SWITCHES.map((name) => [name, true]),
+) as Record<GuidanceSwitch, boolean>;
+
+/** `guidance` in settings: any switch, true or false. */
+export const guidanceSchema = strictObject(
+  Object.fromEntries(GUIDANCE_SWITCHES.map((name) => [name, boolean().optional()])) as Record<
+    GuidanceSwitch,
+    z.ZodOptional<ReturnType<typeof boolean>>
+  >,
+);
+
+/**
+ * Whether a guidance behaviour is on (settings stored before switches existed: every one is).
+ *
+ * @example
+ * guided({ guidance: { ...ALL_GUIDANCE, notice: false } }, "notice"); // false
+ */
+export function guided(settings: { readonly guidance?: Guidance }, name: GuidanceSwitch): boolean {
+  return settings.guidance?.[name] ?? true;
+}

@@ -1,0 +1,143 @@
+/**
+ * The live benchmark's harness (`npm run eval:live`) against scripted stand-ins of known
+ * behaviour (eval/agents/file-reader.ts): a reader that reads the named file and searches what
+ * was set aside, and an inventor. The real measurement needs a real model; this checks that every
+ * policy is offered its tools over the real file server, that reports are scored, reads and
+ * inventions counted, and that a run continues where it stopped.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { responderOf } from "../../eval/agents/conversation.js";
+import { fileReader, inventor } from "../../eval/agents/file-reader.js";
+import { writeLiveReport } from "../../eval/live/report.js";
+import { runLive } from "../../eval/live/run.js";
+import { taskOf } from "../../eval/tasks/draw.js";
+import { appLog } from "../../eval/tasks/shapes/app-log.js";
+import { csvShipments } from "../../eval/tasks/shapes/csv-shipments.js";
+import type { LiveTask } from "../../eval/tasks/types.js";
+import { Rng } from "../../src/core/rng.js";
+import {
+  type Responder,
+  type ScriptedModelServer,
+  startScriptedModelServer,
+} from "../../src/testing/index.js";
+import { tempDir } from "../helpers/temp-store.js";
+
+const MODEL = "openai-compatible/standin/scripted-reader";
+
+/** Lookup tasks of two shapes: each names an identifier to search for. */
+function lookupTasks(seed: number): LiveTask[] {
+  return [appLog, csvShipments].map((shape, index) => {
+    const file = shape.generate(new Rng(seed + index), 60_000);
+    const spec = file.questions.find((q) => q.kind === "lookup")!;
+    return taskOf(seed, index, shape.name, file, spec, 0);
+  });
+}
+
+describe("eval:live harness", () => {
+  let server: ScriptedModelServer;
+  let respond: Responder = responderOf(fileReader);
+  beforeAll(async () => {
+    server = await startScriptedModelServer({
+      respond: (request, context) => respond(request, context),
+    });
+  });
+  afterAll(() => server.close());
+
+  const configText = () =>
+    JSON.stringify({
+      providers: { "openai-compatible": { standin: { baseURL: server.baseURL } } },
+      models: { [MODEL]: { contextWindow: 8192, maxOutputTokens: 512 } },
+    });
+
+  it("offers each policy its tools over the real file server, scores reports and counts reads", async () => {
+    respond = responderOf(fileReader);
+    const out = await tempDir("spillway-live-out-");
+    const run = await runLive({
+      model: MODEL,
+      seed: 31,
+      count: 2,
+      tasks: lookupTasks(31),
+      policies: ["spillway", "claude-code", "codex", "paging"],
+      out,
+      workDir: await tempDir("spillway-live-work-"),
+      configText: configText(),
+    });
+    expect(run.episodes).toHaveLength(8);
+    const of = (policy: string) => run.episodes.filter((e) => e.policy === policy);
+    // Reading what was set aside finds the line: spillway's grep, Claude Code's Grep.
+    for (const policy of ["spillway", "claude-code"])
+      for (const e of of(policy))
+        expect(e, `${policy} ${e.taskId}: ${e.report}`).toMatchObject({
+          correct: true,
+          readBeforeAnswer: true,
+          invented: false,
+        });
+    // Codex's cut and paging's first page keep neither answer; the reader says so, inventing nothing.
+    for (const policy of ["codex", "paging"])
+      for (const e of of(policy))
+        expect(e, `${policy} ${e.taskId}`).toMatchObject({ correct: false, invented: false });
+    // What each policy showed is in the transcript: the handle message, the persisted output, the cut.
+    expect(of("spillway")[0]!.transcript[0]!.shown).toContain("get_tool_output(");
+    expect(of("claude-code")[0]!.transcript[0]!.shown).toContain("<persisted-output>");
+    expect(of("paging")[0]!.transcript[0]!.shown).toContain(
+      "Call get_continuation with tool_call_id=",
+    );
+    // Every episode is kept as it finished.
+    const kept = (await readFile(run.episodesFile, "utf8")).trim().split("\n");
+    expect(kept).toHaveLength(8);
+    // The report says a stand-in played, and leads with the per-policy table.
+    const path = await writeLiveReport({
+      episodes: run.episodes,
+      seed: 31,
+      fresh: false,
+      tasks: 2,
+      modelLabel: "file reader",
+      scripted: true,
+      window: 8192,
+      machine: "test",
+      seconds: run.seconds,
+      command: "test",
+      variant: "default",
+      out,
+    });
+    const text = await readFile(path, "utf8");
+    expect(text).toContain("scripted stand-in, not a real model");
+    expect(text.indexOf("## Per policy")).toBeLessThan(text.indexOf("## Per shape"));
+    expect(text).toContain("| spillway | 2/2 (100%");
+  });
+
+  it("counts an answer given without reading as invented, and continues a run where it stopped", async () => {
+    respond = responderOf(inventor);
+    const out = await tempDir("spillway-live-out-");
+    const work = await tempDir("spillway-live-work-");
+    const options = {
+      model: MODEL,
+      seed: 32,
+      count: 2,
+      tasks: lookupTasks(32),
+      out,
+      workDir: work,
+      configText: configText(),
+    };
+    const first = await runLive({ ...options, policies: ["spillway"], only: { from: 1, to: 1 } });
+    expect(first.episodes).toHaveLength(1);
+    expect(first.episodes[0]).toMatchObject({
+      correct: false,
+      invented: true,
+      readBeforeAnswer: false,
+    });
+    expect(first.episodes[0]!.inventedValues).toEqual(["zzq-90817"]);
+    // A crash cut the last line short: the next run drops it and plays that episode again.
+    const { appendFile } = await import("node:fs/promises");
+    await appendFile(join(out, "episodes-32.jsonl"), '{"taskId":"32-02","pol');
+    const second = await runLive({ ...options, policies: ["spillway"] });
+    expect(second.episodes.map((e) => e.taskId)).toEqual([
+      first.episodes[0]!.taskId,
+      lookupTasks(32)[1]!.id,
+    ]);
+    const lines = (await readFile(join(out, "episodes-32.jsonl"), "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(2);
+  });
+});
