@@ -6,7 +6,7 @@ import { compactIfDue } from "./compaction-step.js";
 import { contextLimitsOf } from "./context-limits.js";
 import { type ContextUsage, contextUsage } from "./context-usage.js";
 import { asProjection } from "./invariants.js";
-import { renderNotice, type TurnPlan } from "./notice.js";
+import { noticeNeeded, renderNotice, type TurnPlan } from "./notice.js";
 import {
   answerOrphans,
   count,
@@ -130,6 +130,7 @@ async function project(
   const asyncOutputs = await asyncOutputsOf(context, tail.asyncIds);
   // Counted with the draft: the final turn restates what the reads returned about the task.
   const evidence = plan.final ? finalEvidence(context, tail) : undefined;
+  // Counted as if sent: a notice may be needed once the context use is known.
   const draft = guided(context.settings, "notice")
     ? renderNotice(context, plan, 0, asyncOutputs, [], undefined, evidence)
     : "";
@@ -161,19 +162,25 @@ async function project(
   }
   const percent = Math.min(100, Math.round((total() / limits.inputWindow) * 100));
   const messages = tailMessages(tail);
-  if (guided(context.settings, "notice"))
-    messages.push({
-      role: "user",
-      content: renderNotice(
-        context,
-        turnPlan,
-        percent,
-        asyncOutputs,
-        step.notes,
-        replyNote(context, turnPlan),
-        turnPlan.final ? evidence : undefined,
-      ),
-    });
+  const note = replyNote(context, turnPlan);
+  if (
+    noticeNeeded(context, turnPlan, percent, asyncOutputs.length > 0, [
+      ...step.notes,
+      ...(note ? [note] : []),
+    ])
+  ) {
+    const notice = renderNotice(
+      context,
+      turnPlan,
+      percent,
+      asyncOutputs,
+      step.notes,
+      note,
+      turnPlan.final ? evidence : undefined,
+    );
+    context.state.noticesShown.push(notice);
+    messages.push({ role: "user", content: notice });
+  }
   const usage = contextUsage(limits, {
     turn: plan.turn,
     tokens: total(),

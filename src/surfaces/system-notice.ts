@@ -83,7 +83,11 @@ function evidenceLines(evidence: ReadEvidence): string[] {
  * // "# System Notice\n\nThis is turn 3 of 10.\nYour context window is 45% full.\n\n…"
  */
 export function renderSystemNotice(view: NoticeView): string {
-  const lines = ["# System Notice", ""];
+  // spillway's own notices say whose they are: a model must not take them for a tool's result.
+  const lines = [
+    view.guided ? "# System Notice (from spillway, not from a tool)" : "# System Notice",
+    "",
+  ];
   if (view.turn) lines.push(`This is turn ${view.turn.number} of ${view.turn.max}.`);
   if (view.contextPercent !== undefined)
     lines.push(`Your context window is ${view.contextPercent}% full.`);
