@@ -2,11 +2,13 @@
 import type { FixtureKind } from "./fixtures.js";
 import type { GrepResult, PageResult, RssResult, SliceResult } from "./measure.js";
 import { fixed, ms, signedPct, table, verdict } from "./report.js";
+import type { SearchMeasure } from "./search-measure.js";
 
 export const TARGETS = {
   ingestRatio: 1.5,
   sliceP50Ms: 5,
   grepRatio: 1.5,
+  searchRatio: 2,
   peakRssRatio: 3,
 } as const;
 
@@ -24,6 +26,7 @@ export interface IngestRow extends Row {
 }
 export type SliceRow = Row & SliceResult;
 export type GrepRow = Row & GrepResult & { readonly ratio: number };
+export type SearchRow = Row & SearchMeasure;
 export type PageRow = Row & PageResult;
 export type RssRow = Row & RssResult & { readonly ratio: number };
 export interface TokenRow extends Row {
@@ -98,6 +101,40 @@ export function grepTable(rows: readonly GrepRow[], headline: number): string {
   );
 }
 
+export function searchTable(rows: readonly SearchRow[], headline: number): string {
+  const first = rows[0];
+  return table(
+    `SEARCH  readOutput(search, ${JSON.stringify(first?.query ?? "")}) vs readOutput(grep) of the literal needle ` +
+      `and GNU grep on the file (median of ${first?.searchRuns.length ?? 0}; GNU grep includes its process start)`,
+    [
+      "kind",
+      "size",
+      "search",
+      "literal grep",
+      "ratio",
+      "GNU grep -F",
+      "GNU grep -i words",
+      "+ common word",
+      "lines",
+      "found",
+      "target",
+    ],
+    rows.map((r) => [
+      r.kind,
+      size(r.mb),
+      `${ms(r.searchMs)} ms`,
+      `${ms(r.grepMs)} ms`,
+      `${r.ratio.toFixed(2)}x`,
+      `${ms(r.gnuGrepMs)} ms`,
+      `${ms(r.gnuGrepWordsMs)} ms`,
+      `${ms(r.commonSearchMs)} ms`,
+      String(r.commonMatchingLines),
+      r.ok ? `ok (line ${r.foundLine})` : `WRONG (line ${r.foundLine}, want ${r.expectedLine})`,
+      `<= ${TARGETS.searchRatio} ${r.ok ? judged(r, headline, r.ratio, TARGETS.searchRatio) : "FAIL"}`,
+    ]),
+  );
+}
+
 export function pageTable(rows: readonly PageRow[]): string {
   return table(
     "PAGE  readPage({cursor, maxChars: 65536}) from 0 until nextCursor is null",
@@ -167,6 +204,8 @@ export interface Headline {
   readonly ingestRatio: number | null;
   readonly sliceP50Ms: number | null;
   readonly grepRatio: number | null;
+  /** Search / literal grep on the log fixture. */
+  readonly searchRatio: number | null;
   readonly pageOk: boolean | null;
   readonly peakRssRatio: number | null;
   readonly tokenErrorPct: number | null;
@@ -196,6 +235,12 @@ export function summaryTable(h: Headline): string {
         fixed(h.grepRatio),
         `<= ${TARGETS.grepRatio}`,
         verdict(h.grepRatio, TARGETS.grepRatio),
+      ],
+      [
+        `search / literal grep, log (${at})`,
+        fixed(h.searchRatio),
+        `<= ${TARGETS.searchRatio}`,
+        verdict(h.searchRatio, TARGETS.searchRatio),
       ],
       [
         "page reconstruction, every kind",

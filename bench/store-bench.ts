@@ -1,6 +1,6 @@
 /**
- * Store benchmark: ingest, slice, grep, page, peak RSS and token-estimate accuracy, each next
- * to its floor measured in the same run.
+ * Store benchmark: ingest, slice, grep, search, page, peak RSS and token-estimate accuracy,
+ * each next to its floor measured in the same run.
  *
  *   npm run bench:store                       # 1, 10 and 100 MB
  *   npm run bench:store -- --quick            # 1 and 10 MB (headline figures at 10 MB)
@@ -40,7 +40,9 @@ import {
   pageTable,
   type RssRow,
   rssTable,
+  type SearchRow,
   type SliceRow,
+  searchTable,
   sliceTable,
   summaryTable,
   TARGETS,
@@ -48,6 +50,7 @@ import {
   tokenTable,
 } from "./print.js";
 import { worst } from "./report.js";
+import { measureSearch } from "./search-measure.js";
 
 const SLICE_KINDS: readonly FixtureKind[] = ["log", "cjk"];
 const TOKEN_SIZES = [1, 10];
@@ -88,6 +91,7 @@ interface Results {
   ingest: IngestRow[];
   slice: SliceRow[];
   grep: GrepRow[];
+  search: SearchRow[];
   page: PageRow[];
   rss: RssRow[];
   tokens: TokenRow[];
@@ -124,6 +128,12 @@ async function benchFixture(fixture: Fixture, root: string, results: Results): P
     progress(`${kind} ${mb} MB: grep x${GREP_REPEATS}`);
     const grep = await measureGrep(kept.store, record, fixture, GREP_REPEATS);
     results.grep.push({ kind, mb, ...grep, ratio: grep.grepMs / grep.floorMs });
+    progress(`${kind} ${mb} MB: search x${GREP_REPEATS}`);
+    results.search.push({
+      kind,
+      mb,
+      ...(await measureSearch(kept.store, record, fixture, GREP_REPEATS)),
+    });
     progress(`${kind} ${mb} MB: page through`);
     results.page.push({ kind, mb, ...(await measurePage(kept.store, record)) });
     if (TOKEN_SIZES.includes(mb)) results.tokens.push(await tokenRow(fixture, text, record));
@@ -170,6 +180,7 @@ function headlineOf(results: Results, mb: number): Headline {
   const at = <T extends { mb: number }>(rows: readonly T[]) => rows.filter((r) => r.mb === mb);
   const sliceRows = at(results.slice);
   const grepRows = at(results.grep);
+  const searchRows = at(results.search).filter((r) => r.kind === "log");
   return {
     mb,
     ingestRatio: worst(at(results.ingest).map((r) => r.ratio)),
@@ -179,10 +190,26 @@ function headlineOf(results: Results, mb: number): Headline {
     grepRatio: grepRows.some((r) => !r.ok)
       ? Number.POSITIVE_INFINITY
       : worst(grepRows.map((r) => r.ratio)),
+    searchRatio: searchRows.some((r) => !r.ok)
+      ? Number.POSITIVE_INFINITY
+      : worst(searchRows.map((r) => r.ratio)),
     pageOk: results.page.length === 0 ? null : results.page.every((r) => r.ok),
     peakRssRatio: worst(at(results.rss).map((r) => r.ratio)),
     tokenErrorPct: worst(results.tokens.map((r) => Math.abs(r.estimateErrorPct))),
     charsOver4ErrorPct: worst(results.tokens.map((r) => Math.abs(r.charsOver4ErrorPct))),
+  };
+}
+
+/** The 100 MB log's search figure next to its floors, for the JSON line. */
+function searchFloors(results: Results): object {
+  const log = results.search.find((r) => r.kind === "log" && r.mb === 100);
+  if (!log) return {};
+  return {
+    search100mbLogMs: log.searchMs,
+    literalGrep100mbLogMs: log.grepMs,
+    gnuGrep100mbLogMs: log.gnuGrepMs,
+    gnuGrepWords100mbLogMs: log.gnuGrepWordsMs,
+    searchCommonWord100mbLogMs: log.commonSearchMs,
   };
 }
 
@@ -197,6 +224,8 @@ function jsonSummary(options: Options, h: Headline, results: Results, totalMs: n
     ingest100mbRatio: is100 ? h.ingestRatio : null,
     slice100mbP50Ms: is100 ? finite(h.sliceP50Ms) : null,
     grep100mbRatio: is100 ? finite(h.grepRatio) : null,
+    search100mbLogRatio: is100 ? finite(h.searchRatio) : null,
+    ...(is100 ? searchFloors(results) : {}),
     pageReconstructOk: h.pageOk,
     peakRssRatio100mb: is100 ? h.peakRssRatio : null,
     ...(is100
@@ -205,10 +234,12 @@ function jsonSummary(options: Options, h: Headline, results: Results, totalMs: n
           ...named("ingest@Ratio", h.ingestRatio),
           ...named("slice@P50Ms", finite(h.sliceP50Ms)),
           ...named("grep@Ratio", finite(h.grepRatio)),
+          ...named("search@LogRatio", finite(h.searchRatio)),
           ...named("peakRssRatio@", h.peakRssRatio),
         }),
     sliceContentOk: results.slice.every((r) => r.mismatches === 0),
     grepFoundOk: results.grep.every((r) => r.ok),
+    searchFoundOk: results.search.every((r) => r.ok),
     tokenEstimateMaxErrorPct: h.tokenErrorPct,
     charsOver4MaxErrorPct: h.charsOver4ErrorPct,
     targets: TARGETS,
@@ -216,6 +247,7 @@ function jsonSummary(options: Options, h: Headline, results: Results, totalMs: n
     ingest: results.ingest,
     slice: results.slice,
     grep: results.grep,
+    search: results.search,
     page: results.page,
     peakRss: results.rss,
     tokens: results.tokens,
@@ -237,7 +269,15 @@ async function main(): Promise<void> {
     }
   }
   const root = await mkdtemp(join(tmpdir(), "spillway-bench-"));
-  const results: Results = { ingest: [], slice: [], grep: [], page: [], rss: [], tokens: [] };
+  const results: Results = {
+    ingest: [],
+    slice: [],
+    grep: [],
+    search: [],
+    page: [],
+    rss: [],
+    tokens: [],
+  };
   try {
     // Warm-up: loads the tokenizer tables and compiles the ingest path before any timing.
     const warm = await freshStore(root);
@@ -267,6 +307,7 @@ async function main(): Promise<void> {
     ingestTable(results.ingest, headline),
     sliceTable(results.slice, headline),
     grepTable(results.grep, headline),
+    searchTable(results.search, headline),
     pageTable(results.page),
     rssTable(results.rss, headline),
     tokenTable(results.tokens),

@@ -44,6 +44,7 @@ export {
   type RetrievalResult,
   readOutput,
 } from "./retrieval/read-output.js";
+export type { SearchMatch, SearchResult } from "./retrieval/search.js";
 export type { SliceResult } from "./retrieval/slice.js";
 export type { HistoryStore, SessionRecord } from "./store/history.js";
 export type { OutputRecord, OutputStore, ReadScope } from "./store/output-store.js";

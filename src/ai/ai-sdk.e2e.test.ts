@@ -132,6 +132,33 @@ describe("spillwayTools with the real AI SDK over HTTP", () => {
     expect(records[0]!.kind).toBe("json");
   });
 
+  it("search by the user's words, without an id, finds the line in every output of the session", async () => {
+    // A blind reader that knows only the question: it searches the session with its words.
+    const searcher: Responder = (request) => {
+      const prompt = textOf(request.messages.find((m) => m.role === "user")!);
+      const last = toolMessages(request).at(-1);
+      if (!last) return toolCall("fetch_logs", { service: "checkout" });
+      if (last.toolName === "fetch_logs")
+        return toolCall("get_tool_output", { mode: "search", query: prompt, max_results: 3 });
+      const line = last.text.split("\n").find((l) => /^\d+: /.test(l));
+      return finalText(line ? `Found: ${line}` : `Nothing found: ${last.text.slice(0, 200)}`);
+    };
+    const { server, model } = await scriptedAiModel(searcher);
+    const home = await tempDir();
+    const tools = spillwayTools({ fetch_logs: fetchLogs }, { store: { home }, sessionId: "s-1" });
+    const result = await generateText({
+      model,
+      tools,
+      stopWhen: stepCountIs(5),
+      prompt: "Which line says the card processor refused the connection?",
+    });
+    expect(result.text).toBe(`Found: ${needleLine}: ${NEEDLE}`);
+    const answer = toolMessages(server.requests[2]!).at(-1)!.text;
+    expect(answer).toMatch(/^\[search of this session's 1 output for "Which line says/);
+    expect(answer).toContain("[common words left out: which, the]");
+    expect(server.failures).toEqual([]);
+  });
+
   it("a malformed get_tool_output call goes back to the model as an error; the loop goes on", async () => {
     const seen: string[] = [];
     const { model } = await scriptedAiModel((request, { callIndex }) => {

@@ -9,6 +9,7 @@ import { jsonCommand } from "./json-command.js";
 import { integer, jsonText, lineRange } from "./option-parsers.js";
 import { pageCommand } from "./page-command.js";
 import { DEFAULT_PUT_SESSION, DEFAULT_PUT_TOOL, putOutput } from "./put-command.js";
+import { searchCommand } from "./search-command.js";
 import { sliceOutput } from "./slice-command.js";
 
 /** Runs a handler and keeps its exit code (errors propagate to main). */
@@ -22,7 +23,7 @@ const N = "<n>";
 export function addOutputsCommand(program: Command): void {
   const outputs = program
     .command("outputs")
-    .description("store tool outputs and read them back exactly (slice, grep, page, json)");
+    .description("store tool outputs and read them back exactly (slice, grep, search, page, json)");
 
   outputs
     .command("list")
@@ -108,6 +109,24 @@ export function addOutputsCommand(program: Command): void {
     )
     .action((id: string, pattern: string, options, command: Command) =>
       run(grepCommand(contextOf(command), id, pattern, options)),
+    );
+
+  outputs
+    .command("search")
+    .description(
+      "the lines that best match some words, best first: SCORE  LINE: text (notes on stderr)",
+    )
+    .argument("<id>", "output id (with --session: the words to find)")
+    .argument("[query]", 'the words to find, any language, e.g. "boot marker"')
+    .option("--session <id>", "search every output of this session instead of one")
+    .option(`--max ${N}`, "lines to show (1-100, default 10)", integer(1, 100))
+    .option(
+      `--timeout-ms ${N}`,
+      "deadline of the whole search in ms (default 5000 + 25 per MB)",
+      integer(1, 600_000),
+    )
+    .action((first: string, second: string | undefined, options, command: Command) =>
+      run(searchCommand(contextOf(command), first, second, options)),
     );
 
   outputs

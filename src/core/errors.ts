@@ -123,7 +123,7 @@ export function isSpillwayError(value: unknown, ...codes: ErrorCode[]): value is
 }
 
 /** The read modes a caller can use instead of a whole-output read. */
-export type ReadMode = "raw" | "slice" | "grep" | "page" | "json";
+export type ReadMode = "raw" | "slice" | "grep" | "page" | "json" | "search";
 
 export class OutputNotFoundError extends SpillwayError {
   override readonly name = "OutputNotFoundError";

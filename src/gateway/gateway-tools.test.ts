@@ -108,6 +108,28 @@ describe("gateway tool calls", () => {
     expect(firstText(grep)).toMatch(/\n\d+:1: NEEDLE-7f3a/);
   });
 
+  it("searches an output by words, and every output of the session without an id", async () => {
+    const result = await call("big_text", { bytes: 120_000, needle: "BOOT-MARKER-ALPHA" });
+    const id = handleId(result);
+    const one = await call("get_tool_output", { id, mode: "search", query: "boot marker" });
+    expect(one.isError).toBeFalsy();
+    expect(firstText(one)).toMatch(
+      new RegExp(`^\\[${id} search "boot marker": 1 matching line .*\\n\\d+: .*BOOT-MARKER-ALPHA`),
+    );
+    // No id: the session's outputs, this one and those stored before it, ranked together.
+    const all = await call("get_tool_output", { mode: "search", query: "boot marker alpha" });
+    expect(firstText(all)).toMatch(
+      /^\[search of this session's \d+ outputs for "boot marker alpha"/,
+    );
+    expect(firstText(all)).toContain(`[${id} big_text]`);
+    // Without a model for extract, query stays: search takes it.
+    const { tools } = await gateway.client.listTools();
+    const schema = tools.at(-1)!.inputSchema as { properties: Record<string, unknown> };
+    expect(schema.properties.query).toMatchObject({
+      description: expect.stringContaining("search"),
+    });
+  });
+
   it("passes an isError result through, stores it, and shows a large one by handle", async () => {
     const thrown = await call("test_error_handling");
     expect(thrown.isError).toBe(true);

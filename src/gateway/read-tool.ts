@@ -34,7 +34,7 @@ export function handleReferenceHelp(maxReferenceBytes: number): string {
 
 /**
  * The tool definition the client sees: the surface's schema; without `extract` (and its
- * fields) when no model is available; its description extended with handle references.
+ * strategy) when no model is available; its description extended with handle references.
  */
 export function readToolDefinition(
   surface: Surface,
@@ -55,7 +55,9 @@ export function readToolDefinition(
         );
       }
     }
-    delete schema.properties.query;
+    // `query` stays: mode="search" takes it too.
+    const query = schema.properties.query;
+    if (query) query.description = 'mode="search": the words to find, as you would write them.';
     delete schema.properties.strategy;
   }
   const extractNote = options.extract

@@ -10,6 +10,8 @@
  * const outputs = await openSqliteOutputStore();
  * const opened = await outputs.open("out_…", { sessionId: "ses_…" });
  * const hits = await grepOutput(opened, { pattern: "ERROR", context: 2 });
+ * const best = await searchOutput(opened, { query: "boot marker" });
+ * const everywhere = await searchSession(outputs, "ses_…", { sessionId: "ses_…" }, { query: "boot marker" });
  */
 
 export { detectKind, OUTPUT_KINDS, type OutputKind } from "../core/kinds.js";
@@ -49,6 +51,20 @@ export {
   type RetrievalResult,
   readOutput,
 } from "./read-output.js";
+export {
+  type SearchMatch,
+  type SearchRequest,
+  type SearchResult,
+  type SearchStop,
+  type SearchSummary,
+  type SearchTerm,
+  searchOutput,
+} from "./search.js";
+export {
+  type SessionSearchResult,
+  type SkippedOutput,
+  searchSession,
+} from "./search-session.js";
 export { type AnchorInfo, readSlice, type SliceRequest, type SliceResult } from "./slice.js";
 export {
   type SubstitutedArguments,

@@ -5,6 +5,7 @@ import { type JsonRequest, type JsonResult, queryJson } from "./json.js";
 import { type PageRequest, type PageResult, readPage } from "./page.js";
 import { type RawRequest, type RawResult, readRaw } from "./raw.js";
 import { checkRequest, retrievalRequestSchema } from "./request-schemas.js";
+import { type SearchRequest, type SearchResult, searchOutput } from "./search.js";
 import { readSlice, type SliceRequest, type SliceResult } from "./slice.js";
 
 /** One retrieval, by mode. Each mode's fields are documented on its request type. */
@@ -13,7 +14,8 @@ export type RetrievalRequest =
   | ({ readonly mode: "slice" } & SliceRequest)
   | ({ readonly mode: "grep" } & GrepRequest)
   | ({ readonly mode: "page" } & PageRequest)
-  | ({ readonly mode: "json" } & JsonRequest);
+  | ({ readonly mode: "json" } & JsonRequest)
+  | ({ readonly mode: "search" } & SearchRequest);
 
 export type RetrievalMode = RetrievalRequest["mode"];
 
@@ -23,11 +25,19 @@ interface ResultsByMode {
   grep: GrepResult;
   page: PageResult;
   json: JsonResult;
+  search: SearchResult;
 }
 
 export type RetrievalResult<M extends RetrievalMode = RetrievalMode> = ResultsByMode[M];
 
-export const RETRIEVAL_MODES: readonly RetrievalMode[] = ["raw", "slice", "grep", "page", "json"];
+export const RETRIEVAL_MODES: readonly RetrievalMode[] = [
+  "raw",
+  "slice",
+  "grep",
+  "page",
+  "json",
+  "search",
+];
 
 /** Runs one retrieval on an output that is already open. */
 export function retrieve(
@@ -46,6 +56,8 @@ export function retrieve(
       return readPage(output, request);
     case "json":
       return queryJson(output, request);
+    case "search":
+      return searchOutput(output, request);
     default:
       throw new InvalidArgumentError(
         "mode",
@@ -63,6 +75,7 @@ export function retrieve(
  * const scope = { sessionId: "ses_1" };
  * const hits = await readOutput(store, "out_…", scope, { mode: "grep", pattern: "timeout", context: 2 });
  * const around = await readOutput(store, "out_…", scope, { mode: "slice", anchor: "timeout", window: 300 });
+ * const best = await readOutput(store, "out_…", scope, { mode: "search", query: "boot marker" });
  */
 export async function readOutput<R extends RetrievalRequest>(
   store: OutputStore,

@@ -54,6 +54,14 @@ const jsonShape = {
   maxMemoryMb: int.optional(),
 };
 
+const searchShape = {
+  query: str('words to find, e.g. "boot marker"'),
+  maxResults: int.optional(),
+  maxLineChars: int.optional(),
+  timeoutMs: int.optional(),
+  maxCandidates: int.optional(),
+};
+
 const REQUEST = "an object with the mode's fields";
 
 /** A request object of one mode; `mode` itself may be present (readOutput passes it on). */
@@ -66,8 +74,9 @@ export const sliceRequestSchema = modeSchema("slice", sliceShape);
 export const grepRequestSchema = modeSchema("grep", grepShape);
 export const pageRequestSchema = modeSchema("page", pageShape);
 export const jsonRequestSchema = modeSchema("json", jsonShape);
+export const searchRequestSchema = modeSchema("search", searchShape);
 
-const MODES = "one of raw, slice, grep, page, json";
+const MODES = "one of raw, slice, grep, page, json, search";
 
 /** One retrieval: `mode` picks which fields apply. */
 export const retrievalRequestSchema = z.discriminatedUnion(
@@ -78,6 +87,7 @@ export const retrievalRequestSchema = z.discriminatedUnion(
     z.strictObject({ mode: z.literal("grep"), ...grepShape }),
     z.strictObject({ mode: z.literal("page"), ...pageShape }),
     z.strictObject({ mode: z.literal("json"), ...jsonShape }),
+    z.strictObject({ mode: z.literal("search"), ...searchShape }),
   ],
   { error: `an object whose mode is ${MODES}` },
 );

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { onCleanup, origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
+import { onCleanup, openText, origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { isSpillwayError, SpillwayError } from "../core/errors.js";
 import { countTokens } from "../core/tokens.js";
 import { grepOutput } from "./grep.js";
@@ -19,14 +19,6 @@ async function errorOf(promise: Promise<unknown>): Promise<SpillwayError> {
     throw error;
   }
   throw new Error("expected a rejection");
-}
-
-async function openText(text: string) {
-  const { store } = await tempStore();
-  const record = await store.put(origin(), text);
-  const opened = await store.open(record.id, SCOPE);
-  onCleanup(() => opened.close());
-  return { store, record, opened };
 }
 
 function logLines(count: number, special: Record<number, string> = {}): string {

@@ -10,6 +10,7 @@ import type { RateLimiter } from "./limits.js";
 import { openApiDocument } from "./openapi.js";
 import { outputsRoutes } from "./outputs-routes.js";
 import { errorResponseOf, HttpProblem } from "./problem.js";
+import { searchRoutes } from "./search-routes.js";
 import type { ServerDeps, ServerEnv } from "./server-deps.js";
 import { sessionsRoutes } from "./sessions-routes.js";
 import { type SessionOwners, TenantView } from "./tenancy.js";
@@ -107,6 +108,7 @@ export function createApp(options: AppOptions): Hono<ServerEnv> {
     responses: { 200: { description: "OpenAPI 3.1." } },
   });
   app.route("/", outputsRoutes(deps));
+  app.route("/", searchRoutes(deps));
   app.route("/", sessionsRoutes(deps));
   app.route("/", eventsRoutes(deps));
   const document = openApiDocument(deps.registry, options.version);

@@ -238,6 +238,7 @@ describe("outputs over HTTP", () => {
         "GET /v1/outputs/{id}/content",
         "GET /v1/outputs/{id}/raw",
         "GET /v1/sessions/{id}/outputs",
+        "GET /v1/sessions/{id}/search",
         "POST /v1/sessions",
         "GET /v1/sessions",
         "GET /v1/sessions/{id}",

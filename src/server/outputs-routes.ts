@@ -51,6 +51,7 @@ const FIELDS_BY_MODE: Record<ContentQuery["mode"], readonly string[]> = {
   grep: ["pattern", "regex", "ignoreCase", "context", "maxMatches", "cursor"],
   page: ["cursor", "maxChars", "maxTokens"],
   json: ["query", "outline", "jsonOffset", "maxResults", "maxChars"],
+  search: ["query", "maxResults"],
 };
 
 /** The retrieval request a content query asks for; fields of another mode are refused. */
@@ -78,6 +79,14 @@ export function retrievalRequestOf(query: ContentQuery, regexTimeoutMs: number):
         fields: [{ field: "query.pattern", problem: "required for grep" }],
       });
     return { mode, ...rest, pattern: given.pattern, timeoutMs: regexTimeoutMs };
+  }
+  if (mode === "search") {
+    if (!given.query)
+      throw new HttpProblem(400, "INVALID_ARGUMENT", "query.query is required for mode=search.", {
+        fields: [{ field: "query.query", problem: "required for search: the words to find" }],
+      });
+    // Searches share the regex deadline: one request never holds the server longer.
+    return { mode, ...rest, query: given.query, timeoutMs: regexTimeoutMs };
   }
   if (mode === "json")
     return { mode, ...rest, ...(jsonOffset !== undefined ? { offset: jsonOffset } : {}) };
@@ -172,7 +181,7 @@ export function outputsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     method: "get",
     path: "/v1/outputs/:id/content",
     tag: "outputs",
-    summary: "Read an output: slice, grep, page or json",
+    summary: "Read an output: slice, grep, page, json or search",
     description:
       "The retrieval engine's answer, exact and with provenance (output id, SHA-256, character and byte offsets, lines). Each mode takes its own fields; a field of another mode is refused.",
     params: outputIdParams,

@@ -121,10 +121,10 @@ export const outputListResponse = z.object({
   offset: z.number(),
 });
 
-export const CONTENT_MODES = ["slice", "grep", "page", "json"] as const;
+export const CONTENT_MODES = ["slice", "grep", "page", "json", "search"] as const;
 
 export const contentQuery = z.object({
-  mode: z.enum(CONTENT_MODES).describe("slice, grep, page or json."),
+  mode: z.enum(CONTENT_MODES).describe("slice, grep, page, json or search."),
   // slice
   start: queryInt().optional().describe("slice: first character (UTF-16 code units)."),
   length: queryInt().optional().describe("slice: characters (default 4000)."),
@@ -149,13 +149,35 @@ export const contentQuery = z.object({
   maxChars: queryInt().optional().describe("page: character budget; slice: largest slice."),
   maxTokens: queryInt().optional().describe("page: token budget (exact count)."),
   // json
-  query: z.string().min(1).max(4096).optional().describe("json: a JSONPath query."),
+  query: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe("json: a JSONPath query; search: the words to find."),
   outline: queryBoolean.optional().describe("json: the document's shape instead of values."),
   jsonOffset: queryInt()
     .optional()
     .describe("json: skip this many matches (a previous nextOffset)."),
-  maxResults: queryInt(1000).optional().describe("json: matches returned (default 50)."),
+  maxResults: queryInt(1000)
+    .optional()
+    .describe(
+      "json: matches returned (default 50); search: lines returned (default 10, at most 100).",
+    ),
 });
+
+export const sessionSearchQuery = z.object({
+  query: z.string().min(1).max(4096).describe("The words to find, in any language."),
+  maxResults: queryInt(100).optional().describe("Lines returned, best first (default 10)."),
+});
+
+/** A session-wide search: the best lines of all the session's outputs, each naming its output. */
+export const sessionSearchResponse = z
+  .object({ mode: z.literal("search"), matches: z.array(z.unknown()) })
+  .catchall(z.unknown())
+  .describe(
+    "Ranked lines with provenance, the query's terms with their weights, the outputs searched and skipped.",
+  );
 
 /** The retrieval engine's answer, with provenance (offsets, lines, SHA-256). */
 export const contentResponse = z

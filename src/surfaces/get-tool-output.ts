@@ -12,8 +12,10 @@ import {
   type GetToolOutputArgs,
   getToolOutputArgs,
   invalidGetToolOutputArgs,
+  missingArgument,
   normalizeGetToolOutputArgs,
 } from "./get-tool-output/schema.js";
+import { searchMode } from "./get-tool-output/search-mode.js";
 import { sliceMode } from "./get-tool-output/slice-mode.js";
 import { unusedArgumentsNote } from "./get-tool-output/unused-arguments.js";
 import { defaultHandleMessage } from "./handle-message.js";
@@ -23,7 +25,15 @@ import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 export { GET_TOOL_OUTPUT } from "./get-tool-output/schema.js";
 
 /** Answers one parsed call: the output's status first (seed 003's edge cases), then the mode. */
-async function answer(args: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
+async function answer(input: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
+  // Only a search reads without an id: every output of the session.
+  if (input.mode === "search" && input.id === undefined) return searchMode(input, context);
+  if (input.id === undefined) {
+    throw missingArgument(
+      `mode="${input.mode}" needs id: the output id ("out_…") a tool result named. Only mode="search" works without one (it searches every output of this session).`,
+    );
+  }
+  const args = { ...input, id: input.id };
   const record = await context.outputs.get(args.id, context.scope);
   if (record.status === "running")
     throw new SpillwayError(
@@ -41,6 +51,8 @@ async function answer(args: GetToolOutputArgs, context: SurfaceContext): Promise
       return sliceMode(args, context);
     case "grep":
       return grepMode(args, context);
+    case "search":
+      return searchMode(args, context);
     case "page":
       return pageMode(args, context);
     case "json":
@@ -61,9 +73,10 @@ function unknownId(id: string, error: SpillwayError): SpillwayError {
 }
 
 /**
- * The default surface: `get_tool_output(id, mode, …)` with modes raw, slice, grep, page, json
- * and extract, mapping 1:1 to the retrieval engine; results fit the budget and say how to go
- * on, never silently cut. One file per mode under get-tool-output/.
+ * The default surface: `get_tool_output(id, mode, …)` with modes raw, slice, grep, search, page,
+ * json and extract, mapping 1:1 to the retrieval engine (search without an id reads the whole
+ * session); results fit the budget and say how to go on, never silently cut. One file per mode
+ * under get-tool-output/.
  *
  * @example
  * const surface = createGetToolOutputSurface({ synopsisLines: 5 });
@@ -74,7 +87,8 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
     name: GET_TOOL_OUTPUT,
     description:
       "Read a stored tool output exactly, by its id (out_…). Large tool results are stored whole and shown as a handle: " +
-      "use this tool to search (grep), read lines or ranges (slice), read in order (page), query JSON (json), or have it read for you (extract). " +
+      "use this tool to find lines by their words (search; without an id it searches every output of this session, those no longer in view included), " +
+      "find exact text (grep), read lines or ranges (slice), read in order (page), query JSON (json), or have it read for you (extract). " +
       "Results say where they come from (character offsets, line numbers) and how to continue.",
     inputSchema: GET_TOOL_OUTPUT_INPUT_SCHEMA,
   };
@@ -106,10 +120,10 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
             (await answer(parsed.data, context)) +
             (context.seedTexts ? "" : unusedArgumentsNote(parsed.data)),
           isError: false,
-          outputId: parsed.data.id,
+          ...(parsed.data.id !== undefined ? { outputId: parsed.data.id } : {}),
         };
       } catch (error) {
-        if (isSpillwayError(error, "OUTPUT_NOT_FOUND"))
+        if (isSpillwayError(error, "OUTPUT_NOT_FOUND") && parsed.data.id !== undefined)
           return { text: renderError(unknownId(parsed.data.id, error)), isError: true };
         if (isSpillwayError(error)) return { text: renderError(error), isError: true };
         throw error;

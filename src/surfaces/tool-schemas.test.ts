@@ -69,13 +69,15 @@ describe("get_tool_output's schema", () => {
     expect(Object.keys(schema.properties).sort()).toEqual(
       Object.keys(getToolOutputArgs.shape).sort(),
     );
-    expect(schema.required).toEqual(["id", "mode"]);
+    // A search without an id reads every output of the session; every other mode needs one.
+    expect(schema.required).toEqual(["mode"]);
     expect(schema.additionalProperties).toBe(false);
     for (const [name, property] of Object.entries(schema.properties))
       expect(property.description, name).toBeTruthy();
     // Reads of parts first, raw last (a small model picks the first mode it sees).
     expect(schema.properties.mode!.enum).toEqual([
       "grep",
+      "search",
       "slice",
       "page",
       "json",

@@ -54,6 +54,7 @@ const MODE_KEYS: Record<string, string[]> = {
     "timeoutMs",
     "maxMemoryMb",
   ],
+  search: ["query", "maxResults", "maxLineChars", "timeoutMs", "maxCandidates"],
 };
 
 /** A value that suits the key (so requests get past the first check, and fail later or not). */
@@ -105,6 +106,8 @@ const request = fc
     "page",
     "json",
     "json",
+    "search",
+    "search",
     "tail",
   )
   .chain((mode) =>
@@ -113,7 +116,11 @@ const request = fc
         mixedObject(
           MODE_KEYS[mode] ?? ["x"],
           validFor,
-          mode === "grep" ? { pattern: validFor("pattern") } : {},
+          mode === "grep"
+            ? { pattern: validFor("pattern") }
+            : mode === "search"
+              ? { query: validFor("pattern") }
+              : {},
         ),
         fc.boolean(),
       )
@@ -247,6 +254,8 @@ describe("bad input fuzz: model-facing surface tools", () => {
     "json_query",
     "outline",
     "offset",
+    "query",
+    "max_results",
   ];
   const surfaceValue = (key: string) =>
     key === "slice"
@@ -255,7 +264,9 @@ describe("bad input fuzz: model-facing surface tools", () => {
         )
       : key === "regex"
         ? fc.constant(false)
-        : validFor(key);
+        : key === "query"
+          ? validFor("pattern")
+          : validFor(key);
   const likely = <T>(valid: fc.Arbitrary<T>) =>
     fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: hostileValue });
   /** Plausible and hostile arguments for each surface's tool. */
@@ -274,7 +285,7 @@ describe("bad input fuzz: model-facing surface tools", () => {
     }
     return mixedObject(GET_TOOL_OUTPUT_KEYS, surfaceValue, {
       id: likely(fc.constantFrom(...ids)),
-      mode: likely(fc.constantFrom("raw", "slice", "grep", "page", "json")),
+      mode: likely(fc.constantFrom("raw", "slice", "grep", "search", "page", "json")),
     });
   };
 

@@ -62,3 +62,12 @@ export async function errorOf(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error("expected a rejection");
 }
+
+/** `text` stored in a fresh store and opened for reading (closed after the test). */
+export async function openText(text: string) {
+  const { store } = await tempStore();
+  const record = await store.put(origin(), text);
+  const opened = await store.open(record.id, SCOPE);
+  onCleanup(() => opened.close());
+  return { store, record, opened };
+}

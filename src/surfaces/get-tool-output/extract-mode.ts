@@ -1,11 +1,11 @@
 import { SpillwayError } from "../../core/errors.js";
 import type { OutputRecord } from "../../store/output-store.js";
 import type { SurfaceContext } from "../surface.js";
-import { type GetToolOutputArgs, missingArgument } from "./schema.js";
+import { missingArgument, type ReadArgs } from "./schema.js";
 
 /** mode="extract": the session's extractor reads the output for the model (seed 003). */
 export async function extractMode(
-  args: GetToolOutputArgs,
+  args: ReadArgs,
   record: OutputRecord,
   context: SurfaceContext,
 ): Promise<string> {

@@ -4,11 +4,11 @@ import { jsonObjectHint, LOOKUP_MATCHES } from "./json-object-hint.js";
 import { jsonRecordsOf } from "./json-record.js";
 import { nothingFoundHint } from "./nothing-found.js";
 import { readerFor } from "./read.js";
-import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
+import { getToolOutputCall, missingArgument, type ReadArgs } from "./schema.js";
 import { tinyOutputWhole } from "./tiny-output.js";
 
 /** mode="grep": matching lines with context and a cursor to go on. */
-export async function grepMode(args: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
+export async function grepMode(args: ReadArgs, context: SurfaceContext): Promise<string> {
   if (!args.pattern) {
     // The exact call, and where a misplaced query belongs: the 1.5B local model sent
     // mode="grep" with an extraction query and no pattern four turns in a row.

@@ -1,10 +1,10 @@
 import { renderJson } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
 import { readerFor } from "./read.js";
-import { type GetToolOutputArgs, getToolOutputCall } from "./schema.js";
+import { getToolOutputCall, type ReadArgs } from "./schema.js";
 
 /** mode="json": a JSONPath query's matches (paged by offset), or the document's outline. */
-export async function jsonMode(args: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
+export async function jsonMode(args: ReadArgs, context: SurfaceContext): Promise<string> {
   const result = await readerFor(
     args.id,
     context,

@@ -1,10 +1,10 @@
 import { renderPage } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
 import { readerFor } from "./read.js";
-import { type GetToolOutputArgs, getToolOutputCall } from "./schema.js";
+import { getToolOutputCall, type ReadArgs } from "./schema.js";
 
 /** mode="page": the output in order from a cursor, a page that fits, and the next call. */
-export async function pageMode(args: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
+export async function pageMode(args: ReadArgs, context: SurfaceContext): Promise<string> {
   const result = await readerFor(
     args.id,
     context,

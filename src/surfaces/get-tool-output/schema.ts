@@ -5,7 +5,15 @@ import { toolInputSchema } from "../../core/tool-input-schema.js";
 export const GET_TOOL_OUTPUT = "get_tool_output";
 
 /** Reads of parts first: the 1.5B local model picked the first mode it saw, raw, on outputs far over raw's limit. */
-export const GET_TOOL_OUTPUT_MODES = ["grep", "slice", "page", "json", "extract", "raw"] as const;
+export const GET_TOOL_OUTPUT_MODES = [
+  "grep",
+  "search",
+  "slice",
+  "page",
+  "json",
+  "extract",
+  "raw",
+] as const;
 export const EXTRACT_STRATEGIES = ["auto", "full-chunked", "read-grep", "truncate"] as const;
 
 const SLICE_KEYS = [
@@ -23,15 +31,28 @@ const int = (description: string) => z.number().int().optional().describe(descri
 /** The arguments of `get_tool_output`: seed 003's, extended with grep, page and json. */
 export const getToolOutputArgs = z
   .object({
-    id: z.string().min(1).describe('The output id ("out_…") from a tool result.'),
+    id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'The output id ("out_…") from a tool result. Every mode needs it except mode="search", which without an id searches every output of this session.',
+      ),
     mode: z
       .enum(GET_TOOL_OUTPUT_MODES)
       .describe(
-        "grep = lines matching a pattern; slice = characters, lines or text around an anchor; " +
+        "grep = lines matching a pattern; search = the lines that best match some words (`query`, any language, any case or separators); " +
+          "slice = characters, lines or text around an anchor; " +
           "page = read in order from a cursor; json = JSONPath query or outline; " +
           "extract = ask a model to find what `query` describes; raw = the whole output (small outputs only).",
       ),
-    query: z.string().optional().describe('mode="extract": what to extract, precisely.'),
+    query: z
+      .string()
+      .optional()
+      .describe(
+        'mode="search": the words to find, as you would write them; mode="extract": what to extract, precisely.',
+      ),
+    max_results: int('mode="search": lines to return, best first (default 10, at most 100).'),
     strategy: z
       .enum(EXTRACT_STRATEGIES)
       .optional()
@@ -85,6 +106,9 @@ export const getToolOutputArgs = z
 
 export type GetToolOutputArgs = z.infer<typeof getToolOutputArgs>;
 
+/** The arguments of a read of one output: `id` is known (only a session-wide search has none). */
+export type ReadArgs = GetToolOutputArgs & { readonly id: string };
+
 /** The JSON Schema the model is sent, derived from {@link getToolOutputArgs}. */
 export const GET_TOOL_OUTPUT_INPUT_SCHEMA = toolInputSchema(getToolOutputArgs);
 
@@ -113,16 +137,17 @@ export function invalidGetToolOutputArgs(error: z.ZodError): SpillwayError {
   );
   return new SpillwayError(
     "INVALID_TOOL_ARGUMENTS",
-    `Invalid get_tool_output arguments: ${problems.join("; ")}. Valid: id (string), mode (${GET_TOOL_OUTPUT_MODES.join(", ")}), ` +
+    `Invalid get_tool_output arguments: ${problems.join("; ")}. Valid: id (string; optional for mode="search"), mode (${GET_TOOL_OUTPUT_MODES.join(", ")}), ` +
       "and the fields of that mode as described in the tool's schema.",
     { problems },
     { fault: "model" },
   );
 }
 
-/** A get_tool_output call as text, for "continue with …" lines. */
+/** A get_tool_output call as text, for "continue with …" lines (undefined arguments left out). */
 export function getToolOutputCall(args: Record<string, unknown>): string {
   return `get_tool_output(${Object.entries(args)
+    .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
     .join(", ")})`;
 }

@@ -3,9 +3,9 @@ import { renderPage, renderSlice } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
 import { nothingFoundHint } from "./nothing-found.js";
 import { readerFor } from "./read.js";
-import { type GetToolOutputArgs, getToolOutputCall } from "./schema.js";
+import { getToolOutputCall, type ReadArgs } from "./schema.js";
 
-type SliceArgs = NonNullable<GetToolOutputArgs["slice"]>;
+type SliceArgs = NonNullable<ReadArgs["slice"]>;
 
 /** Text around a literal anchor, with the window shrunk to what fits. */
 async function anchorSlice(
@@ -81,7 +81,7 @@ async function charSlice(id: string, s: SliceArgs, context: SurfaceContext): Pro
 }
 
 /** mode="slice": by anchor, by lines, or by characters (in that order of precedence). */
-export async function sliceMode(args: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
+export async function sliceMode(args: ReadArgs, context: SurfaceContext): Promise<string> {
   const s = args.slice ?? {};
   if (s.anchor !== undefined) return anchorSlice(args.id, { ...s, anchor: s.anchor }, context);
   if (s.line_start !== undefined || s.line_end !== undefined) return lineSlice(args.id, s, context);

@@ -1,7 +1,10 @@
 import type { GetToolOutputArgs } from "./schema.js";
 import { getToolOutputCall } from "./schema.js";
 
-/** The arguments only one mode reads (cursor is shared by grep and page, so it is left out). */
+/**
+ * The arguments only one mode reads (cursor is shared by grep and page, query by search and
+ * extract, so they are left out).
+ */
 const OWNER: Readonly<Record<string, GetToolOutputArgs["mode"]>> = {
   slice: "slice",
   pattern: "grep",
@@ -12,8 +15,8 @@ const OWNER: Readonly<Record<string, GetToolOutputArgs["mode"]>> = {
   json_query: "json",
   outline: "json",
   offset: "json",
-  query: "extract",
   strategy: "extract",
+  max_results: "search",
   max_tokens: "page",
 };
 

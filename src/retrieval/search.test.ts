@@ -1,0 +1,200 @@
+import { describe, expect, it } from "vitest";
+import { errorOf, openText, SCOPE } from "../../test/helpers/temp-store.js";
+import { isSpillwayError } from "../core/errors.js";
+import { readOutput } from "./read-output.js";
+import { type SearchResult, searchOutput } from "./search.js";
+
+/** Filler log lines with common words only. */
+function filler(count: number, words = "service request completed ok"): string[] {
+  return Array.from({ length: count }, (_, i) => `2026-01-01T00:00:${i % 60} INFO ${words} ${i}`);
+}
+
+/** Every match's text is exactly the stored characters its provenance names. */
+function expectExact(result: SearchResult, text: string): void {
+  for (const match of result.matches) {
+    const { charStart, charEnd, byteStart, byteEnd, lineStart } = match.provenance;
+    expect(match.text).toBe(text.slice(charStart, charEnd));
+    expect(Buffer.from(text).subarray(byteStart, byteEnd).toString("utf8")).toBe(match.text);
+    expect(lineStart).toBe(match.line);
+    expect(text.split("\n")[match.line - 1]).toContain(match.text);
+  }
+}
+
+describe("search: words, not exact text", () => {
+  it("finds BOOT-MARKER-ALPHA for 'boot marker', whatever the case and separators", async () => {
+    const lines = filler(500);
+    lines[321] = "2026-01-01T00:05:21 INFO kernel BOOT-MARKER-ALPHA=7f3a9c set";
+    const text = `${lines.join("\n")}\n`;
+    const { opened } = await openText(text);
+    for (const query of [
+      "boot marker",
+      "Boot-Marker",
+      "boot_marker",
+      "BOOT MARKER",
+      "ｂｏｏｔ marker",
+    ]) {
+      const found = await searchOutput(opened, { query });
+      expect(found.matches[0]).toMatchObject({ line: 322, terms: ["boot", "marker"] });
+      expect(found.matches).toHaveLength(1);
+      expect(found.terms.map((t) => t.term)).toEqual(["boot", "marker"]);
+      expectExact(found, text);
+    }
+    const camel = await openText("x\nconst bootMarker = 1;\nboot only\n");
+    const both = await searchOutput(camel.opened, { query: "boot marker" });
+    expect(both.matches.map((m) => m.line)).toEqual([2, 3]);
+  });
+
+  it("ranks rare words above common ones, and lines with all words above lines with some", async () => {
+    const lines = filler(200, "payment service started");
+    lines[50] = "2026-01-01T00:00:50 INFO payment service ledger mismatch";
+    lines[90] = "2026-01-01T00:00:30 INFO payment service ledger checked";
+    lines[120] = "2026-01-01T00:00:00 INFO payment service mismatch found";
+    const text = `${lines.join("\n")}\n`;
+    const { opened } = await openText(text);
+    const found = await searchOutput(opened, { query: "payment ledger mismatch", maxResults: 5 });
+    // All three words beat two; two rare words beat one rare and one common.
+    expect(found.matches.map((m) => m.line)).toEqual([51, 91, 121, 1, 2]);
+    expect(found.matches[0]!.terms).toEqual(["payment", "ledger", "mismatch"]);
+    const weight = Object.fromEntries(found.terms.map((t) => [t.term, t]));
+    expect(weight.payment!.lines).toBe(200);
+    expect(weight.ledger!.lines).toBe(2);
+    expect(weight.ledger!.weight).toBeGreaterThan(weight.payment!.weight * 10);
+    expect(found.matchingLines).toBe(200);
+    const scores = found.matches.map((m) => m.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    // Equal scores keep the order of the text.
+    expect(found.matches[3]!.score).toBe(found.matches[4]!.score);
+  });
+
+  it("matches whole words only: 'boot' does not find 'reboot'", async () => {
+    const { opened } = await openText("reboot done\nrebooting\nboot done\n");
+    const found = await searchOutput(opened, { query: "boot" });
+    expect(found.matches.map((m) => m.line)).toEqual([3]);
+    expect(found.matchingLines).toBe(1);
+  });
+
+  it("finds Japanese and Chinese words in sentences without spaces", async () => {
+    const text = [
+      "2026-03-14 起動処理を開始しました。",
+      "2026-03-14 サーバーの起動マーカーはBOOT-7です。",
+      "2026-03-14 ログファイルを確認してください。",
+      "2026-03-14 服务器启动失败，错误代码为E42。",
+      "",
+    ].join("\n");
+    const { opened } = await openText(text);
+    const marker = await searchOutput(opened, { query: "起動マーカー" });
+    expect(marker.matches[0]).toMatchObject({ line: 2 });
+    expect(marker.matches[0]!.terms).toEqual(["起動", "動マ", "マー", "ーカ", "カー"]);
+    // A query cut differently than the sentence still finds it: "マーカー" alone.
+    expect((await searchOutput(opened, { query: "マーカー" })).matches[0]!.line).toBe(2);
+    // One kanji alone, and a question around the words.
+    expect((await searchOutput(opened, { query: "ログ" })).matches.map((m) => m.line)).toEqual([3]);
+    const chinese = await searchOutput(opened, { query: "错误代码是什么" });
+    expect(chinese.matches[0]!.line).toBe(4);
+    expectExact(marker, text);
+  });
+
+  it("finds Thai words in a sentence without spaces", async () => {
+    const text = [
+      "ระบบเริ่มทำงานแล้ว",
+      "ระบบเริ่มทำงานแล้วและบันทึกข้อผิดพลาดไว้ในไฟล์",
+      "ผู้ใช้เข้าสู่ระบบสำเร็จ",
+      "",
+    ].join("\n");
+    const { opened } = await openText(text);
+    const found = await searchOutput(opened, { query: "ข้อผิดพลาด" });
+    expect(found.matches.map((m) => m.line)).toEqual([2]);
+    expectExact(found, text);
+  });
+
+  it("folds width and compatibility forms (NFKC) in the text, keeping offsets exact", async () => {
+    const text = "plain line\nＥＲＲＯＲ：ＤＩＳＫ ＦＵＬＬ on ﬁle system\nerror elsewhere\n";
+    const { opened } = await openText(text);
+    const found = await searchOutput(opened, { query: "disk full file" });
+    expect(found.matches[0]).toMatchObject({ line: 2, terms: ["disk", "full", "file"] });
+    expectExact(found, text);
+  });
+
+  it("shows a long line as an excerpt around the match, saying so, with exact offsets", async () => {
+    const long = `${"lorem ipsum ".repeat(5_000)}BOOT-MARKER-ALPHA=42 ${"dolor sit ".repeat(5_000)}`;
+    const text = `first\n${long}\nlast\n`;
+    const { opened } = await openText(text);
+    const found = await searchOutput(opened, { query: "boot marker", maxLineChars: 200 });
+    const match = found.matches[0]!;
+    expect(match).toMatchObject({ line: 2, clipped: true });
+    expect(match.text.length).toBe(200);
+    expect(match.text).toContain("BOOT-MARKER-ALPHA=42");
+    expectExact(found, text);
+  });
+
+  it("searches a line of several MB in windows, with bounded reads and exact offsets", async () => {
+    const piece = "abcdefghij ".repeat(100_000); // 1.1 MB
+    const long = `${piece.repeat(4)}needle-7f3a9c ${piece.repeat(3)}unicorn ${piece}`;
+    const text = `head\n${long}\ntail unicorn\n`;
+    const { opened } = await openText(text);
+    const found = await searchOutput(opened, { query: "needle 7f3a9c unicorn" });
+    expect(found.windowed).toBe(true);
+    const lines = found.matches.map((m) => m.line);
+    expect(lines).toContain(2);
+    expect(lines).toContain(3);
+    for (const match of found.matches) expect(match.text.length).toBeLessThanOrEqual(500);
+    const needle = found.matches.find((m) => m.terms.includes("needle"))!;
+    expect(needle).toMatchObject({ line: 2, clipped: true });
+    expect(needle.text).toContain("needle-7f3a9c");
+    expectExact(found, text);
+  });
+
+  it("refuses empty, punctuation-only and common-word-only queries, naming the argument", async () => {
+    const { opened } = await openText("the boot marker\n");
+    for (const query of ["", "   ", "--- !!", "what is the"]) {
+      const error = await errorOf(searchOutput(opened, { query }));
+      expect(isSpillwayError(error, "INVALID_ARGUMENT")).toBe(true);
+      const details = (error as { details: Record<string, string> }).details;
+      expect(details.argument).toBe("query");
+      expect(details.valid).toContain("words to find");
+    }
+    const common = await errorOf(searchOutput(opened, { query: "what is the" }));
+    expect((common as Error).message).toContain("(what, is, the)");
+    const missing = await errorOf(searchOutput(opened, {} as never));
+    expect(isSpillwayError(missing, "INVALID_ARGUMENT")).toBe(true);
+    expect((missing as { details: { argument: string } }).details.argument).toBe("request.query");
+    const wrong = await errorOf(searchOutput(opened, { query: "boot", maxResults: 0 }));
+    expect(isSpillwayError(wrong, "INVALID_RANGE")).toBe(true);
+    expect((wrong as Error).message).toContain("maxResults=0");
+  });
+
+  it("stops at its deadline and ranks what it searched, saying how far it got", async () => {
+    // Three 4 MiB chunks of lines; the match is in the last line.
+    const lines = filler(150_000);
+    lines.push("2026-01-01T00:00:00 ERROR ledger mismatch");
+    const text = `${lines.join("\n")}\n`;
+    const { opened, record } = await openText(text);
+    const whole = await searchOutput(opened, { query: "ledger" });
+    expect(whole.stopped).toBeNull();
+    expect(whole.searchedLines).toBe(record.lineCount);
+    expect(whole.matches[0]!.line).toBe(150_001);
+    const cut = await searchOutput(opened, { query: "ledger", timeoutMs: 1 });
+    expect(cut.stopped).toEqual({ reason: "deadline", timeoutMs: 1 });
+    expect(cut.searchedLines).toBeLessThan(record.lineCount!);
+    expect(cut.matches).toEqual([]);
+  });
+
+  it("keeps at most maxCandidates matching lines, dropping the weaker half and saying so", async () => {
+    const lines = filler(3_000, "status ok");
+    lines[2_500] = "status ok ledger mismatch";
+    const { opened } = await openText(`${lines.join("\n")}\n`);
+    const found = await searchOutput(opened, { query: "ok ledger", maxCandidates: 100 });
+    expect(found.matches[0]!.line).toBe(2_501);
+    expect(found.candidatesDropped).toBeGreaterThan(2_800);
+    expect(found.matchingLines).toBe(3_000);
+    const all = await searchOutput(opened, { query: "ok ledger" });
+    expect(all.candidatesDropped).toBe(0);
+  });
+
+  it("is one of readOutput's modes", async () => {
+    const { store, record } = await openText("alpha\nbeta gamma\n");
+    const found = await readOutput(store, record.id, SCOPE, { mode: "search", query: "gamma" });
+    expect(found).toMatchObject({ mode: "search", outputId: record.id, sha256: record.sha256 });
+    expect(found.matches[0]).toMatchObject({ line: 2, text: "beta gamma", clipped: false });
+  });
+});

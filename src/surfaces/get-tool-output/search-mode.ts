@@ -1,0 +1,44 @@
+import { SpillwayError } from "../../core/errors.js";
+import { searchSession } from "../../retrieval/search-session.js";
+import { renderSearch, renderSessionSearch } from "../render-search.js";
+import type { SurfaceContext } from "../surface.js";
+import { readerFor } from "./read.js";
+import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
+
+/**
+ * mode="search": the lines that best match the query's words, best first; with an id in that
+ * output, without one in every output of the session (those out of the context included).
+ */
+export async function searchMode(
+  args: GetToolOutputArgs,
+  context: SurfaceContext,
+): Promise<string> {
+  if (!args.query) {
+    // A pattern sent to search is the words it meant: say so with the call that takes it.
+    const pattern = args.pattern
+      ? ` pattern belongs to mode="grep"; as a search: ${getToolOutputCall({ id: args.id, mode: "search", query: args.pattern })}.`
+      : "";
+    throw missingArgument(
+      `mode="search" needs query: the words to find, as you would write them, in any language.${pattern}`,
+    );
+  }
+  const request = {
+    query: args.query,
+    ...(args.max_results !== undefined ? { maxResults: args.max_results } : {}),
+  };
+  if (args.id !== undefined) {
+    const result = await readerFor(args.id, context)({ mode: "search", ...request });
+    return renderSearch(result, context.maxChars);
+  }
+  if (!("sessionId" in context.scope)) {
+    throw new SpillwayError(
+      "INVALID_ARGUMENT",
+      'mode="search" without an id searches the current session, and this read has none: give the id of an output.',
+      { argument: "id" },
+      { fault: "model" },
+    );
+  }
+  const sessionId = context.scope.sessionId;
+  const result = await searchSession(context.outputs, sessionId, context.scope, request);
+  return renderSessionSearch(result, context.maxChars);
+}
