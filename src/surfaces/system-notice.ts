@@ -62,10 +62,9 @@ function taskReminder(task: string): string[] {
 
 /** The final turn's restatement of what the reads returned about the task's terms. */
 function evidenceLines(evidence: ReadEvidence): string[] {
-  const named = evidence.terms.map((t) => JSON.stringify(t)).join(", ");
   return [
     "",
-    `The lines your reads returned that name ${named} (with their neighbours), as they were shown:`,
+    "The lines your reads returned that hold words of your task (best first, with their neighbours), as they were shown:",
     ...evidence.lines.map((line) => `  ${line}`),
   ];
 }

@@ -1,6 +1,5 @@
 import type { GrepResult } from "../../retrieval/grep.js";
 import type { SurfaceContext } from "../surface.js";
-import { objectQuery } from "../task-terms.js";
 import { getToolOutputCall } from "./schema.js";
 
 /**
@@ -8,6 +7,12 @@ import { getToolOutputCall } from "./schema.js";
  * matches' JSON objects or the lines with the task's term (grep-mode.ts, nothing-found.ts).
  */
 export const LOOKUP_MATCHES = 3;
+
+/**
+ * The JSONPath query for every object whose `key` holds `literal` (a number, or a string in
+ * single quotes: nothing to escape inside a call's double-quoted argument).
+ */
+const objectQuery = (key: string, literal: string) => `$..[?(@.${key}==${literal})]`;
 
 /** `"key": value` on a line of pretty-printed JSON: a string without quotes inside, or a number. */
 const MEMBER = /"([A-Za-z_$][\w$]*)"\s*:\s*(?:"([^"'\\]*)"|(-?\d+(?:\.\d+)?))\s*,?\s*$/;
