@@ -19,7 +19,7 @@ async function handleFor(text: string, task: string): Promise<string> {
 
 /** The values of every example call's pattern or query. */
 const exampleValues = (message: string) =>
-  [...message.matchAll(/(?:pattern|query)=("(?:[^"\\]|\\.)*")/g)].map(
+  [...message.matchAll(/(?<![\w])(?:pattern|query)=("(?:[^"\\]|\\.)*")/g)].map(
     (m) => JSON.parse(m[1]!) as string,
   );
 
