@@ -2,7 +2,7 @@ import { mapConcurrent } from "../core/concurrency.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { ToolResultRef } from "../store/history.js";
 import { FINAL_REPORT, FINAL_REPORT_DEFINITION } from "../surfaces/final-report-tool.js";
-import { reportBeforeReading } from "./report-guard.js";
+import { reportGuard } from "./report-guard.js";
 import type { SessionContext } from "./session-context.js";
 import type { BatchItem, ToolHandler } from "./tool-types.js";
 
@@ -28,9 +28,9 @@ export function finalReportTool(context: () => SessionContext): ToolHandler {
           message: "agent__final_report needs a non-empty `report` string.",
         };
       }
-      const unread = await reportBeforeReading(context(), report);
+      const sentBack = await reportGuard(context(), report);
       // A note, not an error: a small model reports an error's code as its answer.
-      if (unread) return { type: "note", text: unread };
+      if (sentBack) return { type: "note", text: sentBack };
       return { type: "final", report };
     },
   };

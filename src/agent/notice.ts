@@ -1,9 +1,10 @@
+import { guided } from "../config/guidance.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import type { ReadEvidence } from "../surfaces/read-evidence.js";
 import { renderSystemNotice } from "../surfaces/system-notice.js";
 import { FINAL_REPORT } from "./internal-tools.js";
-import { type SessionContext, seedTexts } from "./session-context.js";
+import { DEFAULT_COMPACTION, type SessionContext, seedTexts } from "./session-context.js";
 
 /** What the next model call may do: decided by the turn policy, shown by the notice. */
 export interface TurnPlan {
@@ -64,4 +65,33 @@ export function renderNotice(
     ...(context.state.taskText ? { task: context.state.taskText } : {}),
     ...(evidence ? { evidence } : {}),
   });
+}
+
+/** Turns left (this one included) from which the notice counts them down. */
+const LAST_TURNS = 2;
+
+/**
+ * Whether this turn's System Notice is sent (SW-26 in docs/architecture.md): only when it carries
+ * something the model needs: background tools running or ready, the context past its warn
+ * level, a note (a compaction, a reply that was empty or text), or the last turns. A notice
+ * that says only "turn 2 of 8, 9% full" is one more text to copy into a report. Sessions that
+ * speak the seed-exact texts send it every turn, as those texts do.
+ */
+export function noticeNeeded(
+  context: SessionContext,
+  plan: TurnPlan,
+  contextPercent: number,
+  asyncOutputs: boolean,
+  notes: readonly string[],
+): boolean {
+  if (!guided(context.settings, "notice")) return false;
+  if (seedTexts(context.settings) || context.surface.name !== "get_tool_output") return true;
+  const warnPercent = (context.settings.compaction?.warn ?? DEFAULT_COMPACTION.warn) * 100;
+  return (
+    plan.final ||
+    plan.maxTurns - plan.turn < LAST_TURNS ||
+    asyncOutputs ||
+    notes.length > 0 ||
+    contextPercent >= warnPercent
+  );
 }

@@ -6,7 +6,7 @@ import { compactIfDue } from "./compaction-step.js";
 import { contextLimitsOf } from "./context-limits.js";
 import { type ContextUsage, contextUsage } from "./context-usage.js";
 import { asProjection } from "./invariants.js";
-import { renderNotice, type TurnPlan } from "./notice.js";
+import { noticeNeeded, renderNotice, type TurnPlan } from "./notice.js";
 import {
   answerOrphans,
   count,
@@ -75,6 +75,11 @@ function operatingInstructions(context: SessionContext): string {
       .map((t) => t.name)
       .join(", ");
     lines.push(`Read stored outputs with ${tools}.`);
+    // A part asked for is all a tool returns, and then all that is stored (SW-28).
+    if (context.surface.name === "get_tool_output" && guided(context.settings, "wholeResults"))
+      lines.push(
+        "So ask a tool for its whole result, not its first or last lines: a large result is stored, and a search of it finds what you need.",
+      );
   }
   return lines.join("\n");
 }
@@ -130,6 +135,7 @@ async function project(
   const asyncOutputs = await asyncOutputsOf(context, tail.asyncIds);
   // Counted with the draft: the final turn restates what the reads returned about the task.
   const evidence = plan.final ? finalEvidence(context, tail) : undefined;
+  // Counted as if sent: a notice may be needed once the context use is known.
   const draft = guided(context.settings, "notice")
     ? renderNotice(context, plan, 0, asyncOutputs, [], undefined, evidence)
     : "";
@@ -161,19 +167,25 @@ async function project(
   }
   const percent = Math.min(100, Math.round((total() / limits.inputWindow) * 100));
   const messages = tailMessages(tail);
-  if (guided(context.settings, "notice"))
-    messages.push({
-      role: "user",
-      content: renderNotice(
-        context,
-        turnPlan,
-        percent,
-        asyncOutputs,
-        step.notes,
-        replyNote(context, turnPlan),
-        turnPlan.final ? evidence : undefined,
-      ),
-    });
+  const note = replyNote(context, turnPlan);
+  if (
+    noticeNeeded(context, turnPlan, percent, asyncOutputs.length > 0, [
+      ...step.notes,
+      ...(note ? [note] : []),
+    ])
+  ) {
+    const notice = renderNotice(
+      context,
+      turnPlan,
+      percent,
+      asyncOutputs,
+      step.notes,
+      note,
+      turnPlan.final ? evidence : undefined,
+    );
+    context.state.noticesShown.push(notice);
+    messages.push({ role: "user", content: notice });
+  }
   const usage = contextUsage(limits, {
     turn: plan.turn,
     tokens: total(),

@@ -79,8 +79,7 @@ describe("a report before any read of an output shown by handle", () => {
     ]);
   });
 
-  it("giving the unread output's id as a value: sent back twice, saying the id is a name; the third is taken", async () => {
-    // The model repeats its report, as the 1.5B model did.
+  it("giving the unread output's id as a value: sent back once, saying the id is a name; the second is taken", async () => {
     const { result, fixture } = await run((request, context) => {
       if (context.callIndex === 0)
         return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
@@ -89,14 +88,13 @@ describe("a report before any read of an output shown by handle", () => {
       });
     });
     expect(result.status).toBe("completed");
-    expect(result.turns).toBe(4);
+    expect(result.turns).toBe(3);
     expect(result.report).toMatch(/^The incident id is out_/);
     const notes = toolMessages(fixture.server.requests.at(-1)!).slice(1);
-    expect(notes).toHaveLength(2);
-    for (const note of notes)
-      expect(note.text).toMatch(
-        /^Not delivered: your report gives (out_[0-9a-z]{26}) as a value, but \1 is only the name of the stored output of test__generate_output, not something it holds, and you have not read it\.\nRead it first with get_tool_output/,
-      );
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.text).toMatch(
+      /^Not delivered: your report gives (out_[0-9a-z]{26}) as a value, but \1 is only the name of the stored output of test__generate_output, not something it holds, and you have not read it\.\nRead it first with get_tool_output/,
+    );
     // No way around it offered: the note does not invite the same report again.
     expect(notes[0]!.text).not.toContain("again with the same report");
   });
@@ -111,5 +109,100 @@ describe("a report before any read of an output shown by handle", () => {
     expect(last.result.status).toBe("completed");
     expect(last.result.turns).toBe(2);
     expect(last.result.report).toMatch(/^The answer is out_/);
+  });
+});
+
+/** Generates the log, greps it for ERROR, then reports `first`; when sent back, `second`. */
+function readsThenReports(
+  first: (seen: string[]) => string,
+  second: (seen: string[]) => string,
+): Responder {
+  return (request, context) => {
+    if (context.callIndex === 0)
+      return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
+    const seen = toolMessages(request).map((m) => m.text);
+    if (context.callIndex === 1)
+      return toolCall("get_tool_output", {
+        id: idOf(seen[0]!),
+        mode: "grep",
+        pattern: "ERROR",
+        max_matches: 3,
+      });
+    const sentBack = seen.some((t) => t.startsWith("Not delivered"));
+    return toolCall("agent__final_report", { report: sentBack ? second(seen) : first(seen) });
+  };
+}
+
+/** The first content line a grep result shows, as the model copies it (with its line number). */
+const firstGrepRow = (seen: string[]) => seen[1]!.split("\n").find((line) => /^\d+:/.test(line))!;
+
+describe("a report that repeats runtime text or states an unseen value", () => {
+  it("repeating the handle message is sent back once, naming the copied sentence", async () => {
+    const { result, fixture } = await run(
+      readsThenReports(
+        (seen) => seen[0]!.split("\n")[0]!,
+        (seen) => firstGrepRow(seen),
+      ),
+    );
+    expect(result.status).toBe("completed");
+    const note = toolMessages(fixture.server.requests.at(-1)!).at(-1)!.text;
+    expect(note).toMatch(
+      /^Not delivered: your report repeats text that spillway wrote \("\[spillway\] the output of test__generate_output is stored whole/,
+    );
+    expect(result.report).toMatch(/^\d+:/);
+  });
+
+  it("a value no tool result showed is sent back once, named as written; the next report is taken", async () => {
+    const { result, fixture } = await run(
+      readsThenReports(
+        () => "The failing request is REQ-99999-ZZ.",
+        () => "The failing request is REQ-99999-ZZ.",
+      ),
+    );
+    expect(result.status).toBe("completed");
+    expect(result.turns).toBe(4);
+    const notes = toolMessages(fixture.server.requests.at(-1)!).filter((m) =>
+      m.text.startsWith("Not delivered"),
+    );
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.text).toContain(
+      'your report gives "REQ-99999-ZZ", which no tool result of this session showed',
+    );
+  });
+
+  it("never sends back a report quoting what a read returned, line number, spacing and case aside", async () => {
+    const quote = (seen: string[]) => {
+      const row = firstGrepRow(seen);
+      return `The first error is on line ${row.split(":")[0]}: ${row
+        .replace(/^\d+:\d*:?\s*/, "")
+        .toUpperCase()
+        .replace(/ +/g, "  ")}`;
+    };
+    for (const first of [firstGrepRow, quote]) {
+      const { result, fixture } = await run(readsThenReports(first, () => "sent back"));
+      expect(result.status).toBe("completed");
+      expect(result.report).not.toBe("sent back");
+      expect(
+        toolMessages(fixture.server.requests.at(-1)!).some((m) =>
+          m.text.startsWith("Not delivered"),
+        ),
+      ).toBe(false);
+    }
+  });
+
+  it("in the final turn, a report sent back gets one more final turn", async () => {
+    const { result, fixture } = await run(
+      readsThenReports(
+        () => "The answer is QQ-12345-XY.",
+        (seen) => firstGrepRow(seen),
+      ),
+      3,
+    );
+    expect(result.status).toBe("completed");
+    expect(result.report).toMatch(/^\d+:/);
+    const last = fixture.server.requests.at(-1)!;
+    expect(toolMessages(last).at(-1)!.text).toMatch(
+      /^Not delivered: your report gives "QQ-12345-XY"/,
+    );
   });
 });

@@ -1,39 +1,61 @@
 /**
- * A report made before reading anything the run stored by handle is sent back once. The 1.5B
- * local model, shown seed 000's handle message, reported the output's handle id as "the
- * incident id on the ERROR line", one turn after the tool ran, without reading the output.
+ * The report guards (SW-25 in docs/architecture.md): a final report is sent back, at most once a
+ * session, when it
+ * - gives the id of an output shown by handle and never read, as if it were a value;
+ * - comes before any read of the outputs shown by handle (not in the final turn: nothing can be
+ *   read then);
+ * - repeats runtime text: a sentence the model was shown that no output holds and the task did
+ *   not say (a notice, a note, a handle message);
+ * - states a code-like value that no tool result of the session showed, nor the task.
+ * Sent back in the final turn, the report gets one more final turn. A report quoting what a read
+ * returned is never sent back: the checks look for the report's values in those results.
  */
 import { guided } from "../config/guidance.js";
+import { clipText } from "../core/clip-text.js";
+import { escapeRegExp } from "../core/escape-regexp.js";
+import { grepOutput } from "../retrieval/grep.js";
+import { renderResult } from "./render-result.js";
+import {
+  normalizedText,
+  reportSentences,
+  unseenValues,
+  withoutLinePrefix,
+} from "./report-checks.js";
 import type { SessionContext } from "./session-context.js";
 
 /** Outputs named in the note, at most; the rest are counted. */
 const NAMED = 3;
-
-/** How many times a report naming an unread output's id is sent back, at most. */
-const ID_HOLDS = 2;
+/** Report sentences looked up in the outputs, at most. */
+const SENTENCES_CHECKED = 6;
 
 /**
- * Why this report is not taken yet, or undefined to take it. Never in the final turn. A report
- * that gives the id of an output shown by handle and never read, as if it were a value, is sent
- * back (at most twice a run: the 1.5B model, told once it could deliver the same report again,
- * did). Otherwise, when outputs were shown by handle and none has been read, the first report
- * is sent back once; the second is taken as it is.
+ * Why this report is not taken yet, or undefined to take it.
  *
  * @example
- * await reportBeforeReading(context, "The incident id is out_2h8w…");
- * // "Not delivered: your report gives out_2h8w… as a value, …"
+ * await reportGuard(context, "This is turn 2 of 8. Your context window is 9% full.");
+ * // "Not delivered: your report repeats text that spillway wrote …"
  */
-export async function reportBeforeReading(
+export async function reportGuard(
   context: SessionContext,
   report: string,
 ): Promise<string | undefined> {
   const { state } = context;
-  if (
-    state.finalTurn ||
-    state.shownByHandle.size === 0 ||
-    !guided(context.settings, "reportGuards")
-  )
-    return undefined;
+  if (!guided(context.settings, "reportGuards") || state.reportsSentBack > 0) return undefined;
+  const note =
+    (state.finalTurn ? undefined : await unreadOutputs(context, report)) ??
+    (await runtimeEcho(context, report)) ??
+    (await unseenValue(context, report));
+  if (note !== undefined) {
+    state.reportsSentBack++;
+    state.sentBackTurn = state.turn;
+  }
+  return note;
+}
+
+/** The report gives an unread output's id as a value, or comes before any read at all. */
+async function unreadOutputs(context: SessionContext, report: string): Promise<string | undefined> {
+  const { state } = context;
+  if (state.shownByHandle.size === 0) return undefined;
   const unread: { id: string; toolName: string }[] = [];
   for (const id of state.shownByHandle) {
     const record = await context.outputs.get(id, { sessionId: context.sessionId });
@@ -44,19 +66,13 @@ export async function reportBeforeReading(
     .map((t) => t.name)
     .join(" or ");
   const quoted = unread.find((o) => report.includes(o.id));
-  if (quoted && state.reportIdHolds < ID_HOLDS) {
-    state.reportIdHolds++;
-    // The once-a-run note adds nothing after these.
-    state.reportHeldUnread = true;
+  if (quoted)
     return [
       `Not delivered: your report gives ${quoted.id} as a value, but ${quoted.id} is only the name of the stored output of ${quoted.toolName}, not something it holds, and you have not read it.`,
       `Read it first with ${tools}, as its tool result shows, asking for what your task asks; then report what that read returns.`,
     ].join("\n");
-  }
   // One read of any of them: the model has looked at what it stored.
-  if (state.reportHeldUnread || unread.length < state.shownByHandle.size || unread.length === 0)
-    return undefined;
-  state.reportHeldUnread = true;
+  if (unread.length < state.shownByHandle.size || unread.length === 0) return undefined;
   const named = unread
     .slice(0, NAMED)
     .map((o) => `${o.id} (the output of ${o.toolName})`)
@@ -66,5 +82,89 @@ export async function reportBeforeReading(
     `Not delivered yet: you have not read ${named}${more}. Its content is not in your context, and its id is only a name for it, not a value from it.`,
     `If your task needs what it holds, read it now with ${tools}, as its tool result shows, and report what the read returns.`,
     "If your report does not depend on it, call agent__final_report again with the same report.",
+  ].join("\n");
+}
+
+/** Every tool result of the session as the model was shown it. */
+async function shownResults(context: SessionContext): Promise<string[]> {
+  const texts: string[] = [];
+  for (const message of await context.history.messages(context.sessionId)) {
+    if (message.role !== "tool") continue;
+    for (const part of message.parts)
+      if (part.type === "tool-result") texts.push(await renderResult(context, part.result));
+  }
+  return texts;
+}
+
+/** What the user and the agent's author wrote: quoting it is not copying runtime text. */
+const authored = (context: SessionContext) =>
+  normalizedText(`${context.state.taskText ?? ""}\n${context.systemPrompt}`);
+
+/** Whether some stored output of the session holds the sentence (spacing and case aside). */
+async function anOutputHolds(context: SessionContext, sentence: string): Promise<boolean> {
+  const pattern = sentence.split(" ").map(escapeRegExp).join("\\s+");
+  const scope = { sessionId: context.sessionId };
+  const ids = new Set(
+    (await context.history.toolCalls(context.sessionId)).flatMap((c) =>
+      c.outputId ? [c.outputId] : [],
+    ),
+  );
+  for (const id of ids) {
+    const opened = await context.outputs.open(id, scope);
+    try {
+      const found = await grepOutput(opened, {
+        pattern,
+        regex: true,
+        ignoreCase: true,
+        maxMatches: 1,
+      });
+      if (found.matches.length > 0) return true;
+    } catch {
+      // A search that cannot run (a binary output, the deadline) proves nothing either way.
+    } finally {
+      await opened.close();
+    }
+  }
+  return false;
+}
+
+/** A sentence of the report that the model was shown, that no output holds and no one authored. */
+async function runtimeEcho(context: SessionContext, report: string): Promise<string | undefined> {
+  const shown = normalizedText(
+    [...context.state.noticesShown, ...(await shownResults(context))].join("\n"),
+  );
+  const own = authored(context);
+  const candidates = reportSentences(report)
+    .filter((s) => shown.includes(s) && !own.includes(s))
+    .slice(0, SENTENCES_CHECKED);
+  for (const sentence of candidates) {
+    if (await anOutputHolds(context, withoutLinePrefix(sentence))) continue;
+    return [
+      `Not delivered: your report repeats text that spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned.`,
+      "Report the answer your task asks for, as the tool results you read wrote it.",
+    ].join("\n");
+  }
+  return undefined;
+}
+
+/** A code-like value of the report that no tool result showed and the task did not name. */
+async function unseenValue(context: SessionContext, report: string): Promise<string | undefined> {
+  const seen = [
+    ...(await shownResults(context)),
+    context.state.taskText ?? "",
+    context.systemPrompt,
+  ];
+  const values = unseenValues(report, seen);
+  if (values.length === 0) return undefined;
+  // Named as the report wrote them.
+  const named = values
+    .slice(0, NAMED)
+    .map((v) => JSON.stringify(new RegExp(escapeRegExp(v), "i").exec(report)?.[0] ?? v))
+    .join(", ");
+  return [
+    `Not delivered: your report gives ${named}, which no tool result of this session showed.`,
+    context.state.finalTurn
+      ? "Report only values the tool results you read showed, exactly as they wrote them."
+      : "Read the output for the value your task asks for, or report only values the tool results showed, exactly as they wrote them.",
   ].join("\n");
 }

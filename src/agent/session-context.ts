@@ -173,10 +173,14 @@ export interface SessionState {
   readonly shownByHandle: Set<string>;
   /** The turn being run is the final one (set once its projection is built). */
   finalTurn: boolean;
-  /** A report made before any read of an output shown by handle was sent back once. */
-  reportHeldUnread: boolean;
-  /** Reports sent back for giving an unread output's id as a value. */
-  reportIdHolds: number;
+  /** Reports the guards sent back (at most one a session: report-guard.ts). */
+  reportsSentBack: number;
+  /** The turn whose report the guards sent back. */
+  sentBackTurn?: number;
+  /** The final turn's report was sent back and one more final turn was given. */
+  extraFinalTurn: boolean;
+  /** The System Notices sent so far (runtime text a report may not repeat), the latest last. */
+  readonly noticesShown: string[];
   /** Rendered tool-result texts (deterministic for a given record), so turns do not re-read them. */
   readonly rendered: Map<string, string>;
   /** A graceful stop was asked: the next turn is the final one; background tools go on. */
@@ -268,8 +272,9 @@ export function newSessionState(): SessionState {
     hasStoredOutputs: false,
     shownByHandle: new Set(),
     finalTurn: false,
-    reportHeldUnread: false,
-    reportIdHolds: 0,
+    reportsSentBack: 0,
+    extraFinalTurn: false,
+    noticesShown: [],
     rendered: new Map(),
     stopRequested: false,
     lastReplyEmpty: false,

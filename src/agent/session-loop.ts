@@ -114,7 +114,13 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
       if (finalReport !== null) return { status: "completed", report: finalReport };
       if (allAsync) await awaitNewInformation(context, settledBefore);
     }
-    if (projection.plan.final)
+    if (projection.plan.final) {
+      // A report the guards sent back in the final turn gets one more final turn (SW-25).
+      if (state.sentBackTurn === plan.turn && !state.extraFinalTurn) {
+        state.extraFinalTurn = true;
+        continue;
+      }
       return { status: "failed", error: finalTurnError(context, plan), report: lastText };
+    }
   }
 }

@@ -15,6 +15,7 @@ export const GUIDANCE_SWITCHES = [
   "repeatNotes",
   "finalTurn",
   "reportGuards",
+  "wholeResults",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -26,7 +27,10 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
   repeatNotes:
     "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads",
   finalTurn: "the last turn requires the final report by name",
-  reportGuards: "reports sent back once: made before any read, or giving a handle id as a value",
+  reportGuards:
+    "reports sent back once: made before any read, giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",
+  wholeResults:
+    "the standing instruction to ask tools for whole results, not their first or last lines",
 };
 
 /** Every switch on or off. */

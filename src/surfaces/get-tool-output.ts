@@ -86,10 +86,9 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
   const definition: ToolDefinition = {
     name: GET_TOOL_OUTPUT,
     description:
-      "Read a stored tool output exactly, by its id (out_…). Large tool results are stored whole and shown as a handle: " +
-      "use this tool to find lines by their words (search; without an id it searches every output of this session, those no longer in view included), " +
-      "find exact text (grep), read lines or ranges (slice), read in order (page), query JSON (json), or have it read for you (extract). " +
-      "Results say where they come from (character offsets, line numbers) and how to continue.",
+      "Read a stored tool output by its id, exactly. Modes: search (lines best matching some words, any language), " +
+      "grep (lines with exact text), slice (lines or characters), page (in order), json (JSONPath), " +
+      "extract (a model reads it for you), raw (small outputs only).",
     inputSchema: GET_TOOL_OUTPUT_INPUT_SCHEMA,
   };
   return {

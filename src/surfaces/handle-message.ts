@@ -1,14 +1,8 @@
 import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import {
-  objectQuery,
-  outputHolds,
-  type TaskLines,
-  type TaskTermMatch,
-  taskLines,
-  taskTermIn,
-} from "./task-terms.js";
+import { type TaskLines, taskLines } from "./task-lines.js";
+import { searchForTask, type TaskSearch } from "./task-search.js";
 
 /** Characters of one synopsis line the model is shown; longer lines say their length. */
 const SYNOPSIS_LINE_CHARS = 200;
@@ -79,74 +73,47 @@ function exampleJsonQuery(synopsis: readonly string[], ndjson: boolean): string 
 export interface ReadCallHints {
   /** A JSONPath example (the output is JSON). */
   readonly jsonQuery?: string;
-  /** A term of the task that the output holds. */
-  readonly found?: TaskTermMatch;
+  /** What a search for the task found: its words, a literal, its best lines. */
+  readonly search?: TaskSearch;
   /** Lines the task asks for by number, inside the output. */
   readonly lines?: TaskLines;
-  /**
-   * The grep example's pattern when the task names no term the output holds (default
-   * `ERROR`); `null` when the output holds no ERROR either, so the example names no pattern
-   * that would find nothing.
-   */
-  readonly grepPattern?: string | null;
 }
 
+/** Lines on each side of a search hit in the slice example. */
+const SLICE_AROUND = 10;
+
 /**
- * The exact get_tool_output calls that read a text output, one a line (indented), the call
- * the task points to first.
+ * The exact get_tool_output calls that read a text output, one a line (indented). Every value in
+ * them is real: the task's words the output holds, a line the search found, the output's own
+ * keys; where there is none, the call's shape alone (its argument named, without a value), never
+ * a placeholder a model could send as it is.
  *
  * @example
- * readCallLines("out_1")[0]; // '  get_tool_output(id="out_1", mode="grep", pattern="ERROR", context=2)   lines matching…'
+ * readCallLines("out_1", { search: { matches: [], query: "boot marker" } })[0];
+ * // '  get_tool_output(id="out_1", mode="search", query="boot marker")   the lines with these words, best first (any language)'
  */
 export function readCallLines(id: string, hints: ReadCallHints = {}): string[] {
-  const { jsonQuery, found, lines } = hints;
-  const grepPattern = hints.grepPattern === undefined ? "ERROR" : hints.grepPattern;
-  const taskTerm = found?.term;
-  // The object whose key holds the task's term, whole. Single quotes: nothing to escape inside
-  // the call's double-quoted string.
-  const query =
-    found?.jsonKey !== undefined ? objectQuery(found.jsonKey, `'${found.term}'`) : undefined;
+  const { jsonQuery, search, lines } = hints;
   const span =
     lines &&
     (lines.start === lines.end ? `line ${lines.start}` : `lines ${lines.start}-${lines.end}`);
-  // The 1.5B local model made the first example call as shown, whatever its task asked: the
-  // lines the task names come first, and a grep for ERROR is shown only where there is one.
-  const taskCalls = [
+  const hit = search?.matches[0]?.line;
+  const around = hit
+    ? { start: Math.max(1, hit - SLICE_AROUND), end: hit + SLICE_AROUND }
+    : { start: 1, end: 50 };
+  return [
     ...(lines
       ? [
           `  get_tool_output(id="${id}", mode="slice", slice={"line_start": ${lines.start}, "line_end": ${lines.end}})   ${span}, which your task names`,
         ]
       : []),
-    // In JSON the object query replaces the grep for the term: the 1.5B model took the grep,
-    // whose context lines (symmetric, at most 20) stopped short of the nested field or showed
-    // the neighbouring object's, and reported the wrong object's value.
-    ...(query !== undefined
-      ? [
-          `  get_tool_output(id="${id}", mode="json", json_query="${query}")   the whole object whose ${found!.jsonKey} is "${taskTerm}", which your task names`,
-        ]
-      : taskTerm !== undefined
-        ? [
-            `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(taskTerm)}, context=2)   the lines with ${JSON.stringify(taskTerm)}, which your task names and this output holds`,
-          ]
-        : []),
-  ];
-  const grep =
-    taskTerm !== undefined
-      ? []
-      : [
-          `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(grepPattern ?? "what to find")}, context=2)   lines matching a literal (regex=true for a regular expression)`,
-        ];
-  const byNumber = `  get_tool_output(id="${id}", mode="slice", slice={"line_start": 1, "line_end": 50})   lines by number`;
-  return [
-    ...taskCalls,
-    // With nothing to grep for, reading by line number leads.
-    ...(grepPattern === null && taskCalls.length === 0 ? [byNumber, ...grep] : [...grep, byNumber]),
-    // The anchor example only with a real anchor: the 1.5B model sent "some text" as written.
-    ...(taskTerm !== undefined
-      ? [
-          `  get_tool_output(id="${id}", mode="slice", slice={"anchor": ${JSON.stringify(taskTerm)}, "window": 500})   text around a literal`,
-        ]
-      : []),
+    search?.query
+      ? `  get_tool_output(id="${id}", mode="search", query=${JSON.stringify(search.query)})   the lines with these words, best first (any language)`
+      : `  get_tool_output(id="${id}", mode="search", query)   the lines with the words you give, best first (any language)`,
+    search?.literal
+      ? `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(search.literal)}, context=2)   the lines with this exact text (regex=true for a regular expression)`
+      : `  get_tool_output(id="${id}", mode="grep", pattern, context)   the lines with an exact text (regex=true for a regular expression)`,
+    `  get_tool_output(id="${id}", mode="slice", slice={"line_start": ${around.start}, "line_end": ${around.end}})   lines by number`,
     `  get_tool_output(id="${id}", mode="page", cursor=0)   read in order, page by page`,
     ...(jsonQuery !== undefined
       ? [
@@ -156,10 +123,25 @@ export function readCallLines(id: string, hints: ReadCallHints = {}): string[] {
   ];
 }
 
+/** Lines of the task search shown in the handle message. */
+const TASK_LINES = 3;
+
+/** The task search's best lines, labelled as what they are: places to check, not the answer. */
+function searchLines(search: TaskSearch): string[] {
+  if (search.matches.length === 0) return [];
+  return [
+    "",
+    "A search of it for the words of your task found these lines (best first). They are where to look, not the answer: check them against what your task asks.",
+    ...search.matches.map(
+      (m) => `  ${m.line}| ${clipText(m.text, SYNOPSIS_LINE_CHARS, { sayLength: true })}`,
+    ),
+  ];
+}
+
 /**
  * The default surface's handle message: first in the tool result, outside any JSON, with the
- * output's size, kind, a synopsis and the exact calls that read it, so that retrieval is hard
- * to skip and inventing the content is plainly wrong.
+ * output's size, kind, where a search for the task's words lands, the exact calls that read it
+ * and a synopsis, so that retrieval is hard to skip and inventing the content plainly wrong.
  */
 export async function defaultHandleMessage(
   record: OutputRecord,
@@ -188,46 +170,21 @@ export async function defaultHandleMessage(
   }
   const json = record.kind === "json" || record.kind === "ndjson";
   const synopsis = await synopsisOf(outputs, record, scope, synopsisLines);
-  // The examples point at what the task names (a term the output holds, lines by number) and
-  // grep only for what is there: the 1.5B local model made the first example call as shown.
-  const term = taskText ? await taskTermIn(outputs, record, scope, taskText) : undefined;
+  const search = taskText
+    ? await searchForTask(outputs, record, scope, taskText, TASK_LINES)
+    : undefined;
   const lines = taskText ? taskLines(taskText, record.lineCount ?? 0) : undefined;
-  const hasError = term === undefined && (await outputHolds(outputs, record, scope, "ERROR"));
   const calls = readCallLines(id, {
     ...(json ? { jsonQuery: exampleJsonQuery(synopsis, record.kind === "ndjson") } : {}),
-    ...(term ? { found: term } : {}),
+    ...(search ? { search } : {}),
     ...(lines ? { lines } : {}),
-    grepPattern: hasError ? "ERROR" : null,
   });
   return [
     ...head,
+    ...(search ? searchLines(search) : []),
     "",
     "Read it with:",
     ...calls,
-    ...(synopsis.length > 0
-      ? ["", ...(taskText ? withoutAskedExamples(synopsis, taskText) : synopsis)]
-      : []),
+    ...(synopsis.length > 0 ? ["", ...synopsis] : []),
   ].join("\n");
-}
-
-/** An outline row of a string field with its first value: `  .code: string, first value "fg1raa"`. */
-const FIRST_VALUE_ROW = /^(\s*\.([A-Za-z_$][\w$]*): string), first value "(?:[^"\\]|\\.)*"(.*)$/;
-
-/**
- * The outline rows with the first value left out for a field the task names by its key (`code`
- * in "the payment authorization code (payment.auth.code) of order ord_89309srrp"): the first
- * element's value of the very field asked about is a decoy. The 1.5B local model was shown the
- * named order's whole object three times and still reported the outline's `first value "fg1raa"`.
- *
- * @example
- * withoutAskedExamples(['  .code: string, first value "fg1raa"'], "What is the code of ord_1?");
- * // ['  .code: string, values differ per element (read the one your task names)']
- */
-export function withoutAskedExamples(rows: readonly string[], taskText: string): string[] {
-  const words = new Set(taskText.toLowerCase().match(/[a-z_$][\w$]*/g) ?? []);
-  return rows.map((row) => {
-    const match = FIRST_VALUE_ROW.exec(row);
-    if (!match || !words.has(match[2]!.toLowerCase())) return row;
-    return `${match[1]}, values differ per element (read the one your task names)${match[3]}`;
-  });
 }

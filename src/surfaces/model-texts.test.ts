@@ -35,10 +35,10 @@ describe("get_tool_output's answers to a model", () => {
     );
     expect(ours.isError).toBe(true);
     expect(ours.text).toContain("Too large to return whole");
-    expect(ours.text).toContain(
-      `get_tool_output(id="${record.id}", mode="grep", pattern="ERROR", context=2)`,
-    );
-    expect(ours.text).toContain(`mode="extract", query="what to find"`);
+    expect(ours.text).toContain(`get_tool_output(id="${record.id}", mode="search", query)`);
+    expect(ours.text).toContain(`mode="extract", query) with what to find as the query`);
+    // No placeholder value a model could send as it is.
+    expect(ours.text).not.toMatch(/="(what to find|ERROR)"/);
     expect(ours.text).not.toContain("Use extract mode");
     const seed = await surface.execute(
       "get_tool_output",
@@ -89,7 +89,8 @@ describe("get_tool_output's answers to a model", () => {
     expect(nothing.text).toContain("no matching lines]");
     expect(nothing.text).toContain("The whole output is 41 bytes:\nstatus=success");
     // Shown whole: counted as reads.
-    expect((await outputs.get(tiny.id, SCOPE)).readCount).toBe(3);
+    // Shown whole, and searched for the missed text's words: counted as reads.
+    expect((await outputs.get(tiny.id, SCOPE)).readCount).toBe(4);
     const seed = await surface.execute(
       "get_tool_output",
       { id: tiny.id, mode: "grep", pattern: "ERROR" },
@@ -132,9 +133,21 @@ describe("get_tool_output's answers to a model", () => {
     expect(grep.text).toContain(
       "[nothing found (4,000 lines). Repeating this call returns the same.",
     );
+    // No line holds the word either: read it in order. No broader pattern of failure words.
     expect(grep.text).toContain(
-      `get_tool_output(id="${record.id}", mode="grep", pattern="ERROR|fail|exception|fatal", regex=true, ignore_case=true)`,
+      `No line holds its words either; read it in order, get_tool_output(id="${record.id}", mode="page", cursor=0).`,
     );
+    expect(grep.text).not.toContain("fail|exception");
+    // Words written another way are found by a search: "Request 7" for "request 7 ok".
+    const other = await surface.execute(
+      "get_tool_output",
+      { id: record.id, mode: "grep", pattern: "Request-3999 OK!" },
+      context(false),
+    );
+    expect(other.text).toContain(
+      `Lines with its words (a search, best first; more: get_tool_output(id="${record.id}", mode="search", query="Request-3999 OK!")):`,
+    );
+    expect(other.text).toMatch(/\n {2}4000\| 2026-03-14 INFO request 3999 ok\n/);
     expect(grep.text).toContain("only what test__tool returned for {}");
     const anchor = await surface.execute(
       "get_tool_output",

@@ -15,7 +15,7 @@ describe("readEvidence", () => {
       "161- e",
     ].join("\n");
     expect(readEvidence(task, [grep])).toEqual({
-      terms: ["evt_ntngab003"],
+      terms: ["refund", "event", "evt", "ntngab003"],
       lines: [
         "156- a",
         "157- b",
@@ -36,9 +36,26 @@ describe("readEvidence", () => {
     ]);
   });
 
-  it("gives nothing for a task without identifiers, or reads that never name them", () => {
-    expect(readEvidence("Find the first error.", ["12:1: ERROR x"]).lines).toEqual([]);
-    expect(readEvidence(task, ["12:1: ERROR evt_other"])).toEqual({ terms: [], lines: [] });
+  it("gives nothing for reads that never hold the task's words, or a task of common words only", () => {
+    expect(readEvidence(task, ["12:1: ERROR other"])).toEqual({ terms: [], lines: [] });
+    expect(readEvidence("What is it?", ["12:1: what is it"])).toEqual({ terms: [], lines: [] });
+  });
+
+  it("puts the line with the task's rare word before the many with a common one, in any script", () => {
+    const grep = [
+      ...Array.from({ length: 8 }, (_, i) => `${10 + i * 10}:1: status ok request ${i}`),
+      "95:1: status failed request 99 起動マーカー=ALPHA-7",
+    ].join("\n");
+    const { lines } = readEvidence("起動マーカーの status は何ですか", [grep]);
+    // The best line's block (its neighbours before it) comes first.
+    expect(lines.slice(0, 3)).toEqual([
+      "70:1: status ok request 6",
+      "80:1: status ok request 7",
+      "95:1: status failed request 99 起動マーカー=ALPHA-7",
+    ]);
+    expect(
+      readEvidence("What does the boot marker say?", ["7: BOOT-MARKER-ALPHA set"]).lines,
+    ).toEqual(["7: BOOT-MARKER-ALPHA set"]);
   });
 
   it("stops at MAX_EVIDENCE_CHARS and cuts a long line", () => {

@@ -1,4 +1,5 @@
-import { taskTerms } from "./task-terms.js";
+import { MAX_QUERY_TERMS } from "../retrieval/search.js";
+import { queryTerms, termsOf } from "../retrieval/search-terms.js";
 
 /** Characters of evidence the final turn's notice restates, all lines together. */
 export const MAX_EVIDENCE_CHARS = 1_500;
@@ -17,55 +18,69 @@ export interface ReadEvidence {
 }
 
 /**
- * The lines of the session's reads that name one of the task's identifiers (`evt_ntngab003`, a
- * quoted phrase), each with its neighbours (inside a JSON object a grep showed whole, the whole
- * object), most recent read first, deduplicated, cut at
- * MAX_EVIDENCE_CHARS. The final turn's notice restates them under the task: the 1.5B local
- * model grepped the event's line, was shown `refund_ref=ANS-R8P71E` three times, and then
- * reported a decoy from the first lines of the output's handle message.
+ * The lines of the session's reads that hold the task's words (as `mode="search"` cuts words:
+ * any script, case and separators aside, common words left out), best first: a line's score is
+ * the sum of its task words' rarity among the lines the reads returned, so the line that holds
+ * the rare word the task named comes before the many that hold a common one. Each kept line
+ * comes with its neighbours (inside a JSON object a grep showed whole, the whole object);
+ * deduplicated, cut at MAX_EVIDENCE_CHARS. The final turn's notice restates them under the task,
+ * so the report is written next to what the reads returned (SW-27).
  *
  * @example
  * readEvidence("Which refund has evt_1?", ['[out_1 grep "evt_1": 1 matching line]\n158:22: event=evt_1 refund_ref=ANS-7']);
- * // { terms: ["evt_1"], lines: ["158:22: event=evt_1 refund_ref=ANS-7"] }
+ * // { terms: ["evt", "1"], lines: ["158:22: event=evt_1 refund_ref=ANS-7"] }
  */
 export function readEvidence(taskText: string, reads: readonly string[]): ReadEvidence {
-  const terms = taskTerms(taskText);
+  const taskTerms = queryTerms(taskText, MAX_QUERY_TERMS).terms;
+  const empty = { terms: [], lines: [] };
+  if (taskTerms.length === 0) return empty;
+  // Every numbered line of every read (latest read first), with the task words it holds.
+  const rows: { read: number; index: number; lines: string[]; hit: string[] }[] = [];
+  const counts = new Map<string, number>();
+  [...reads].reverse().forEach((read, r) => {
+    const lines = read.split("\n");
+    lines.forEach((line, index) => {
+      if (!NUMBERED.test(line)) return;
+      const held = new Set(termsOf(line.replace(NUMBERED, "")));
+      const hit = taskTerms.filter((t) => held.has(t));
+      for (const t of hit) counts.set(t, (counts.get(t) ?? 0) + 1);
+      if (hit.length > 0) rows.push({ read: r, index, lines, hit });
+    });
+  });
+  if (rows.length === 0) return empty;
+  const total = rows.length;
+  const weight = (t: string) => Math.log(1 + total / (counts.get(t) ?? 1));
+  const score = (hit: string[]) => hit.reduce((sum, t) => sum + weight(t), 0);
+  const ranked = rows
+    .map((row, order) => ({ ...row, order, score: score(row.hit) }))
+    .sort((a, b) => b.score - a.score || a.order - b.order);
   const kept: string[] = [];
-  // The same line read twice (a grep match, then a slice's line) is kept once.
   const seen = new Set<string>();
   const named = new Set<string>();
   let used = 0;
-  const result = () => ({ terms: terms.filter((t) => named.has(t)), lines: kept });
-  if (terms.length === 0) return result();
-  for (const read of [...reads].reverse()) {
-    const lines = read.split("\n");
-    const blocks = recordBlocks(lines);
-    const picked = new Set<number>();
-    lines.forEach((line, i) => {
-      if (!NUMBERED.test(line)) return;
-      const hit = terms.filter((t) => line.includes(t));
-      if (hit.length === 0) return;
-      for (const t of hit) named.add(t);
-      // A line inside a JSON object shown whole brings the whole object (the field asked about
-      // may be 20 lines below the id); any other line, its neighbours.
-      const [from, to] = blocks.get(i) ?? [
-        Math.max(0, i - NEIGHBOURS),
-        Math.min(lines.length - 1, i + NEIGHBOURS),
-      ];
-      for (let j = from; j <= to; j++) if (NUMBERED.test(lines[j]!)) picked.add(j);
-    });
-    for (const i of [...picked].sort((a, b) => a - b)) {
-      const line = lines[i]!;
-      const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+  for (const row of ranked) {
+    const blocks = recordBlocks(row.lines);
+    const [from, to] = blocks.get(row.index) ?? [
+      Math.max(0, row.index - NEIGHBOURS),
+      Math.min(row.lines.length - 1, row.index + NEIGHBOURS),
+    ];
+    const block: string[] = [];
+    for (let j = from; j <= to; j++) {
+      const line = row.lines[j]!;
+      if (!NUMBERED.test(line)) continue;
       const key = `${NUMBERED.exec(line)![1]} ${line.replace(NUMBERED, "")}`;
       if (seen.has(key)) continue;
-      if (used + shown.length > MAX_EVIDENCE_CHARS) return result();
       seen.add(key);
-      kept.push(shown);
-      used += shown.length + 1;
+      block.push(line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line);
     }
+    const size = block.reduce((sum, line) => sum + line.length + 1, 0);
+    if (block.length === 0) continue;
+    if (used + size > MAX_EVIDENCE_CHARS) break;
+    for (const t of row.hit) named.add(t);
+    kept.push(...block);
+    used += size;
   }
-  return result();
+  return { terms: taskTerms.filter((t) => named.has(t)), lines: kept };
 }
 
 /** The header of the record a grep shows a match inside (get_tool_output/grep-records.ts). */

@@ -62,10 +62,9 @@ function taskReminder(task: string): string[] {
 
 /** The final turn's restatement of what the reads returned about the task's terms. */
 function evidenceLines(evidence: ReadEvidence): string[] {
-  const named = evidence.terms.map((t) => JSON.stringify(t)).join(", ");
   return [
     "",
-    `The lines your reads returned that name ${named} (with their neighbours), as they were shown:`,
+    "The lines your reads returned that hold words of your task (best first, with their neighbours), as they were shown:",
     ...evidence.lines.map((line) => `  ${line}`),
   ];
 }
@@ -83,7 +82,11 @@ function evidenceLines(evidence: ReadEvidence): string[] {
  * // "# System Notice\n\nThis is turn 3 of 10.\nYour context window is 45% full.\n\n…"
  */
 export function renderSystemNotice(view: NoticeView): string {
-  const lines = ["# System Notice", ""];
+  // spillway's own notices say whose they are: a model must not take them for a tool's result.
+  const lines = [
+    view.guided ? "# System Notice (from spillway, not from a tool)" : "# System Notice",
+    "",
+  ];
   if (view.turn) lines.push(`This is turn ${view.turn.number} of ${view.turn.max}.`);
   if (view.contextPercent !== undefined)
     lines.push(`Your context window is ${view.contextPercent}% full.`);

@@ -3,6 +3,7 @@
  * The seed-exact ones are pinned here to the seeds' JSON, verbatim (key order aside).
  */
 import { describe, expect, it } from "vitest";
+import { loadTokenizer } from "../core/tokens.js";
 import { createGetContinuationSurface } from "./get-continuation.js";
 import { getToolOutputArgs } from "./get-tool-output/schema.js";
 import { createGetToolOutputSurface } from "./get-tool-output.js";
@@ -72,8 +73,12 @@ describe("get_tool_output's schema", () => {
     // A search without an id reads every output of the session; every other mode needs one.
     expect(schema.required).toEqual(["mode"]);
     expect(schema.additionalProperties).toBe(false);
+    // Described, but for what its name says (the tool's description names every mode).
+    const selfExplaining = new Set(["mode", "regex", "ignore_case"]);
     for (const [name, property] of Object.entries(schema.properties))
-      expect(property.description, name).toBeTruthy();
+      if (!selfExplaining.has(name)) expect(property.description, name).toBeTruthy();
+    const description = createGetToolOutputSurface({ synopsisLines: 5 }).tools()[0]!.description;
+    for (const mode of schema.properties.mode!.enum!) expect(description).toContain(`${mode} (`);
     // Reads of parts first, raw last (a small model picks the first mode it sees).
     expect(schema.properties.mode!.enum).toEqual([
       "grep",
@@ -84,6 +89,12 @@ describe("get_tool_output's schema", () => {
       "extract",
       "raw",
     ]);
+  });
+
+  it("stays small: every request carries it (SW-29)", async () => {
+    const tokenizer = await loadTokenizer("o200k_base");
+    const definition = createGetToolOutputSurface({ synopsisLines: 5 }).tools()[0]!;
+    expect(tokenizer.count(JSON.stringify(definition))).toBeLessThanOrEqual(560);
   });
 
   it("carries no zod noise (no $schema, no safe-integer bounds)", () => {

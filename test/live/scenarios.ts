@@ -1,7 +1,8 @@
 /**
  * The live scenarios: every seed-000 `tool_output` mode, every `get_tool_output` mode,
  * `get_continuation` paging, a slow tool that goes async then `wait_for_tool_output`, and an
- * async sub-agent. The prompt names what to find, never the answer; a scenario passes only
+ * async sub-agent. The prompt asks as a person would (the get_tool_output scenarios name neither
+ * the mode nor a pattern) and never gives the answer; a scenario passes only
  * when the answer is in the final report AND a retrieval call's result (as the model was
  * shown it) held it.
  */
@@ -34,15 +35,14 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "get_tool_output grep",
     server: ["read_log", LOG, 0.6],
     prompt: () =>
-      'Call live__read_log. Its output is stored; search it with get_tool_output mode="grep" for ERROR, then report the incident id written on the ERROR line.',
+      "What incident id is written on the error line of the application log that live__read_log returns? Report it exactly.",
     answer: logAnswer(0.6),
     retrieval: GET,
   },
   {
     id: "get_tool_output slice",
     server: ["get_records", 300, 0.45],
-    prompt: () =>
-      'Call live__get_records. Its output is stored; read line 135 with get_tool_output mode="slice" (line_start 135, line_end 135), then report the checksum on that line.',
+    prompt: () => "What checksum is on line 135 of the records that live__get_records returns?",
     answer: (seed) => numberedLines(seed, 300, 135).answer,
     retrieval: GET,
   },
@@ -50,7 +50,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "get_tool_output page",
     server: ["get_build_report", 150],
     prompt: () =>
-      'Call live__get_build_report. Its output is stored; read its first page with get_tool_output mode="page" (cursor 0), then report the build_id stated in its summary.',
+      "Which build_id does the summary of the build report from live__get_build_report state?",
     answer: (seed) => buildReport(seed, 150).answer,
     retrieval: GET,
   },
@@ -58,7 +58,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "get_tool_output json",
     server: ["get_orders", 120, 0, "pretty"],
     prompt: (seed) =>
-      `Call live__get_orders. Its output is stored JSON; query it with get_tool_output mode="json" for the order whose id is ${ordersJson(seed, 120, true).order}, then report that order's tracking code.`,
+      `What is the tracking code of order ${ordersJson(seed, 120, true).order} in the orders that live__get_orders returns?`,
     answer: (seed) => ordersJson(seed, 120, true).answer,
     retrieval: GET,
   },
@@ -66,7 +66,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: "get_tool_output extract",
     server: ["read_log", LOG, 0.3],
     prompt: () =>
-      'Call live__read_log. Its output is stored; use get_tool_output mode="extract" with a query asking for the incident id on the ERROR line, then report that incident id.',
+      "Have the application log from live__read_log read for you, and report the incident id on its error line.",
     answer: logAnswer(0.3),
     retrieval: GET,
   },

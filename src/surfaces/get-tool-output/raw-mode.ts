@@ -28,7 +28,7 @@ export async function rawMode(record: OutputRecord, context: SurfaceContext): Pr
               id,
               record.kind === "json" || record.kind === "ndjson" ? { jsonQuery: "$" } : {},
             ),
-            `or have it read for you: get_tool_output(id="${id}", mode="extract", query="what to find").`,
+            `or have it read for you: get_tool_output(id="${id}", mode="extract", query) with what to find as the query.`,
           ].join("\n"),
       { outputId: id, limit: threshold },
       { fault: "model" },

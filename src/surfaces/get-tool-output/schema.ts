@@ -4,7 +4,7 @@ import { toolInputSchema } from "../../core/tool-input-schema.js";
 
 export const GET_TOOL_OUTPUT = "get_tool_output";
 
-/** Reads of parts first: the 1.5B local model picked the first mode it saw, raw, on outputs far over raw's limit. */
+/** Reads of parts first, raw last: a model may take the first mode listed. */
 export const GET_TOOL_OUTPUT_MODES = [
   "grep",
   "search",
@@ -28,79 +28,48 @@ const SLICE_KEYS = [
 
 const int = (description: string) => z.number().int().optional().describe(description);
 
-/** The arguments of `get_tool_output`: seed 003's, extended with grep, page and json. */
+/**
+ * The arguments of `get_tool_output`: seed 003's, extended with search, grep, page and json.
+ * Every request carries this schema, so its words are few (SW-29): the tool's description says
+ * what each mode is; an argument says which mode it belongs to and its default.
+ */
 export const getToolOutputArgs = z
   .object({
     id: z
       .string()
       .min(1)
       .optional()
-      .describe(
-        'The output id ("out_…") from a tool result. Every mode needs it except mode="search", which without an id searches every output of this session.',
-      ),
-    mode: z
-      .enum(GET_TOOL_OUTPUT_MODES)
-      .describe(
-        "grep = lines matching a pattern; search = the lines that best match some words (`query`, any language, any case or separators); " +
-          "slice = characters, lines or text around an anchor; " +
-          "page = read in order from a cursor; json = JSONPath query or outline; " +
-          "extract = ask a model to find what `query` describes; raw = the whole output (small outputs only).",
-      ),
-    query: z
-      .string()
-      .optional()
-      .describe(
-        'mode="search": the words to find, as you would write them; mode="extract": what to extract, precisely.',
-      ),
-    max_results: int('mode="search": lines to return, best first (default 10, at most 100).'),
-    strategy: z
-      .enum(EXTRACT_STRATEGIES)
-      .optional()
-      .describe(
-        'mode="extract": auto (default) lets spillway choose; full-chunked = a model reads every chunk (map-reduce); read-grep = an agent searches it with Read/Grep; truncate = top and bottom only.',
-      ),
+      .describe('The output id ("out_…"). Search without one searches the whole session.'),
+    mode: z.enum(GET_TOOL_OUTPUT_MODES),
+    query: z.string().optional().describe("search: the words to find; extract: what to find."),
+    max_results: int("search: lines (default 10)."),
+    strategy: z.enum(EXTRACT_STRATEGIES).optional().describe("extract: how (default auto)."),
     slice: z
       .object({
-        start: int("First character (0-based)."),
-        length: int("Number of characters (default 4000)."),
-        anchor: z
-          .string()
-          .optional()
-          .describe("Literal text to find; returns `window` characters around it."),
-        window: int("Characters on each side of the anchor (default 1000)."),
-        match_index: int("Which occurrence of the anchor, 0-based (default 0)."),
+        start: int("First character, 0-based."),
+        length: int("Characters (default 4000)."),
+        anchor: z.string().optional().describe("Exact text to read around."),
+        window: int("Characters each side (default 1000)."),
+        match_index: int("Which occurrence, 0-based."),
         line_start: int("First line, 1-based."),
-        line_end: int("Last line, inclusive (default line_start)."),
+        line_end: int("Last line (default line_start)."),
       })
       .strict()
       .optional()
-      .describe(
-        'mode="slice": either start+length (characters), or line_start+line_end (1-based lines), or anchor (+window, match_index).',
-      ),
+      .describe("slice: start+length, line_start+line_end, or anchor."),
     pattern: z
       .string()
       .optional()
-      .describe('mode="grep": literal text (or a regular expression with regex=true).'),
-    regex: z
-      .boolean()
-      .optional()
-      .describe('mode="grep": treat pattern as a JavaScript regular expression.'),
-    ignore_case: z.boolean().optional().describe('mode="grep": case-insensitive.'),
-    context: int('mode="grep": lines of context around each match (0-20).'),
-    max_matches: int('mode="grep": matching lines to return (default 50).'),
-    cursor: int(
-      'mode="grep" or "page": continue from this character offset (from a previous result).',
-    ),
-    max_tokens: int('mode="page": page size in tokens (default: what fits).'),
-    json_query: z
-      .string()
-      .optional()
-      .describe('mode="json": a JSONPath query, e.g. $.items[?(@.status=="failed")].id'),
-    outline: z
-      .boolean()
-      .optional()
-      .describe('mode="json": the document\'s shape instead of values.'),
-    offset: int('mode="json": skip this many matches (from a previous result).'),
+      .describe("grep: exact text, or a regular expression with regex."),
+    regex: z.boolean().optional(),
+    ignore_case: z.boolean().optional(),
+    context: int("grep: lines around each match (0-20)."),
+    max_matches: int("grep: lines (default 50)."),
+    cursor: int("grep, page: where to continue (from a result)."),
+    max_tokens: int("page: size in tokens."),
+    json_query: z.string().optional().describe("json: a JSONPath query."),
+    outline: z.boolean().optional().describe("json: the shape instead of values."),
+    offset: int("json: matches to skip."),
   })
   .strict();
 

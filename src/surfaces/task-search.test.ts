@@ -1,0 +1,103 @@
+/**
+ * The handle message searches the output for the task's words (SW-27): whatever the task's
+ * words look like (plain words, a Japanese key, a numeric id, a possessive), it shows where the
+ * output speaks of them, labelled as places to check, and its example calls carry only the
+ * task's words the output holds, or no value at all.
+ */
+import { describe, expect, it } from "vitest";
+import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
+import { defaultHandleMessage } from "./handle-message.js";
+
+const filler = (i: number) =>
+  `2026-03-14T08:${String(i % 60).padStart(2, "0")}:00Z INFO [svc-${i % 7}] request ${i} served in ${i % 90} ms`;
+
+async function handleFor(text: string, task: string): Promise<string> {
+  const { store } = await tempStore();
+  const record = await store.put(origin("fs__read_text_file"), text);
+  return defaultHandleMessage(record, store, SCOPE, 5, task);
+}
+
+/** The values of every example call's pattern or query. */
+const exampleValues = (message: string) =>
+  [...message.matchAll(/(?<![\w])(?:pattern|query)=("(?:[^"\\]|\\.)*")/g)].map(
+    (m) => JSON.parse(m[1]!) as string,
+  );
+
+const searchSection = (message: string) =>
+  message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
+
+describe("the handle message's search for the task", () => {
+  it("finds an upper-case hyphenated token from plain words, and offers those words", async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => filler(i));
+    lines[2211] =
+      "2026-03-14T09:12:00Z NOTE [boot] BOOT-MARKER-ALPHA reached; handing over to the scheduler";
+    const message = await handleFor(
+      lines.join("\n"),
+      "What does the boot marker note say in app.log?",
+    );
+    expect(searchSection(message)).toContain(
+      "2212| 2026-03-14T09:12:00Z NOTE [boot] BOOT-MARKER-ALPHA reached",
+    );
+    expect(message).toContain("They are where to look, not the answer");
+    expect(exampleValues(message)[0]).toMatch(/^(boot marker|marker boot)/);
+    expect(message).toContain('slice={"line_start": 2202, "line_end": 2222}');
+  });
+
+  it("finds a line of Japanese text from a question in Japanese", async () => {
+    const lines = Array.from(
+      { length: 2000 },
+      (_, i) => `品番: P-${1000 + i}  倉庫: 東京第一  数量: ${i % 50}`,
+    );
+    lines[1444] = "品番: P-2444  倉庫: 大阪第二  数量: 12  備考: 起動マーカーは再起動後に確認";
+    const message = await handleFor(
+      lines.join("\n"),
+      "起動マーカーについての備考はどの品番ですか?",
+    );
+    expect(searchSection(message)).toContain("1445| 品番: P-2444  倉庫: 大阪第二");
+  });
+
+  it("finds a numeric JSON id, and a possessive leaves no junk word in the examples", async () => {
+    const orders = Array.from({ length: 400 }, (_, i) => ({
+      id: 40000 + i * 7,
+      customer: { email: `c${i}@example.com` },
+      status: "paid",
+    }));
+    const message = await handleFor(
+      JSON.stringify(orders, null, 2),
+      "What is the customer's email for order 41043?",
+    );
+    expect(searchSection(message)).toContain('"id": 41043,');
+    // Words as the task wrote them, never pieces cut across an apostrophe ("s the customer").
+    for (const value of exampleValues(message))
+      for (const word of value.split(" "))
+        expect(["41043", "customer's", "email", "order"]).toContain(word);
+    expect(exampleValues(message)).toContain("41043");
+  });
+
+  it("shows no lines when the task's words are on every line, and examples without a value", async () => {
+    const log = Array.from({ length: 2000 }, (_, i) => filler(i)).join("\n");
+    const message = await handleFor(log, "Which request was served?");
+    expect(message).not.toContain("found these lines");
+    const common = await handleFor(log, "What is it?");
+    expect(common).not.toContain("found these lines");
+    expect(common).toContain('mode="search", query)   the lines with the words you give');
+    expect(common).toContain('mode="grep", pattern, context)   the lines with an exact text');
+    expect(exampleValues(common)).toEqual([]);
+  });
+
+  it("never offers a value the task did not write", async () => {
+    const lines = Array.from({ length: 2500 }, (_, i) => filler(i));
+    lines[99] = "2026-03-14T08:39:00Z ERROR [svc-1] request 99 failed: connection pool exhausted";
+    const tasks = [
+      "Why did request 99 fail?",
+      "Find the pool exhaustion.",
+      "What happened at 08:39?",
+      "Report the first error.",
+    ];
+    for (const task of tasks) {
+      const message = await handleFor(lines.join("\n"), task);
+      for (const value of exampleValues(message))
+        for (const word of value.split(" ")) expect(task, `${task}: ${value}`).toContain(word);
+    }
+  });
+});
