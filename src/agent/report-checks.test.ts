@@ -42,6 +42,6 @@ describe("report checks", () => {
     expect(unseenValues("The order is ord-16581.", shown)).toEqual(["ord-16581"]);
     // Part of a shown value is shown (a time cut out of a timestamp).
     expect(unseenValues("It happened on 2026-08-04.", shown)).toEqual([]);
-    expect(normalizedText("  A\\tB  ")).toBe("a b");
+    expect(normalizedText("  A\tB  ")).toBe("a b");
   });
 });

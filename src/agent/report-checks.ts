@@ -33,7 +33,9 @@ export function reportSentences(report: string): string[] {
     .filter((s) => s.length >= MIN_SENTENCE_CHARS);
   // A short report is checked whole too ("This is turn 2 of 8." alone).
   const whole = normalizedText(report);
-  return whole.length > 0 && !sentences.includes(whole) ? [...sentences, whole] : sentences;
+  return whole.length >= MIN_SENTENCE_CHARS && !sentences.includes(whole)
+    ? [...sentences, whole]
+    : sentences;
 }
 
 /** A line-number prefix a read puts before content (`12:`, `12:5:`, `12| `). */
