@@ -24,15 +24,12 @@ import { SCENARIOS, type Scenario } from "./scenarios.js";
  */
 
 /**
- * Scenarios the local 1.5B model passed on every seed measured (seeds 1 and 2, in two runs on
- * two versions of the code; see docs/local-models.md); CI runs them (one seed, one thread) and
- * they must pass. The async sub-agent passed them all too; it is left out for CI's budget.
+ * Scenarios the local test model passed on every seed measured with the code of the day (seeds 1
+ * and 2, two threads; docs/local-models.md); CI runs them on those seeds and they must pass.
+ * Others passed before the handle message and the notice changed and are measured again before
+ * they gate.
  */
-export const GATING = new Set<string>([
-  "get_tool_output grep",
-  "get_tool_output page",
-  "get_tool_output extract",
-]);
+export const GATING = new Set<string>(["get_tool_output grep"]);
 
 function defaultModel(): { ref?: string; skip?: string } {
   if (process.env.SPILLWAY_LIVE_MODEL) return { ref: process.env.SPILLWAY_LIVE_MODEL };
