@@ -34,9 +34,9 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
       "answers from what it saw (the notice suggests grep, which this policy does not offer on a tool result)",
   },
   "seed-50-50": {
-    label: "50/50 bytes at 12,288 (seed framework legacy)",
+    label: "50/50 bytes at 12,288 (the legacy byte cap)",
     source:
-      "seed 003, current behaviour: results over `toolResponseMaxBytes` truncated in the middle (50/50 split); 12,288 is spillway's default cap",
+      "the legacy cap spillway replaces: results over `toolResponseMaxBytes` truncated in the middle (50/50 split); 12,288 is spillway's default cap",
     parameters: "first 6,144 + last 6,144 bytes around `[... N bytes truncated ...]`",
     agent: "answers from what it saw",
   },
@@ -66,9 +66,9 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
       "answers from the preview, else: jq selecting the record by the question's id when the preview is JSON; `grep -n -o` with 300 characters of context around the id; `grep -o -P` for a described form; `grep -B 8 … | tail` for what comes just before a phrase at the end; wider `grep -A` / `grep -o` reads when the first does not answer",
   },
   "paging-4000": {
-    label: "continuation paging, 4,000-character pages (seed 002)",
+    label: "continuation paging, 4,000-character pages (get_continuation)",
     source:
-      'seed 002: `[truncated — showing 4000/N chars. Call get_continuation with tool_call_id="…" to read more]` and `get_continuation(tool_call_id, offset)`',
+      'the continuation surface: `[truncated — showing 4000/N chars. Call get_continuation with tool_call_id="…" to read more]` and `get_continuation(tool_call_id, offset)`',
     parameters: "4,000 characters a page; every page stays in the conversation",
     agent:
       'jumps to the last page when the question says "at the end" (the marker gives the total), else pages forward until it sees the answer or its context window is full',
@@ -76,7 +76,7 @@ export const POLICY_INFO: Record<PolicyName, PolicyInfo> = {
   spillway: {
     label: "spillway (default surface)",
     source:
-      "this repository, default settings: stored whole, then inline, a handle message, or (over 10,000 tokens) seed 003's ready text",
+      "this repository, default settings: stored whole, then inline, a handle message (stored outputs shown by handle and read with `get_tool_output`)",
     parameters: "`get_tool_output` modes grep / slice / json (page and extract unused here)",
     agent:
       "answers from what it was shown, else takes the reads the shown text suggests: a JSONPath selecting the record by the question's id (built from the shown outline), grep for the id, form or phrase the question names (context 3, or 6 for what comes just before), then a slice around the hit; with the ready text (slice and extract only), a slice around the id or phrase, or extract for a described form",

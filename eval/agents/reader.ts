@@ -190,6 +190,8 @@ export function readAnswer(q: Question, text: string): Reading {
     const seen = occurrences(text, q.id);
     for (const at of seen) {
       const record = recordAround(text, at);
+      // A record cut off (its object's brace not in view) is not read: its value may be elsewhere.
+      if (!record.complete) continue;
       const value = valueIn(q, text.slice(record.start, record.end), q.id, true);
       if (value) return { kind: "answer", value, lines: linesOf(text, record, value, at) };
     }
@@ -207,7 +209,9 @@ export function readAnswer(q: Question, text: string): Reading {
     const at = q.atEnd ? seen.at(-1)! : seen[0]!;
     if (!q.before) {
       const record = recordAround(text, at);
-      const value = valueIn(q, text.slice(record.start, record.end), q.phrase, true);
+      const value = record.complete
+        ? valueIn(q, text.slice(record.start, record.end), q.phrase, true)
+        : undefined;
       return value
         ? { kind: "answer", value, lines: linesOf(text, record, value, at) }
         : { kind: "partial" };

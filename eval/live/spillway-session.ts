@@ -12,6 +12,7 @@ import type { CliSettings } from "../../src/config/index.js";
 import type { SpillwayStores } from "../../src/store/sqlite-history-store.js";
 import { clipForTranscript, type LiveTurn, type PlayedSession } from "./episode.js";
 import { FILE_TOOL_NAME } from "./file-server.js";
+import { FINAL_REPORT } from "./peer-loop.js";
 
 /** The surface's reads: a call of one is a read beyond the first result. */
 const SURFACE_READS = new Set(["get_tool_output", "wait_for_tool_output"]);
@@ -106,10 +107,13 @@ async function sessionView(
       transcript.push({ did: did.join("; ") || "(empty reply)", shown: "" });
     } else if (message.role === "tool") {
       const texts: string[] = [];
-      for (const part of message.parts)
-        if (part.type === "tool-result")
-          texts.push(await projectedResultText(context, part.result));
-      shown.push(...texts);
+      for (const part of message.parts) {
+        if (part.type !== "tool-result") continue;
+        const text = await projectedResultText(context, part.result);
+        texts.push(text);
+        // The report tool's answers quote the report back: not what a tool returned.
+        if (part.toolName !== FINAL_REPORT) shown.push(text);
+      }
       const last = transcript.at(-1);
       const clipped = texts.map((t) => clip(t, chars)).join("\n---\n");
       if (last) transcript[transcript.length - 1] = { ...last, shown: clipped };

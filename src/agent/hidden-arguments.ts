@@ -4,9 +4,9 @@ import { SpillwayError } from "../core/errors.js";
 /**
  * `mcpServers.<name>.hideArguments`: arguments of an MCP tool the agent's author keeps from the
  * model. They are left out of the tool's schema, and a call that passes one anyway is refused
- * with an error naming it, before the tool runs. Why: the filesystem server's `read_text_file`
- * takes `head` and `tail`; the 1.5B local model, told to read the whole log, added `"tail": 10`
- * and reported a line from those ten as the incident's first error.
+ * with an error naming it, before the tool runs. Why: an argument that narrows what a tool
+ * returns (`head` and `tail` of the filesystem server's `read_text_file`) lets a model that was
+ * told to read everything read a part and report from it as if it were the whole.
  */
 
 type JsonSchema = Record<string, unknown>;

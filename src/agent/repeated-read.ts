@@ -8,13 +8,12 @@ import { type SessionContext, seedTexts } from "./session-context.js";
 /**
  * A read of a stored output that repeats, argument for argument, the read that succeeded in the
  * previous turn: not run again, but answered with that result and what to do with it. A stored
- * output does not change. The 1.5B local model, after a grep that found nothing, made the same
- * grep ten turns in a row until its turns ran out; after one that found its answer, it repeated
- * it too. The answer is a note, not an error: told `Error REPEATED_CALL` for a task asking for
- * an error code, the model reported "REPEATED_CALL" as the code.
+ * output does not change, so a repeated read gives the model nothing new; the note turns it
+ * towards reporting or a different read. It is a note, not an error: a model asked for an
+ * error code may report an error's code (`REPEATED_CALL`) as its answer.
  * Only consecutive repeats are answered so: an older result may have left the projection
- * (compaction), and a read that failed (not ready yet) may be repeated. Seed-exact sessions
- * (asyncReadyMessage: seed-003) run every call.
+ * (compaction), and a read that failed (not ready yet) may be repeated. Sessions that keep the
+ * original design's exact async texts (asyncReadyMessage: seed-003) run every call.
  */
 export function answerRepeatedRead(
   context: SessionContext,
@@ -46,8 +45,8 @@ export const REPEATS_BEFORE_FINAL_TURN = 2;
 /**
  * Whether the read of `turn` (default: the turn just ended) was the same read for the
  * REPEATS_BEFORE_FINAL_TURN-th time in a row: a stored output does not change, so the session
- * moves to its final turn. The 1.5B local model, having grepped the log's first error, made the
- * same grep ten turns more and reported only when the last turn required it.
+ * moves to its final turn: a model that keeps making one read would otherwise spend every
+ * turn left on it before reporting.
  */
 export function readRepeatedOut(
   context: Pick<SessionContext, "state" | "settings">,

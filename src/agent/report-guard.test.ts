@@ -110,6 +110,26 @@ describe("a report before any read of an output shown by handle", () => {
     expect(last.result.turns).toBe(2);
     expect(last.result.report).toMatch(/^The answer is out_/);
   });
+
+  it("is taken at once when every value it states was shown in the handle message's lines", async () => {
+    // The handle message shows the log's first lines verbatim: a report quoting one is grounded.
+    const firstShownLine = (id: string, seen: string) =>
+      /^ {2}1\| (.*)$/m.exec(seen)?.[1] ?? `nothing shown for ${id}`;
+    let handle = "";
+    const policy: Responder = (request, context) => {
+      if (context.callIndex === 0)
+        return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
+      handle = toolMessages(request)[0]!.text;
+      return toolCall("agent__final_report", {
+        report: `The first line is: ${firstShownLine(idOf(handle), handle)}`,
+      });
+    };
+    const { result } = await run(policy);
+    expect(handle).toMatch(/^ {2}1\| \d{4}-/m);
+    expect(result.status).toBe("completed");
+    expect(result.turns).toBe(2);
+    expect(result.report).toContain(/^ {2}1\| (.*)$/m.exec(handle)![1]);
+  });
 });
 
 /** Generates the log, greps it for ERROR, then reports `first`; when sent back, `second`. */

@@ -3,7 +3,7 @@
  * session, when it
  * - gives the id of an output shown by handle and never read, as if it were a value;
  * - comes before any read of the outputs shown by handle (not in the final turn: nothing can be
- *   read then);
+ *   read then), unless every value it states was shown (a handle message's lines are content);
  * - repeats runtime text: a sentence the model was shown that no output holds and the task did
  *   not say (a notice, a note, a handle message);
  * - states a code-like value that no tool result of the session showed, nor the task.
@@ -22,6 +22,7 @@ import {
   normalizedText,
   reportSentences,
   unseenValues,
+  valueTokens,
   withoutLinePrefix,
 } from "./report-checks.js";
 import type { SessionContext } from "./session-context.js";
@@ -76,6 +77,9 @@ async function unreadOutputs(context: SessionContext, report: string): Promise<s
     ].join("\n");
   // One read of any of them: the model has looked at what it stored.
   if (unread.length < state.shownByHandle.size || unread.length === 0) return undefined;
+  // A report whose values were all shown verbatim (a handle message's lines) is grounded: the
+  // guards never send back a report quoting what the session showed.
+  if (await groundedInShownText(context, report)) return undefined;
   const named = unread
     .slice(0, NAMED)
     .map((o) => `${o.id} (the output of ${o.toolName})`)
@@ -86,6 +90,13 @@ async function unreadOutputs(context: SessionContext, report: string): Promise<s
     `If your task needs what it holds, read it now with ${tools}, as its tool result shows, and report what the read returns.`,
     "If your report does not depend on it, call agent__final_report again with the same report.",
   ].join("\n");
+}
+
+/** The report states at least one code-like value, and a tool result showed every one. */
+async function groundedInShownText(context: SessionContext, report: string): Promise<boolean> {
+  if (valueTokens(report).length === 0) return false;
+  const shown = await shownResults(context);
+  return unseenValues(report, [...shown.returned, ...shown.runtime]).length === 0;
 }
 
 /** The tool results of the session as the model was shown them, by who wrote them. */

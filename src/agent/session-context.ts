@@ -31,18 +31,19 @@ export interface SessionSettings {
   readonly retry: RetryPolicy;
   /** Calls beyond this many in one turn get an error instead of running (read-grep agents). */
   readonly maxToolCallsPerTurn?: number;
-  /** Async tools (seed 003); absent in sessions stored before they existed (then off). */
+  /** Async tools; absent in sessions stored before they existed (then off). */
   readonly async?: AsyncSettings;
-  /** Compaction (seed 004); absent in sessions stored before it existed (then the defaults). */
+  /** Compaction (D4-compaction); absent in sessions stored before it existed (then defaults). */
   readonly compaction?: CompactionSettings;
   /** agent__task_status and agent__batch are listed (absent in sessions stored before: yes). */
   readonly helperTools?: boolean;
   /**
    * The surface's tools are listed from the first turn when the surface asks for it (absent:
    * yes). When false, they and wait_for_tool_output come once an output is stored or a tool
-   * runs in the background. False when every model is local: forced to call a tool in its
-   * first turn, the 1.5B model called wait_for_tool_output, with nothing running, eleven turns
-   * in a row; the local prompt cache pays one re-evaluation when the list grows.
+   * runs in the background. False when every model is local: a small model forced to call a
+   * tool before anything is stored may pick a read with nothing to read (wait_for_tool_output
+   * with nothing running) turn after turn; the local prompt cache pays one re-evaluation when
+   * the list grows.
    */
   readonly surfaceFromFirstTurn?: boolean;
   /**
@@ -55,7 +56,7 @@ export interface SessionSettings {
   readonly guidance?: Guidance;
 }
 
-/** Seed 004's compaction: thresholds, summarizer, summary size. */
+/** Compaction (D4-compaction): thresholds, summarizer, summary size. */
 export interface CompactionSettings {
   readonly enabled: boolean;
   /** Fractions of the window the input may use (context window less the reply's reserve). */
@@ -84,7 +85,7 @@ export function compactionSettingsOf(settings: SessionSettings): CompactionSetti
   return settings.compaction ?? DEFAULT_COMPACTION;
 }
 
-/** Seed 003's triggers and the background cap. */
+/** The async triggers (D3-1, D3-17) and the background cap. */
 export interface AsyncSettings {
   readonly enabled: boolean;
   /** A tool still running after this long continues in the background (time trigger). */
@@ -93,7 +94,10 @@ export interface AsyncSettings {
   readonly tokenThreshold: number;
   /** Background tools running at once; async sub-agents beyond it wait in a queue. */
   readonly maxRunning: number;
-  /** What an output over tokenThreshold shows: the handle message, or seed 003's ready text (SW-23). */
+  /**
+   * What an output over tokenThreshold shows: the handle message, or the async design's ready
+   * text (SW-23).
+   */
   readonly readyMessage?: "handle" | "seed-003";
 }
 
@@ -109,8 +113,9 @@ export function asyncSettingsOf(settings: SessionSettings): AsyncSettings {
 }
 
 /**
- * The session speaks seed 003's texts word for word (`asyncReadyMessage: seed-003`): its ready
- * text, notice menu and wait answers, with every read run as asked; otherwise spillway's own.
+ * The session speaks the async design's texts word for word (`asyncReadyMessage: seed-003`):
+ * its ready text, notice menu and wait answers, with every read run as asked; otherwise
+ * spillway's own.
  */
 export function seedTexts(settings: SessionSettings): boolean {
   return asyncSettingsOf(settings).readyMessage === "seed-003";
@@ -118,7 +123,8 @@ export function seedTexts(settings: SessionSettings): boolean {
 
 /**
  * Whether async tools work in this session: enabled, and the surface is get_tool_output (the
- * seed-exact surfaces of seeds 000 and 002 have no async texts; the read-grep agent has none).
+ * exact-text surfaces, tool_output and get_continuation, have no async texts; the read-grep
+ * agent has none).
  */
 export function asyncActive(context: Pick<SessionContext, "settings" | "surface">): boolean {
   return asyncSettingsOf(context.settings).enabled && context.surface.name === "get_tool_output";

@@ -12,7 +12,7 @@ import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";
  * means, and which turns count. The session loop calls these; it holds no policy itself.
  */
 
-/** Uncounted turns (seed 002 continuations) are bounded too, so a loop always ends. */
+/** Uncounted turns (get_continuation reads, D2-5) are bounded too, so a loop always ends. */
 export function uncountedTurnLimit(maxTurns: number): number {
   return maxTurns * 5 + 10;
 }
@@ -88,9 +88,10 @@ export function planTurn(context: SessionContext): TurnPlan {
     };
   const canRetrieve = canRetrieveNow(context);
   const tools = listedTools(context);
-  // The note after an empty or a text reply asks for a tool call: the call requires one. The
-  // 1.5B local model, asked, answered with more text, which then ended the session as its report;
-  // its first turn was a plan written as text with an invented answer (textReplies: none).
+  // The note after an empty or a text reply asks for a tool call, so the call requires one: a
+  // model that answers the note with more text would end the session with that text as its
+  // report. textReplies: none requires a call in every turn, so no plan written as text (with
+  // an answer it has not read) can stand as the report.
   const requireToolCall =
     settings.textReplies === "none" || state.lastReplyEmpty || state.lastReplyText;
   return { turn, maxTurns: settings.maxTurns, final: false, tools, canRetrieve, requireToolCall };

@@ -1,8 +1,9 @@
 /**
- * What wait_for_tool_output shows of the tools it reports (spillway's texts; seed-exact
- * sessions keep seed 003's list): a small output whole, counted as a read, and a larger one's
- * handle message with the exact calls that read it. The 1.5B local model, given seed 003's list
- * and `get_tool_output(id, mode)`, never made a valid read of a 48-byte result.
+ * What wait_for_tool_output shows of the tools it reports (spillway's texts; sessions that keep
+ * the original design's exact texts get only its list of ids and sizes): a small output whole,
+ * counted as a read, and a larger one's handle message with the exact calls that read it. A
+ * model gets the content, or a call it can copy, instead of a `get_tool_output(id, mode)`
+ * template that a small model fails to fill in.
  */
 import type { BackgroundJob } from "../async/background.js";
 import { completedText } from "../surfaces/async-texts.js";

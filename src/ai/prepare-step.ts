@@ -18,9 +18,10 @@ export interface SpillwayPrepareStepOptions<TOOLS extends Record<string, Tool>> 
    */
   readonly maxSteps?: number;
   /**
-   * Seed 003's notice word for word, with its menu ("Call tools to advance your task", …).
-   * Default false: spillway's options, which name the read modes and show no menu while
-   * nothing is stored or running (the 1.5B local model answered with the menu's first line).
+   * The original async design's notice word for word, with its numbered menu ("Call tools to
+   * advance your task", …). Default false: spillway's options, which name the read modes and
+   * show no menu while nothing is stored or running (a menu with nothing to read is answered
+   * with its first line, copied as text).
    */
   readonly seedTexts?: boolean;
 }
@@ -63,7 +64,7 @@ export async function stepNotice(
 }
 
 /**
- * A `prepareStep` that adds spillway's per-step System Notice (seed 003) after the step's
+ * A `prepareStep` that adds spillway's per-step System Notice (D3-14) after the step's
  * messages: context use (with a numeric `tokenBudget`), the Async Tool Status (running, ready,
  * failed background tools) and the model's options. The notice is sent with the step only; it
  * never enters the conversation. Composes with your own prepareStep, which runs first.

@@ -8,12 +8,8 @@ import type { ChunkSizeRule } from "../core/chunk-size-rule.js";
 import { SpillwayError } from "../core/errors.js";
 import type { AgentDefinition } from "./agent-file.js";
 import type { LoadedConfig, ModelConfig, ProvidersConfig } from "./config-schema.js";
-import {
-  builtinContextWindow,
-  DEFAULT_LOCAL_MODEL_REF,
-  DEFAULT_MODEL,
-  DEFAULT_SETTINGS,
-} from "./defaults.js";
+import { defaultModels } from "./default-models.js";
+import { builtinContextWindow, DEFAULT_SETTINGS } from "./defaults.js";
 import { ALL_GUIDANCE, GUIDANCE_SWITCHES, type Guidance, type GuidanceSwitch } from "./guidance.js";
 import {
   type McpServerSpec,
@@ -211,22 +207,6 @@ const EXTRACTION_KEYS = [
   "readGrepMaxTurns",
   "readGrepMaxToolCallsPerTurn",
 ] as const;
-
-function defaultModels(env: NodeJS.ProcessEnv): { value: ModelRef[]; source: SettingSource } {
-  const fromEnv = env.SPILLWAY_MODEL?.trim();
-  if (fromEnv) {
-    return {
-      value: [parseModelRef(fromEnv, "environment variable SPILLWAY_MODEL")],
-      source: "env",
-    };
-  }
-  // Nothing configured: Ollama's default model when a server answers, else the local model
-  // (the agent layer drops an Ollama that does not answer before the run starts).
-  return {
-    value: [parseModelRef(DEFAULT_MODEL), parseModelRef(DEFAULT_LOCAL_MODEL_REF)],
-    source: "default",
-  };
-}
 
 /**
  * Resolves every setting from the CLI, the agent's frontmatter, the config file's `defaults`

@@ -121,8 +121,8 @@ function describe(shape: Shape): string {
           : `${shape.minNumber}..${shape.maxNumber}`;
       parts.push(Number.isFinite(shape.minNumber) ? `number ${range}` : "number");
     } else if (type === "string") {
-      // "first value", not "e.g.": the 1.5B local model reported an outline's example value (the
-      // first order's) as the value of the order its task named.
+      // "first value", not "e.g.": it says whose value it is, so a model does not take one
+      // record's value for the value of the record its task names.
       const strings = shape.types.get("string") ?? 0;
       parts.push(
         shape.example === undefined

@@ -1,8 +1,9 @@
 import type { BackgroundJob } from "../async/background.js";
 
 /**
- * The model-facing texts of async tools, from seed 003: D3-13's answers (immutable, no
- * status field), wait_for_tool_output's list, and the System Notice's Async Tool Status.
+ * The model-facing texts of async tools, exact as the async design gives them: D3-13's answers
+ * (immutable, no status field), wait_for_tool_output's list, and the System Notice's Async Tool
+ * Status (D3-14); and spillway's own texts where it names the exact call instead.
  */
 
 /** D3-13, timeout case (the tool keeps running in the background). */
@@ -14,9 +15,9 @@ export function asyncRunningText(id: string, toolName: string): string {
 }
 
 /**
- * spillway's text for a tool that goes on in the background: what to call next, exactly. The
- * 1.5B local model, shown seed 003's `get_tool_output("out_…", mode)`, sent
- * `mode="grep"` with an extraction query and no pattern four turns in a row.
+ * spillway's text for a tool that goes on in the background: what to call next, exactly. A
+ * template with a placeholder (`get_tool_output("out_…", mode)`) leaves a small model to fill
+ * in the mode and its arguments, which it gets wrong; a call it can copy does not.
  *
  * @example
  * asyncRunningGuidedText("out_1", "ci__build_status");
@@ -39,14 +40,14 @@ export function asyncReadyText(id: string, toolName: string, tokens: number): st
   );
 }
 
-/** Seed 003's answer of get_tool_output for a tool still running. */
+/** get_tool_output's answer for a tool still running (the async design's exact text). */
 export const NOT_READY_TEXT = "Tool not ready. Use wait_for_tool_output.";
-/** Seed 003's answer of wait_for_tool_output when nothing runs. */
+/** wait_for_tool_output's answer when nothing runs (the async design's exact text). */
 export const NOTHING_RUNNING_TEXT = "No async tools running.";
 /**
- * Our answer when nothing runs: a small model called the wait again and again in place of
- * reading what it had, or, before any tool had run, in place of its task's first tool; so the
- * text names what to call instead.
+ * Our answer when nothing runs names what to call instead: told only that nothing runs, a
+ * small model calls the wait again in place of reading what it has or calling its task's first
+ * tool.
  *
  * @example
  * nothingRunningGuidedText(["fs__read_text_file"]);
@@ -71,7 +72,7 @@ function tokensLabel(tokens: number): string {
   return tokens >= 1000 ? `~${Math.round(tokens / 1000)}K tokens` : `~${tokens} tokens`;
 }
 
-/** wait_for_tool_output's answer: `Completed tools:` and a line each (seed 003 format). */
+/** wait_for_tool_output's answer: `Completed tools:` and a line each (the async design's). */
 export function completedText(jobs: readonly BackgroundJob[]): string {
   const lines = jobs.map((job) => {
     if (job.status === "ready") {
@@ -111,7 +112,7 @@ function listed<T>(items: readonly T[], line: (item: T) => string): string[] {
 }
 
 /**
- * The "## Async Tool Status" section of the System Notice (seed 003): Running (id, tool,
+ * The "## Async Tool Status" section of the System Notice (D3-14): Running (id, tool,
  * seconds), Ready (id, tool, ~tokens, retrievals) and Failed; empty when the session has no
  * async output.
  */

@@ -10,8 +10,8 @@ import type { SliceResult } from "../retrieval/slice.js";
  * Model-facing text of retrieval results: a one-line header with the provenance (output,
  * ranges, lines), the content, and, when more exists, the exact call that continues.
  * Plain text, not JSON, so content is never double-escaped. The output's SHA-256 stays in the
- * results (API, CLI --json, trace) and out of this text: no tool takes it, and the 1.5B local
- * model, asked for an error code, reported the hash from a grep header as the code.
+ * results (API, CLI --json, trace) and out of this text: no tool takes it, and a model asked
+ * for a code or an id can take a hash in a header for the answer.
  */
 
 const n = (value: number) => value.toLocaleString("en-US");

@@ -22,20 +22,21 @@ export interface NoticeView {
   /** Lines after the context line (e.g. that a compaction fell back to handle form). */
   readonly notes?: readonly string[];
   /**
-   * spillway's own options (one tool call, the read modes by name) instead of seed 003's menu.
-   * The 1.5B local model copied the seed's "Call tools to advance your task" into prose and
-   * took "raw" from its `"raw"|"extract"|"slice"` line on outputs far over raw's limit.
+   * spillway's own options (one tool call, the read modes by name) instead of the original
+   * design's numbered menu: a small model copies a placeholder option ("Call tools to advance
+   * your task") into its reply, and takes the first mode of a `"raw"|"extract"|"slice"` line
+   * even for outputs far over raw's limit.
    */
   readonly guided?: boolean;
   /**
-   * The notes already say what the model can do now (after an empty or a text reply): no menu.
-   * After the text "ok" and the seed menu, the 1.5B model replied "1. Call tools to advance your task".
+   * The notes already say what the model can do now (after an empty or a text reply): no menu,
+   * because a menu after a text reply is answered with its first line copied as text.
    */
   readonly optionsInNotes?: boolean;
   /**
-   * The user's task, restated in the final turn (guided notices only). The 1.5B local model
-   * grepped the incident's line three times, then, forced to report, wrote the line's message
-   * and time but not the incident id the task asked for.
+   * The user's task, restated in the final turn (guided notices only): a model forced to report
+   * answers from the last lines it read, and leaves out what the task asked for (an id) unless
+   * the task is in front of it again.
    */
   readonly task?: string;
   /**
@@ -70,9 +71,9 @@ function evidenceLines(evidence: ReadEvidence): string[] {
 }
 
 /**
- * The per-turn System Notice (seed 003's XML-NEXT): turn i of N, context window % used, the
- * Async Tool Status (running, ready with retrieval counts, failed) and the options the model
- * has now. Ephemeral: part of the projection, never of the canonical history.
+ * The per-turn System Notice (D3-14): turn i of N, context window % used, the Async Tool
+ * Status (running, ready with retrieval counts, failed) and the options the model has now.
+ * Ephemeral: part of the projection, never of the canonical history.
  *
  * @example
  * renderSystemNotice({
@@ -109,14 +110,15 @@ export function renderSystemNotice(view: NoticeView): string {
   if (view.optionsInNotes) return lines.join("\n");
   if (view.guided) {
     // Nothing stored or running: no menu. The tool schemas already say what the model can call,
-    // and the 1.5B model answered a chat question with the seed menu's first line.
+    // and a menu with nothing to read is answered with its first line, copied as text.
     if (hasStoredOutput(view) || view.asyncOutputs.length > 0) lines.push(...guidedOptions(view));
     return lines.join("\n").trimEnd();
   }
   const retrieve = view.retrieveTools.join(" or ");
   lines.push("You now need to decide your next move:");
   const options = ["Call tools to advance your task"];
-  // Seed 003's conditional options: ready outputs → retrieve; only running ones → wait.
+  // The original design's conditional options, exact: ready outputs → retrieve; only running
+  // ones → wait.
   const running = view.asyncOutputs.some((o) => o.status === "running");
   const settled = view.asyncOutputs.some((o) => o.status !== "running");
   if (settled)
@@ -145,8 +147,8 @@ function hasStoredOutput(view: NoticeView): boolean {
 
 /**
  * What the model can do now, as spillway says it: concrete calls only. No line is a placeholder
- * sentence: the 1.5B model copied "the tool your task needs next" into a tool's free-text
- * argument, as it had copied the seed menu's "Call tools to advance your task".
+ * sentence ("the tool your task needs next"): a small model copies one into a tool's free-text
+ * argument instead of making the call it stands for.
  */
 function guidedOptions(view: NoticeView): string[] {
   const running = view.asyncOutputs.some((o) => o.status === "running");

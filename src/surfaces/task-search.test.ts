@@ -100,4 +100,20 @@ describe("the handle message's search for the task", () => {
         for (const word of value.split(" ")) expect(task, `${task}: ${value}`).toContain(word);
     }
   });
+
+  it("shows first the line holding the task's identifier whole, before lines holding its parts apart", async () => {
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `08:${String(i % 60).padStart(2, "0")} INFO req=req-${String(i).padStart(6, "0")} ok`,
+    );
+    // Two stack lines hold "handle" and "request" (camelCase parts); one line holds the id.
+    lines[120] = "    at handleRequest (/srv/app/worker.js:880:19)";
+    lines[121] = "    at handleRequestRetry (/srv/app/worker.js:912:7)";
+    lines[340] = "08:07 INFO req=req-qmldj8 user=u-66287 order=ord-00478 status=200";
+    const message = await handleFor(lines.join("\n"), "Which order did request req-qmldj8 handle?");
+    const shown = searchSection(message).trim().split("\n").slice(1);
+    expect(shown[0]).toContain("341| 08:07 INFO req=req-qmldj8");
+    expect(message).toContain('mode="grep", pattern="req-qmldj8"');
+  });
 });

@@ -6,6 +6,7 @@
  * by at most a tenth of the lines): a word every line has says nothing. The examples the handle
  * message offers come from here too: the task's words the output holds, never a placeholder.
  */
+import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
 import { type SearchMatch, searchOutput } from "../retrieval/search.js";
 import { foldText, termsOf } from "../retrieval/search-terms.js";
@@ -35,6 +36,42 @@ function taskWords(task: string): string[] {
     .split(/\s+/)
     .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ""))
     .filter((w) => w.length > 0);
+}
+
+/**
+ * The task's words, as written, that the output holds literally on a few lines (at most
+ * `specificLines`): a word found whole there is stronger evidence than its parts found apart.
+ */
+async function specificLiterals(
+  opened: Awaited<ReturnType<OutputStore["open"]>>,
+  words: readonly string[],
+  specificLines: number,
+): Promise<string[]> {
+  const literals: string[] = [];
+  for (const word of words) {
+    if (word.length < 3) continue;
+    const hits = await grepOutput(opened, { pattern: word, maxMatches: specificLines + 1 });
+    if (hits.matches.length > 0 && hits.matches.length <= specificLines) literals.push(word);
+  }
+  return literals;
+}
+
+/**
+ * Lines holding one of the task's words whole come first, in search order otherwise: BM25 scores
+ * words apart, so two common parts elsewhere (`handleRequest` for "request … handle") can outrank
+ * the one line that holds the task's identifier as written (`req-qmldj8`).
+ */
+function wholeWordsFirst(
+  matches: readonly SearchMatch[],
+  literals: readonly string[],
+): SearchMatch[] {
+  if (literals.length === 0) return [...matches];
+  // Whole: not inside a longer run of letters and digits ("handle" is not in "handleRequest").
+  const patterns = literals.map(
+    (w) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])`, "u"),
+  );
+  const whole = (m: SearchMatch) => patterns.some((p) => p.test(m.text));
+  return [...matches.filter(whole), ...matches.filter((m) => !whole(m))];
 }
 
 /**
@@ -69,29 +106,24 @@ export async function searchForTask(
     const specific = new Set(
       held.filter((t) => t.lines <= Math.max(1, lines * SPECIFIC_SHARE)).map((t) => t.term),
     );
-    const matches = found.matches
-      .filter((m) => m.terms.some((t) => specific.has(t)))
-      .slice(0, maxLines);
-    // The task's words that hold a held term, rarest first.
+    // The task's words that hold a held term, rarest first (ties: the rarer parts together).
     const weight = new Map(held.map((t) => [t.term, t.weight]));
     const ranked = taskWords(task)
-      .map((word) => ({
-        word,
-        weight: Math.max(0, ...termsOf(word).map((t) => weight.get(foldText(t)) ?? 0)),
-      }))
+      .map((word) => {
+        const weights = termsOf(word).map((t) => weight.get(foldText(t)) ?? 0);
+        return { word, weight: Math.max(0, ...weights), sum: weights.reduce((a, b) => a + b, 0) };
+      })
       .filter((w) => w.weight > 0)
-      .sort((a, b) => b.weight - a.weight);
-    const words = [...new Set(ranked.map((w) => w.word))];
-    const query = words.slice(0, QUERY_WORDS).join(" ") || undefined;
-    let literal: string | undefined;
-    for (const word of words.slice(0, QUERY_WORDS)) {
-      if (word.length < 3) continue;
-      const hit = await grepOutput(opened, { pattern: word, maxMatches: 1 });
-      if (hit.matches.length > 0) {
-        literal = word;
-        break;
-      }
-    }
+      .sort((a, b) => b.weight - a.weight || b.sum - a.sum);
+    const words = [...new Set(ranked.map((w) => w.word))].slice(0, QUERY_WORDS);
+    const query = words.join(" ") || undefined;
+    const specificLines = Math.max(1, Math.floor(lines * SPECIFIC_SHARE));
+    const literals = await specificLiterals(opened, words, specificLines);
+    const matches = wholeWordsFirst(
+      found.matches.filter((m) => m.terms.some((t) => specific.has(t))),
+      literals,
+    ).slice(0, maxLines);
+    const literal = literals[0];
     return { matches, ...(query ? { query } : {}), ...(literal ? { literal } : {}) };
   } finally {
     await opened.close();

@@ -24,10 +24,7 @@ function anchorsOfFile(path: string): Set<string> {
  * Links to what another change is bringing, each with why: reported while they do not resolve,
  * and a failure once they do, so the entry is removed then.
  */
-const PENDING: Record<string, string> = {
-  "README.md -> docs/evaluation.md#the-live-benchmark":
-    "the live benchmark's section of docs/evaluation.md arrives with its rewrite (issue 27)",
-};
+const PENDING: Record<string, string> = {};
 
 /** Why a link does not resolve, or null when it does. */
 function brokenReason(from: string, target: string): string | null {

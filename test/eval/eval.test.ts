@@ -52,13 +52,11 @@ describe("runEval", () => {
     }
     expect(summary.spillwayLossless).toBe(true);
     expect(summary.policies.spillway!.recall).toBeGreaterThan(0.8);
-    // The handle message shows a log's first and last lines: a needle there is answered from
-    // what was shown, without a read, and never invented. Everywhere else the agent reads first.
-    for (const e of episodes.filter((e) => e.policy === "spillway" && !e.retrieved)) {
+    // The handle message shows verbatim lines (a log's first and last lines, the lines a search
+    // for the task's words found): an answer taken from them without a read is right, never
+    // invented.
+    for (const e of episodes.filter((e) => e.policy === "spillway" && !e.retrieved))
       expect(e.correct && !e.invented, e.taskId).toBe(true);
-      expect(["start", "last", "end-error"], e.taskId).toContain(e.position);
-    }
-    expect(summary.policies.spillway!.retrievalBeforeAnswerRate).toBeGreaterThan(0.75);
     expect(summary.policies["codex-head-tail"]!.recall).toBeLessThan(0.6);
     // Counted whole, every spillway request carries its tool definitions and notice.
     const spillway = episodes.filter((e) => e.policy === "spillway");

@@ -74,8 +74,8 @@ export function promptToHistory(prompt: LanguageModelV3Prompt): ChatHistoryItem[
           else throw unsupported(`a file part (${part.mediaType})`);
         }
         // Consecutive user messages are one user turn (spillway's per-turn notice follows the
-        // task): measured with Qwen2.5-Coder 1.5B, the task then the notice as two turns made
-        // it copy the notice's first option instead of acting on the task; as one it acted.
+        // task): sent as two, a small model answers the last one, the notice, instead of the
+        // task (measured in docs/local-models.md, "How it runs").
         const previous = history[history.length - 1];
         if (previous?.type === "user") previous.text = `${previous.text}\n\n${texts.join("\n")}`;
         else history.push({ type: "user", text: texts.join("\n") });

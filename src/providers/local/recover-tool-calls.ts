@@ -161,8 +161,9 @@ export function malformedToolCall(
 const KEY_EQUALS_VALUE = /"([A-Za-z_][\w]*)=([^"\\]*)"(?=\s*[,}])/g;
 
 /**
- * Arguments with the one slip the 1.5B model makes, copying the `name(key=value)` calls
- * spillway's texts show into JSON: a member written `"context=2"`. Rewritten as `"context": 2`
+ * Arguments with the slip small models make copying the `name(key=value)` calls spillway's
+ * texts show into JSON (measured in docs/local-models.md, "How it runs"): a member written
+ * `"context=2"`. Rewritten as `"context": 2`
  * (a number or true/false stays one, anything else is a string), when that makes the whole
  * object valid JSON; undefined otherwise, and the call goes back to the model as an error.
  *

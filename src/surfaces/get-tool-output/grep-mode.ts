@@ -8,8 +8,8 @@ import { tinyOutputWhole } from "./tiny-output.js";
 /** mode="grep": matching lines inside their records, and a cursor to go on. */
 export async function grepMode(args: ReadArgs, context: SurfaceContext): Promise<string> {
   if (!args.pattern) {
-    // The exact call, and where a misplaced query belongs: the 1.5B local model sent
-    // mode="grep" with an extraction query and no pattern four turns in a row.
+    // A grep without a pattern answers with the exact call and where a misplaced query
+    // belongs: a model that mixes up modes gets the fix in one step.
     const query = args.query
       ? ` "query" belongs to mode="extract": get_tool_output(id="${args.id}", mode="extract", query=${JSON.stringify(args.query)}).`
       : "";

@@ -6,9 +6,9 @@ export const TINY_OUTPUT_CHARS = 1_000;
 
 /**
  * The whole output, after a read that found nothing or could not run, when it is tiny (and
- * ready, and text); "" otherwise and in seed-exact sessions. Counted as a read. The 1.5B local
- * model sent `mode="grep"` with no pattern four turns in a row for a 48-byte result, then
- * reported its id as the value.
+ * ready, and text); "" otherwise and in sessions that keep the original design's exact texts.
+ * Counted as a read. A model whose reads of a few bytes keep failing gets their content at once,
+ * instead of spending turns on the call or reporting the output's id as its value.
  *
  * @example
  * await tinyOutputWhole("out_1", context); // '\nThe whole output is 48 bytes:\nstatus=ok artifact=sha-7f3a…'

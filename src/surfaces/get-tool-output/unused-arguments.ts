@@ -22,9 +22,9 @@ const OWNER: Readonly<Record<string, GetToolOutputArgs["mode"]>> = {
 
 /**
  * A note on the arguments a call carried for another mode, which this read did not use, with
- * the call that uses them: the 1.5B local model sent `mode="grep"` with
- * `slice={"anchor": "ord_za8b33dzy", "window": 500}` three turns in a row; that slice held the
- * answer, and the grep showed another order. "" when every argument was used.
+ * the call that uses them: an argument silently ignored (a `slice` sent with `mode="grep"`)
+ * leaves the model believing it read what it asked for, so it repeats the call instead of
+ * fixing the mode. "" when every argument was used.
  *
  * @example
  * unusedArgumentsNote({ id: "out_1", mode: "grep", pattern: "refund", slice: { anchor: "ord_1" } });
