@@ -60,12 +60,23 @@ describe("bad input from the model goes back to the model; the session goes on",
       "error",
       "error",
       "error",
-      // The report quotes the handle message, the unread output's id included: sent back twice
-      // (no read of the output succeeded; report-guard.ts), then taken.
-      "ok",
+      // The report quotes the handle message, the unread output's id included: sent back once
+      // (no read of the output succeeded; a session sends back one report at most,
+      // report-guard.ts), then taken as it is.
       "ok",
       "ok",
     ]);
+    const [sentBack, taken] = calls.slice(-2).map((c) => c.toolCallId);
+    const notes = new Map<string, string>();
+    for (const message of await fixture.stores.history.messages(result.sessionId))
+      for (const part of message.parts)
+        if (part.type === "tool-result" && part.result.kind === "note")
+          notes.set(part.toolCallId, part.result.text);
+    const outputId = calls[2]!.outputId!;
+    expect(notes.get(sentBack!)).toMatch(
+      new RegExp(`^Not delivered: your report gives ${outputId} as a value`),
+    );
+    expect(notes.get(taken!)).toBe("Final report received.");
   });
 
   it("refuses another session's output as not found", async () => {

@@ -4,7 +4,7 @@ import { toolCall, toolMessages } from "../testing/index.js";
 import { runAgent } from "./run-agent.js";
 
 describe("a handle message in a session", () => {
-  it("suggests a grep for the identifier the task names, also after a resume", async () => {
+  it("shows where a search for the task's words lands, also after a resume", async () => {
     const big = Array.from({ length: 2000 }, (_, i) =>
       i === 1234 ? "WARN order=ord_7731xk refund=ANS-1" : `INFO order=ord_${i}aa ok`,
     ).join("\n");
@@ -37,7 +37,19 @@ describe("a handle message in a session", () => {
       cwd: fixture.dir,
     });
     expect(shown).toHaveLength(2);
-    for (const text of shown)
-      expect(text).toContain('mode="grep", pattern="ord_7731xk", context=2)');
+    // A resumed run keeps the session's task, its first prompt: its handle message searches
+    // for those words too. The one line holding them is shown labelled as a place to check,
+    // and the example calls carry the task's words.
+    for (const text of shown) {
+      expect(text).toContain(
+        "A search of it for the words of your task found these lines (best first). They are where to look, not the answer",
+      );
+      // Only that line: the words every line holds ("order") are no reason to show one.
+      const found = text.split("check them against what your task asks.\n")[1]!.split("\n\n")[0];
+      expect(found).toBe("  1235| WARN order=ord_7731xk refund=ANS-1");
+      expect(text).toContain('mode="search", query="refund ord_7731xk")');
+      expect(text).toContain('mode="grep", pattern="refund", context=2)');
+      expect(text).toContain('slice={"line_start": 1225, "line_end": 1245})');
+    }
   });
 });

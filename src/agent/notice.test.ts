@@ -162,10 +162,14 @@ describe("renderNotice: spillway's options (the default)", () => {
     ({ ...base, state: { taskText: task } }) as unknown as SessionContext;
 
   it("nothing stored, nothing running: the turn and the context, no menu to copy", () => {
+    // The header says whose text this is, so a copy of it is plainly not a tool's result.
     expect(renderNotice(guided, plan(), 45)).toBe(
-      ["# System Notice", "", "This is turn 3 of 10.", "Your context window is 45% full."].join(
-        "\n",
-      ),
+      [
+        "# System Notice (from spillway, not from a tool)",
+        "",
+        "This is turn 3 of 10.",
+        "Your context window is 45% full.",
+      ].join("\n"),
     );
   });
 
@@ -214,7 +218,7 @@ describe("renderNotice: spillway's options (the default)", () => {
     expect(earlier).not.toContain("Your task was");
   });
 
-  it("the final turn restates the lines the reads returned about the task's terms, guided only", () => {
+  it("the final turn restates the lines the reads returned that hold the task's words, guided only", () => {
     const withTask = withTaskOf("What is the refund reference for event evt_ntngab003?");
     const evidence = {
       terms: ["evt_ntngab003"],
@@ -230,7 +234,7 @@ describe("renderNotice: spillway's options (the default)", () => {
       evidence,
     );
     expect(text).toContain(
-      'copying ids, codes, numbers and lines as the tool results wrote them.\n\nThe lines your reads returned that name "evt_ntngab003" (with their neighbours), as they were shown:\n  158:40: event=evt_ntngab003 ref=ANS-R8',
+      "copying ids, codes, numbers and lines as the tool results wrote them.\n\nThe lines your reads returned that hold words of your task (best first, with their neighbours), as they were shown:\n  158:40: event=evt_ntngab003 ref=ANS-R8",
     );
     const seed = renderNotice(
       withTask(context),

@@ -6,7 +6,10 @@ import { runAgent } from "./run-agent.js";
 const idOf = (text: string) => /out_[0-9a-z]{26}/.exec(text)![0];
 const NEEDLE = "event=evt_ntngab003 refund_ref=ANS-R8P71E";
 
-/** Fetches a large log with the needle, greps for `pattern`, then reports the final notice. */
+/**
+ * Fetches a large log with the needle, greps for `pattern`, then reports the final notice. That
+ * report is runtime text: sent back once, and the extra final turn's notice is the one taken.
+ */
 function policy(pattern: string): Responder {
   return (request, context) => {
     if (context.callIndex === 0)
@@ -48,7 +51,7 @@ describe("the final turn restates what the reads returned about the task's terms
     );
     expect(notice).toContain("This is your final turn");
     expect(notice).toContain(
-      'The lines your reads returned that name "evt_ntngab003" (with their neighbours), as they were shown:',
+      "The lines your reads returned that hold words of your task (best first, with their neighbours), as they were shown:",
     );
     expect(notice).toMatch(new RegExp(`\\n {2}\\d+:\\d+: .*${NEEDLE}`));
   });

@@ -60,8 +60,12 @@ describe("a read repeated turn after turn", () => {
     expect(seen[3]).toContain("matching line");
     // Not consecutive any more: the read runs again.
     expect(seen[4]).toContain("no matching lines");
+    // The first report copies the handle message (runtime text): sent back once, then taken.
+    expect(seen[5]).toMatch(
+      /^agent__final_report: Not delivered: your report repeats text that spillway wrote/,
+    );
     const calls = await fixture.stores.history.toolCalls(result.sessionId);
-    expect(calls.map((c) => c.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"]);
+    expect(calls.map((c) => c.status)).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok"]);
   });
 
   it("a third time in a row: answered the same way, and the next turn is the final one", async () => {
@@ -69,19 +73,27 @@ describe("a read repeated turn after turn", () => {
     const { fixture, result } = await run(policy([same, same, same, same, same]), "repeat-out", {
       maxTurns: 12,
     });
-    // The scripted model wanted two more greps; the fifth request required the report.
+    // The scripted model wanted two more greps; the fifth request required the report. That
+    // report copies the handle message (runtime text): sent back once, and the turn given for
+    // another report is final too, not a turn to read in (report-guard.ts, turn-policy.ts).
     expect(result.status).toBe("completed");
-    expect(result.turns).toBe(5);
+    expect(result.turns).toBe(6);
+    expect(fixture.server.requests).toHaveLength(6);
     const seen = result.report!.split("\n---\n");
     expect(seen[3]).toContain("This is the same call as your turn 3");
-    const fifth = fixture.server.requests[4]!;
-    // The same tools as the turn before (the prompt's prefix holds); only the report may be called.
-    expect(toolNames(fifth)).toEqual(toolNames(fixture.server.requests[3]!));
-    expect(fifth.tool_choice).toEqual({
-      type: "function",
-      function: { name: "agent__final_report" },
-    });
-    expect(textOf(fifth.messages.at(-1)!)).toContain("This is your final turn");
+    expect(seen[4]).toMatch(
+      /^agent__final_report: Not delivered: your report repeats text that spillway wrote/,
+    );
+    const [fifth, sixth] = fixture.server.requests.slice(4);
+    for (const request of [fifth!, sixth!]) {
+      // The same tools as the turn before (the prompt's prefix holds); only the report may be called.
+      expect(toolNames(request)).toEqual(toolNames(fixture.server.requests[3]!));
+      expect(request.tool_choice).toEqual({
+        type: "function",
+        function: { name: "agent__final_report" },
+      });
+      expect(textOf(request.messages.at(-1)!)).toContain("This is your final turn");
+    }
   });
 
   it("is run in a seed-exact session (asyncReadyMessage: seed-003)", async () => {

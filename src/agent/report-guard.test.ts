@@ -190,7 +190,7 @@ describe("a report that repeats runtime text or states an unseen value", () => {
     );
   });
 
-  it("never sends back a report quoting what a read returned, line number, spacing and case aside", async () => {
+  it("never sends back a report quoting what a read returned, its header, line number, spacing and case aside", async () => {
     const quote = (seen: string[]) => {
       const row = firstGrepRow(seen);
       return `The first error is on line ${row.split(":")[0]}: ${row
@@ -198,7 +198,10 @@ describe("a report that repeats runtime text or states an unseen value", () => {
         .toUpperCase()
         .replace(/ +/g, "  ")}`;
     };
-    for (const first of [firstGrepRow, quote]) {
+    // The whole result as the read returned it: the header spillway writes above the lines is
+    // part of what the read returned, not runtime text.
+    const whole = (seen: string[]) => seen[1]!;
+    for (const first of [firstGrepRow, quote, whole]) {
       const { result, fixture } = await run(readsThenReports(first, () => "sent back"));
       expect(result.status).toBe("completed");
       expect(result.report).not.toBe("sent back");
@@ -208,6 +211,27 @@ describe("a report that repeats runtime text or states an unseen value", () => {
         ),
       ).toBe(false);
     }
+  });
+
+  it("a read's nothing-found hint given as the report is runtime text: sent back once", async () => {
+    const { result, fixture } = await run((request, context) => {
+      if (context.callIndex === 0)
+        return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
+      const seen = toolMessages(request).map((m) => m.text);
+      if (context.callIndex === 1)
+        return toolCall("get_tool_output", {
+          id: idOf(seen[0]!),
+          mode: "grep",
+          pattern: "NO-SUCH-TEXT",
+        });
+      return toolCall("agent__final_report", { report: seen[1]! });
+    });
+    expect(result.status).toBe("completed");
+    expect(result.turns).toBe(4);
+    const note = toolMessages(fixture.server.requests.at(-1)!).at(-1)!.text;
+    expect(note).toMatch(
+      /^Not delivered: your report repeats text that spillway wrote \("\[nothing found \(381 lines\)\./,
+    );
   });
 
   it("in the final turn, a report sent back gets one more final turn", async () => {

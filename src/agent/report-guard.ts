@@ -8,12 +8,15 @@
  *   not say (a notice, a note, a handle message);
  * - states a code-like value that no tool result of the session showed, nor the task.
  * Sent back in the final turn, the report gets one more final turn. A report quoting what a read
- * returned is never sent back: the checks look for the report's values in those results.
+ * returned is never sent back: the checks look for the report's values in those results, and a
+ * read's result, its header included, is what the read returned, not runtime text.
  */
 import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
+import type { ToolResultRef } from "../store/history.js";
+import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
 import { renderResult } from "./render-result.js";
 import {
   normalizedText,
@@ -92,18 +95,44 @@ async function unreadOutputs(context: SessionContext, report: string): Promise<s
 /** The report states at least one code-like value, and a tool result showed every one. */
 async function groundedInShownText(context: SessionContext, report: string): Promise<boolean> {
   if (valueTokens(report).length === 0) return false;
-  return unseenValues(report, await shownResults(context)).length === 0;
+  const shown = await shownResults(context);
+  return unseenValues(report, [...shown.returned, ...shown.runtime]).length === 0;
+}
+
+/** The tool results of the session as the model was shown them, by who wrote them. */
+interface ShownResults {
+  /** What reads of stored outputs returned, and outputs shown whole. */
+  readonly returned: string[];
+  /** What the runtime wrote: handle messages, notes, errors, the hint after an empty read. */
+  readonly runtime: string[];
+}
+
+/** Sorts one result's text into `shown`. */
+async function sortResult(context: SessionContext, ref: ToolResultRef, shown: ShownResults) {
+  if (ref.kind === "batch") {
+    for (const item of ref.items) await sortResult(context, item.ref, shown);
+    return;
+  }
+  const text = await renderResult(context, ref);
+  const read =
+    ref.kind === "retrieval" && !ref.isError
+      ? ref.text.split(NOTHING_FOUND_MARK)[0]!
+      : ref.kind === "output" && ref.shown === "inline"
+        ? text
+        : "";
+  shown.returned.push(read);
+  shown.runtime.push(text.slice(read.length));
 }
 
 /** Every tool result of the session as the model was shown it. */
-async function shownResults(context: SessionContext): Promise<string[]> {
-  const texts: string[] = [];
+async function shownResults(context: SessionContext): Promise<ShownResults> {
+  const shown: ShownResults = { returned: [], runtime: [] };
   for (const message of await context.history.messages(context.sessionId)) {
     if (message.role !== "tool") continue;
     for (const part of message.parts)
-      if (part.type === "tool-result") texts.push(await renderResult(context, part.result));
+      if (part.type === "tool-result") await sortResult(context, part.result, shown);
   }
-  return texts;
+  return shown;
 }
 
 /** What the user and the agent's author wrote: quoting it is not copying runtime text. */
@@ -138,14 +167,17 @@ async function anOutputHolds(context: SessionContext, sentence: string): Promise
   return false;
 }
 
-/** A sentence of the report that the model was shown, that no output holds and no one authored. */
+/**
+ * A sentence of the report that the runtime wrote, that no read returned, no output holds and no
+ * one authored.
+ */
 async function runtimeEcho(context: SessionContext, report: string): Promise<string | undefined> {
-  const shown = normalizedText(
-    [...context.state.noticesShown, ...(await shownResults(context))].join("\n"),
-  );
+  const shown = await shownResults(context);
+  const runtime = normalizedText([...context.state.noticesShown, ...shown.runtime].join("\n"));
+  const returned = normalizedText(shown.returned.join("\n"));
   const own = authored(context);
   const candidates = reportSentences(report)
-    .filter((s) => shown.includes(s) && !own.includes(s))
+    .filter((s) => runtime.includes(s) && !returned.includes(s) && !own.includes(s))
     .slice(0, SENTENCES_CHECKED);
   for (const sentence of candidates) {
     if (await anOutputHolds(context, withoutLinePrefix(sentence))) continue;
@@ -159,8 +191,10 @@ async function runtimeEcho(context: SessionContext, report: string): Promise<str
 
 /** A code-like value of the report that no tool result showed and the task did not name. */
 async function unseenValue(context: SessionContext, report: string): Promise<string | undefined> {
+  const shown = await shownResults(context);
   const seen = [
-    ...(await shownResults(context)),
+    ...shown.returned,
+    ...shown.runtime,
     context.state.taskText ?? "",
     context.systemPrompt,
   ];

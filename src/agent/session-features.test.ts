@@ -228,8 +228,18 @@ describe("resume", () => {
     expect(result.report).toContain(
       "after resume: Error ABORTED: The run stopped before this tool call finished",
     );
+    // The report repeats spillway's ABORTED text, advice to the model included ("Call the tool
+    // again if you still need it."): runtime text, sent back once (report-guard.ts), then taken.
     const calls = await fixture.stores.history.toolCalls(id);
-    expect(calls.map((c) => c.status)).toEqual(["aborted", "ok"]);
+    expect(calls.map((c) => c.status)).toEqual(["aborted", "ok", "ok"]);
+    const notes = (await fixture.stores.history.messages(id)).flatMap((m) =>
+      m.parts.flatMap((p) =>
+        p.type === "tool-result" && p.result.kind === "note" ? [p.result.text] : [],
+      ),
+    );
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toMatch(/^Not delivered: your report repeats text that spillway wrote/);
+    expect(notes[1]).toBe("Final report received.");
   }, 60_000);
 
   it("a background tool of a killed run is recorded as aborted on resume, and the notice says so", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
 import { onCleanup } from "../../test/helpers/temp-store.js";
+import type { HistoryStore } from "../store/history.js";
 import { openSqliteStores } from "../store/sqlite-history-store.js";
 import { type Responder, toolCall, toolMessages } from "../testing/index.js";
 import { runAgent } from "./run-agent.js";
@@ -17,6 +18,20 @@ function steps(...calls: Responder[]): Responder {
 
 const handleIn = (request: Parameters<Responder>[0], index: number) =>
   /out_[0-9a-z]{26}/.exec(toolMessages(request)[index]!.text)![0];
+
+/** The notes agent__final_report answered in a session, in order. */
+async function reportNotes(history: HistoryStore, sessionId: string): Promise<string[]> {
+  const notes: string[] = [];
+  for (const message of await history.messages(sessionId))
+    for (const part of message.parts)
+      if (
+        part.type === "tool-result" &&
+        part.toolName === "agent__final_report" &&
+        part.result.kind === "note"
+      )
+        notes.push(part.result.text);
+  return notes;
+}
 
 describe("store limits reach the model as errors; the session goes on", () => {
   it("a result past maxSessionBytes is SESSION_QUOTA_EXCEEDED for that call only", async () => {
@@ -38,9 +53,14 @@ describe("store limits reach the model as errors; the session goes on", () => {
     expect(second).toContain("maxSessionBytes");
     expect(third).toContain("still here");
     const calls = await stores.history.toolCalls(result.sessionId);
-    // The last three: this policy's report quotes the handle message, the unread output's id
-    // included, so it is sent back twice (report-guard.ts), then taken.
-    expect(calls.map((c) => c.status)).toEqual(["ok", "error", "ok", "ok", "ok", "ok"]);
+    // The last two: this policy's report quotes the handle message, the unread output's id
+    // included, so it is sent back once (a session sends back one report at most,
+    // report-guard.ts), then taken.
+    expect(calls.map((c) => c.status)).toEqual(["ok", "error", "ok", "ok", "ok"]);
+    const notes = await reportNotes(stores.history, result.sessionId);
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toMatch(new RegExp(`^Not delivered: your report gives ${calls[0]!.outputId}`));
+    expect(notes[1]).toBe("Final report received.");
   });
 
   it("a costly JSON query is an error to the model, not the end of the agent", async () => {
@@ -73,8 +93,13 @@ describe("store limits reach the model as errors; the session goes on", () => {
     const [, query] = result.report!.split("\n---\n");
     expect(query).toContain("Error QUERY_TOO_COSTLY");
     expect(query).toContain("grep");
-    // The agent went on: the outline after it was answered.
+    // The agent went on: the outline after it was answered. Its report copies the handle
+    // message (runtime text): sent back once, then taken.
     const calls = await fixture.stores.history.toolCalls(result.sessionId);
-    expect(calls.map((c) => c.status)).toEqual(["ok", "error", "ok", "ok"]);
+    expect(calls.map((c) => c.status)).toEqual(["ok", "error", "ok", "ok", "ok"]);
+    const notes = await reportNotes(fixture.stores.history, result.sessionId);
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toMatch(/^Not delivered: your report repeats text that spillway wrote/);
+    expect(notes[1]).toBe("Final report received.");
   });
 });

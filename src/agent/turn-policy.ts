@@ -54,7 +54,10 @@ function listedTools(context: SessionContext): ToolDefinition[] {
 export function planTurn(context: SessionContext): TurnPlan {
   const { state, settings } = context;
   const turn = state.turn + 1;
+  // The turn given after a report sent back in the final turn is final too, whatever made the
+  // turn before it final (a repeated read's condition holds only for the turn right after it).
   const final =
+    state.extraFinalTurn ||
     turn >= settings.maxTurns ||
     state.budgetExhausted ||
     state.stopRequested ||

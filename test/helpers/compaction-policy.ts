@@ -8,13 +8,23 @@ import {
 
 /**
  * Pieces of blind scripted policies for compaction tests: everything they know comes from the
- * request they were sent (the notice's turn number, the summary message, tool results).
+ * request they were sent (its turn number, the summary message, tool results).
  */
 
-/** The turn the notice at the end of the request names ("This is turn N of M."). */
+/**
+ * The turn this request is for: the number the notice at its end names ("This is turn N of
+ * M."), or, since a notice is sent only when needed, one more than the turns the request
+ * shows: the last turn its summary covers ("turns 1-19"), then one per assistant message after
+ * it (these policies call one tool a turn).
+ */
 export function turnOf(request: ChatRequest): number {
   const match = /This is turn (\d+) of/.exec(textOf(lastMessage(request)));
-  return match ? Number(match[1]) : 0;
+  if (match) return Number(match[1]);
+  const summary = summaryMessage(request);
+  const covered = summary ? Number(/\(turns? (?:\d+-)?(\d+);/.exec(summary)?.[1] ?? 0) : 0;
+  const start = summary ? request.messages.findIndex((m) => textOf(m) === summary) : 0;
+  const since = request.messages.slice(start).filter((m) => m.role === "assistant").length;
+  return covered + since + 1;
 }
 
 /** True when the request is a compaction summarizer's (its system prompt says so). */

@@ -3,6 +3,12 @@ import { readerFor } from "./read.js";
 import { getToolOutputCall } from "./schema.js";
 import { tinyOutputWhole } from "./tiny-output.js";
 
+/**
+ * How the hint after a read that found nothing begins: what follows is runtime text, not what
+ * the read returned (the report guards tell the two apart by it).
+ */
+export const NOTHING_FOUND_MARK = "\n[nothing found";
+
 /** Lines a search for the missed text shows, at most. */
 const SEARCH_LINES = 3;
 
@@ -29,7 +35,7 @@ export async function nothingFoundHint(
   const search = getToolOutputCall({ id, mode: "search", query: searched });
   const found = await wordsOf(id, searched, context);
   return (
-    `\n[nothing found${lines}. Repeating this call returns the same.` +
+    `${NOTHING_FOUND_MARK}${lines}. Repeating this call returns the same.` +
     (found === ""
       ? ` No line holds its words either; read it in order, ${getToolOutputCall({ id, mode: "page", cursor: 0 })}.`
       : ` Lines with its words (a search, best first; more: ${search}):`) +
