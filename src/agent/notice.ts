@@ -50,7 +50,8 @@ export function renderNotice(
   // Seed-exact sessions (seed 003's texts, or the seed 000/002 surfaces) keep seed 003's menu.
   const guided = context.surface.name === "get_tool_output" && !seedTexts(context.settings);
   return renderSystemNotice({
-    turn: { number: plan.turn, max: plan.maxTurns },
+    // An extra final turn (a report sent back in the last one) counts itself in the cap.
+    turn: { number: plan.turn, max: Math.max(plan.maxTurns, plan.turn) },
     contextPercent,
     asyncOutputs,
     now: context.clock(),
