@@ -187,7 +187,7 @@ describe("renderNotice: spillway's options (the default)", () => {
     ]);
     expect(text).toContain("### Ready (1)\n- fetcher (id: out_c, ~45K tokens, 0 retrievals)");
     expect(text).toContain(
-      '- get_tool_output to read a stored output by its id, in parts: mode="grep"',
+      '- get_tool_output to read a stored output by its id, in parts: mode="search" (words), "grep" (an exact text)',
     );
     expect(text).not.toContain("raw");
     expect(text).not.toContain("advance your task");

@@ -46,7 +46,7 @@ function wrap(
 /**
  * Lossless tool results for a LangChain.js agent: each tool's result is stored whole first,
  * and the agent's model is shown the result when it fits, else the handle message; adds
- * `get_tool_output` to read the rest (grep, slice, page, json, extract). Async tools are not
+ * `get_tool_output` to read the rest (search, grep, slice, page, json, extract). Async tools are not
  * offered here (use the AI SDK adapter for them).
  *
  * @example

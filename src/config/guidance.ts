@@ -22,7 +22,8 @@ export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 /** What each switch turns off, for docs and help. */
 export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
   notice: "the per-turn System Notice (turn, context use, background tools, what to do now)",
-  taskSearch: "the handle message's pointers to what the task names (its terms and lines)",
+  taskSearch:
+    "the handle message's search for the task's words: its best lines and the example calls built from those words",
   evidenceQuotes: "the final turn's quote of what the session's reads returned about the task",
   repeatNotes:
     "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads",

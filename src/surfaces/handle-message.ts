@@ -170,8 +170,10 @@ export async function defaultHandleMessage(
   }
   const json = record.kind === "json" || record.kind === "ndjson";
   const synopsis = await synopsisOf(outputs, record, scope, synopsisLines);
+  // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
+  // read refused), the message goes out without it rather than failing the tool call.
   const search = taskText
-    ? await searchForTask(outputs, record, scope, taskText, TASK_LINES)
+    ? await searchForTask(outputs, record, scope, taskText, TASK_LINES).catch(() => undefined)
     : undefined;
   const lines = taskText ? taskLines(taskText, record.lineCount ?? 0) : undefined;
   const calls = readCallLines(id, {

@@ -118,7 +118,7 @@ describe("get_tool_output's answers to a model", () => {
     );
     expect(answer.isError).toBe(true);
     expect(answer.text).toContain(
-      `mode="grep" needs pattern, the text to find: get_tool_output(id="${record.id}", mode="grep", pattern="ERROR", context=2). "query" belongs to mode="extract": get_tool_output(id="${record.id}", mode="extract", query="the artifact digest").`,
+      `mode="grep" needs pattern, the exact text to find: get_tool_output(id="${record.id}", mode="grep", pattern, context). Words to look for go in mode="search": get_tool_output(id="${record.id}", mode="search", query="the artifact digest").`,
     );
   });
 

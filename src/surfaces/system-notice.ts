@@ -156,7 +156,7 @@ function guidedOptions(view: NoticeView): string[] {
   const lines = [view.finalTool ? "Reply with one tool call:" : "Now do one of these:"];
   if (hasStoredOutput(view))
     lines.push(
-      `- ${tools} to read a stored output by its id, in parts: mode="grep" (a pattern), "slice" (lines or text around an anchor), "page" (in order), "json" or "extract" (a query); its tool result lists exact calls`,
+      `- ${tools} to read a stored output by its id, in parts: mode="search" (words), "grep" (an exact text), "slice" (lines or text around an anchor), "page" (in order), "json" or "extract" (a query); its tool result lists exact calls`,
     );
   if (running) lines.push("- wait_for_tool_output() to wait for a running tool");
   lines.push(

@@ -116,4 +116,12 @@ describe("the handle message's search for the task", () => {
     expect(shown[0]).toContain("341| 08:07 INFO req=req-qmldj8");
     expect(message).toContain('mode="grep", pattern="req-qmldj8"');
   });
+
+  it("searches an output of more lines than one grep returns, without failing the message", async () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) => filler(i));
+    lines[31_000] =
+      "2026-03-14T10:00:00Z ERROR [svc-3] request 31000 failed: disk quota exceeded on vol-7";
+    const message = await handleFor(lines.join("\n"), "Why did the disk quota fail?");
+    expect(searchSection(message)).toContain("31001| 2026-03-14T10:00:00Z ERROR [svc-3]");
+  });
 });

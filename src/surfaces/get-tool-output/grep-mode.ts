@@ -10,11 +10,12 @@ export async function grepMode(args: ReadArgs, context: SurfaceContext): Promise
   if (!args.pattern) {
     // A grep without a pattern answers with the exact call and where a misplaced query
     // belongs: a model that mixes up modes gets the fix in one step.
+    // No placeholder value: an example value is what a model copies (SW-27).
     const query = args.query
-      ? ` "query" belongs to mode="extract": get_tool_output(id="${args.id}", mode="extract", query=${JSON.stringify(args.query)}).`
+      ? ` Words to look for go in mode="search": get_tool_output(id="${args.id}", mode="search", query=${JSON.stringify(args.query)}).`
       : "";
     throw missingArgument(
-      `mode="grep" needs pattern, the text to find: get_tool_output(id="${args.id}", mode="grep", pattern="ERROR", context=2).${query}${await tinyOutputWhole(args.id, context).catch(() => "")}`,
+      `mode="grep" needs pattern, the exact text to find: get_tool_output(id="${args.id}", mode="grep", pattern, context).${query}${await tinyOutputWhole(args.id, context).catch(() => "")}`,
     );
   }
   const result = await readerFor(
