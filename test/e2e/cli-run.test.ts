@@ -81,7 +81,9 @@ async function closedPort(): Promise<number> {
 describe("spillway run", () => {
   it("runs an agent: large output announced ready (async size trigger), grep, report alone on stdout, summary on stderr", async () => {
     const { fixture, agent } = await needleSetup();
-    const run = await cli(["run", agent, "Find the disk error."], {
+    // The task's words are not in the output: its handle message shows no search lines, so
+    // the answer comes from a read.
+    const run = await cli(["run", agent, "Find the storage fault."], {
       cwd: fixture.dir,
       home: fixture.home,
     });
@@ -120,13 +122,13 @@ describe("spillway run", () => {
     expect(session).toMatchObject({
       status: "completed",
       turns: 3,
-      prompt: "Find the disk error.",
+      prompt: "Find the storage fault.",
     });
   });
 
   it("--json prints every event as a JSON line, then the result line (--no-async: shown by handle)", async () => {
     const { fixture, agent } = await needleSetup();
-    const run = await cli(["run", agent, "Find the disk error.", "--json", "--no-async"], {
+    const run = await cli(["run", agent, "Find the storage fault.", "--json", "--no-async"], {
       cwd: fixture.dir,
       home: fixture.home,
     });
@@ -301,7 +303,7 @@ describe("spillway run", () => {
       }),
     );
     const models = `openai-compatible/dead/m,${SCRIPTED_MODEL}`;
-    const run = await cli(["run", agent, "Find the disk error.", "--model", models], {
+    const run = await cli(["run", agent, "Find the storage fault.", "--model", models], {
       cwd: fixture.dir,
       home: fixture.home,
     });

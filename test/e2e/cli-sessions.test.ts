@@ -13,6 +13,7 @@ import {
 } from "../../src/testing/index.js";
 import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
 import { type CliRun, ensureBuilt, runCli } from "../helpers/built-cli.js";
+import { turnOf } from "../helpers/compaction-policy.js";
 
 const NEEDLE = "NEEDLE-sessions-e2e-7f3c";
 
@@ -211,7 +212,8 @@ describe("spillway run and sessions show: compaction", () => {
       );
       if (summary || /This is turn 30 of/.test(notice))
         return toolCall("agent__final_report", { report: "done" });
-      const turn = Number(/This is turn (\d+) of/.exec(notice)?.[1] ?? 0);
+      // A different output each turn (the notice names the turn only when it is sent).
+      const turn = turnOf(request);
       return toolCall("test__generate_output", { bytes: 3_000, kind: "log", seed: turn });
     };
     const fixture = await agentFixture(filler);
