@@ -26,6 +26,8 @@ describe("search over HTTP", () => {
     const put = async (tool: string, text: string) => {
       const res = await fetch(`${f.http.url}/v1/outputs?session=build-9&tool=${tool}`, {
         method: "POST",
+        // A write carries a non-simple content type (a page of another site cannot send one).
+        headers: { "content-type": "application/octet-stream" },
         body: text,
       });
       return ((await res.json()) as { output: { id: string; sha256: string } }).output;
