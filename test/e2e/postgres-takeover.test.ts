@@ -7,6 +7,7 @@
  * A's sessions from A's events to B's. The scripted model plays blind:
  * it acts only on the tool results it is shown.
  */
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TAKEOVER_PROMPT } from "../../src/server/takeover.js";
 import { openPostgresStores } from "../../src/store/postgres-stores.js";
@@ -17,8 +18,8 @@ import {
   toolCall,
   toolMessages,
 } from "../../src/testing/index.js";
-import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
-import { ensureBuilt } from "../helpers/built-cli.js";
+import { agentFixture } from "../helpers/agent-fixture.js";
+import { ensureBuilt, ROOT } from "../helpers/built-cli.js";
 import { startServeWorker } from "../helpers/serve-worker.js";
 import { postgresServer } from "../helpers/store-engines.js";
 import { onCleanup, tempDir } from "../helpers/temp-store.js";
@@ -58,8 +59,14 @@ describe("a worker killed mid-run", () => {
   it("its sessions continue on the other worker once its leases expire; nothing committed is lost", async () => {
     await ensureBuilt();
     const fixture = await agentFixture(policy);
+    // The built test server: 50 sessions start one each at once, and compiling TypeScript for
+    // each on two cores can outlast the 30 s connect timeout (the session then has no tools).
+    const builtServer = {
+      command: process.execPath,
+      args: [join(ROOT, "dist/testing/mcp-test-server.js")],
+    };
     await fixture.agent("finder", {
-      mcpServers: { test: testServerSpec() },
+      mcpServers: { test: builtServer },
       maxTurns: 8,
       async: false,
     });
