@@ -45,10 +45,16 @@ export async function reportGuard(
 ): Promise<string | undefined> {
   const { state } = context;
   if (!guided(context.settings, "reportGuards") || state.reportsSentBack > 0) return undefined;
+  // Every tool result is rendered once per report, for whichever checks run.
+  let rendered: Promise<ShownResults> | undefined;
+  const shown = () => {
+    rendered ??= shownResults(context);
+    return rendered;
+  };
   const note =
-    (state.finalTurn ? undefined : await unreadOutputs(context, report)) ??
-    (await runtimeEcho(context, report)) ??
-    (await unseenValue(context, report));
+    (state.finalTurn ? undefined : await unreadOutputs(context, report, shown)) ??
+    (await runtimeEcho(context, report, shown)) ??
+    (await unseenValue(context, report, shown));
   if (note !== undefined) {
     state.reportsSentBack++;
     state.sentBackTurn = state.turn;
@@ -57,7 +63,11 @@ export async function reportGuard(
 }
 
 /** The report gives an unread output's id as a value, or comes before any read at all. */
-async function unreadOutputs(context: SessionContext, report: string): Promise<string | undefined> {
+async function unreadOutputs(
+  context: SessionContext,
+  report: string,
+  shown: () => Promise<ShownResults>,
+): Promise<string | undefined> {
   const { state } = context;
   if (state.shownByHandle.size === 0) return undefined;
   const unread: { id: string; toolName: string }[] = [];
@@ -79,7 +89,7 @@ async function unreadOutputs(context: SessionContext, report: string): Promise<s
   if (unread.length < state.shownByHandle.size || unread.length === 0) return undefined;
   // A report whose values were all shown verbatim (a handle message's lines) is grounded: the
   // guards never send back a report quoting what the session showed.
-  if (await groundedInShownText(context, report)) return undefined;
+  if (await groundedInShownText(report, shown)) return undefined;
   const named = unread
     .slice(0, NAMED)
     .map((o) => `${o.id} (the output of ${o.toolName})`)
@@ -93,10 +103,13 @@ async function unreadOutputs(context: SessionContext, report: string): Promise<s
 }
 
 /** The report states at least one code-like value, and a tool result showed every one. */
-async function groundedInShownText(context: SessionContext, report: string): Promise<boolean> {
+async function groundedInShownText(
+  report: string,
+  shown: () => Promise<ShownResults>,
+): Promise<boolean> {
   if (valueTokens(report).length === 0) return false;
-  const shown = await shownResults(context);
-  return unseenValues(report, [...shown.returned, ...shown.runtime]).length === 0;
+  const { returned, runtime } = await shown();
+  return unseenValues(report, [...returned, ...runtime]).length === 0;
 }
 
 /** The tool results of the session as the model was shown them, by who wrote them. */
@@ -171,8 +184,12 @@ async function anOutputHolds(context: SessionContext, sentence: string): Promise
  * A sentence of the report that the runtime wrote, that no read returned, no output holds and no
  * one authored.
  */
-async function runtimeEcho(context: SessionContext, report: string): Promise<string | undefined> {
-  const shown = await shownResults(context);
+async function runtimeEcho(
+  context: SessionContext,
+  report: string,
+  shownOnce: () => Promise<ShownResults>,
+): Promise<string | undefined> {
+  const shown = await shownOnce();
   const runtime = normalizedText([...context.state.noticesShown, ...shown.runtime].join("\n"));
   const returned = normalizedText(shown.returned.join("\n"));
   const own = authored(context);
@@ -190,8 +207,12 @@ async function runtimeEcho(context: SessionContext, report: string): Promise<str
 }
 
 /** A code-like value of the report that no tool result showed and the task did not name. */
-async function unseenValue(context: SessionContext, report: string): Promise<string | undefined> {
-  const shown = await shownResults(context);
+async function unseenValue(
+  context: SessionContext,
+  report: string,
+  shownOnce: () => Promise<ShownResults>,
+): Promise<string | undefined> {
+  const shown = await shownOnce();
   const seen = [
     ...shown.returned,
     ...shown.runtime,
