@@ -29,7 +29,10 @@ export interface PeerTool {
 export interface WindowState {
   /** The request's estimated tokens (instructions and tool definitions included). */
   readonly tokens: number;
-  /** The window the model runs in (tokens). */
+  /**
+   * The tokens a request may hold: the model's window less the reply's allowance, the window a
+   * user of a local server configures in the product (its replies share the server's context).
+   */
   readonly window: number;
   /** Tokens of a list of messages, estimated. */
   count(messages: readonly ModelMessage[]): number;
@@ -206,7 +209,7 @@ export async function peerLoop(
       const tokens = fixed + count(messages);
       messages = await harness.manage(messages, {
         tokens,
-        window: options.window,
+        window: options.window - options.maxOutputTokens,
         count,
         summarize,
       });

@@ -85,7 +85,9 @@ function harnessOf(
   count: (t: string) => number,
 ): PeerHarness {
   if (policy === "claude-code") return claudeCode(project, spill, Math.floor(window / 4), count);
-  if (policy === "codex") return codex(project);
+  // Codex estimates four bytes a token; a user whose window is 8K sets its tool output limit
+  // so that a cut of dense text (about a token a byte) still leaves room for the history.
+  if (policy === "codex") return codex(project, Math.floor(window / 8));
   return paging();
 }
 

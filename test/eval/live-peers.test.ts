@@ -10,7 +10,11 @@ import { describe, expect, it } from "vitest";
 import type { WindowState } from "../../eval/live/peer-loop.js";
 import { claudeCode } from "../../eval/live/peers/claude-code.js";
 import { codex, codexCut } from "../../eval/live/peers/codex.js";
-import { clearOldResults } from "../../eval/live/peers/context.js";
+import {
+  CODEX_COMPACTION,
+  clearOldResults,
+  compactHistory,
+} from "../../eval/live/peers/context.js";
 import { paging } from "../../eval/live/peers/paging.js";
 import { tempDir } from "../helpers/temp-store.js";
 
@@ -48,6 +52,40 @@ describe("Codex", () => {
     const removed = Number(/…(\d+) chars truncated…/.exec(cut)?.[1]);
     expect(removed).toBe(TEXT.length - cut.length + `…${removed} chars truncated…`.length);
     expect(codexCut("short")).toBe("short");
+  });
+
+  it("cuts to four bytes a token of a tool output limit, and says how many tokens it cut", async () => {
+    const cjk = "在庫メモ 品番: KT-39308 数量: 117\n".repeat(2000);
+    const cut = codexCut(cjk, { tokens: 1000 }, 1.2);
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(4800 + 40);
+    expect(cut.startsWith("在庫メモ")).toBe(true);
+    expect(cut).not.toContain("\uFFFD");
+    const removed = Number(/…(\d+) tokens truncated…/.exec(cut)?.[1]);
+    expect(removed).toBeGreaterThan((Buffer.byteLength(cjk) - 4800) / 4 - 2);
+    expect(removed).toBeLessThan((Buffer.byteLength(cjk) - 4800) / 4 + 2);
+    const harness = codex(await projectWith(cjk), 1000);
+    expect(Buffer.byteLength(await harness.view(cjk, "v1"))).toBeLessThanOrEqual(4800 + 40);
+    const cat = await harness.run("shell", { command: ["cat", "data/f.txt"] }, "s1");
+    expect(cat).toMatch(/…\d+ tokens truncated…/);
+    expect(Buffer.byteLength(cat)).toBeLessThan(4000 + 200);
+  });
+
+  it("summarizes from the question alone when the latest result does not fit a summary request", async () => {
+    const messages: ModelMessage[] = [
+      { role: "user", content: "the question" },
+      toolResult("a", "x".repeat(40_000)),
+    ];
+    const summarized: number[] = [];
+    const state = {
+      ...stateOf(messages, 2_000),
+      summarize: async (history: readonly ModelMessage[]) => {
+        summarized.push(history.length);
+        return "SUMMARY";
+      },
+    };
+    const compacted = await compactHistory(messages, state, CODEX_COMPACTION);
+    expect(summarized).toEqual([1]);
+    expect(compacted[0]).toEqual({ role: "user", content: "the question" });
   });
 
   it("runs shell commands in the project, their long output cut the same way, with a warning", async () => {

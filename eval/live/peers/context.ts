@@ -67,7 +67,7 @@ export async function compactHistory(
 ): Promise<ModelMessage[]> {
   let history = [...messages];
   const fixed = state.tokens - state.count(messages);
-  while (history.length > 2 && fixed + state.count(history) > 0.8 * state.window)
+  while (history.length > 1 && fixed + state.count(history) > 0.8 * state.window)
     history = [history[0]!, ...history.slice(2)];
   const summary = await state.summarize(history, compaction.instruction);
   const users: ModelMessage[] = [];
