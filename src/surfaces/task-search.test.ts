@@ -117,6 +117,21 @@ describe("the handle message's search for the task", () => {
     expect(message).toContain('mode="grep", pattern="req-qmldj8"');
   });
 
+  it("finds an identifier written against Japanese text, and shows its line first", async () => {
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `品番: RN-${10000 + i * 3}  倉庫: 東京第一  数量: ${i % 50}`,
+    );
+    // A few lines say much of the question's Japanese; one holds its identifier.
+    for (const at of [100, 900, 1700, 2500])
+      lines[at] = `備考: 保管場所の倉庫は変更予定、保管場所を確認 (品番: RN-${10000 + at * 3})`;
+    lines[2445] = "品番: RN-17335  倉庫: 大阪第二  数量: 12";
+    const message = await handleFor(lines.join("\n"), "品番RN-17335の保管場所の倉庫はどこですか？");
+    const shown = searchSection(message).trim().split("\n").slice(1);
+    expect(shown[0]).toContain("2446| 品番: RN-17335  倉庫: 大阪第二");
+    expect(message).toContain('mode="grep", pattern="RN-17335"');
+  });
+
   it("searches an output of more lines than one grep returns, without failing the message", async () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => filler(i));
     lines[31_000] =

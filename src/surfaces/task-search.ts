@@ -32,10 +32,23 @@ export interface TaskSearch {
 
 const NOTHING: TaskSearch = { matches: [] };
 
-/** The task's words as written: runs between white space, outer punctuation and quotes off. */
-function taskWords(task: string): string[] {
+/** Scripts written without spaces between words (and Korean, whose particles attach to words). */
+const UNSPACED =
+  "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}\\u30fc";
+/** Where a run of such a script meets other text: a word ends there even with no space. */
+const SCRIPT_BOUNDARY = new RegExp(
+  `(?<=[${UNSPACED}])(?=[^${UNSPACED}])|(?<=[^${UNSPACED}])(?=[${UNSPACED}])`,
+  "u",
+);
+
+/**
+ * The task's words as written: runs between white space, and between a script written without
+ * spaces and any other text (`品番RN-17337の` holds `RN-17337`), outer punctuation and quotes off.
+ */
+export function taskWords(task: string): string[] {
   return task
     .split(/\s+/)
+    .flatMap((w) => w.split(SCRIPT_BOUNDARY))
     .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ""))
     .filter((w) => w.length > 0);
 }
