@@ -1,4 +1,5 @@
 import { BackgroundTools } from "../async/background.js";
+import { guided } from "../config/guidance.js";
 import { systemClock } from "../core/clock.js";
 import { connectMcpServers, type McpHub } from "../providers/mcp/index.js";
 import { callModel } from "../providers/model-caller.js";
@@ -163,7 +164,9 @@ export async function buildSession(
       tools: assembleTools(
         {
           mcp: hub
-            ? mcpToolHandlers(hub, plan.settings.toolTimeoutSecs * 1000, plan.mcpServers)
+            ? mcpToolHandlers(hub, plan.settings.toolTimeoutSecs * 1000, plan.mcpServers, {
+                wholeReads: guided(plan.settings, "wholeReads"),
+              })
             : [],
           subagents: subagentHandlers(plan.subagents, runChild, { asyncParam: asyncTools }),
           surface,

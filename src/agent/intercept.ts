@@ -30,6 +30,7 @@ export async function interceptContent(
   running?: OutputRecord,
 ): Promise<{ ref: ToolResultRef; record: OutputRecord; storedBytes: number }> {
   const { record, attachments, storedBytes } = await storeContent(context, call, outcome, running);
+  if (outcome.lifted) context.state.liftedArguments.set(record.id, outcome.lifted.arguments);
   const shown = await decideShownIn(context, record);
   return {
     ref: {
@@ -54,7 +55,9 @@ export async function storeContent(
   outcome: Extract<ToolOutcome, { type: "content" }>,
   running?: OutputRecord,
 ): Promise<StoredResult> {
-  const stored = await storeToolResult(context.outputs, originOf(context, call), outcome, running);
+  // A call run whole (whole-read.ts) is stored with the arguments it was run with.
+  const made = outcome.lifted ? { ...call, argsText: outcome.lifted.argsText } : call;
+  const stored = await storeToolResult(context.outputs, originOf(context, made), outcome, running);
   // canonical_tool_result_is_lossless: everything the tool produced is in the store.
   const receivedBytes =
     (outcome.text === undefined

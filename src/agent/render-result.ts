@@ -51,6 +51,9 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
       ...(context.state.taskText && guided(context.settings, "taskSearch")
         ? { taskText: context.state.taskText }
         : {}),
+      ...(context.state.liftedArguments.has(record.id)
+        ? { liftedArguments: context.state.liftedArguments.get(record.id)! }
+        : {}),
     });
     if (!placeholder.continuation) return placeholder.text;
     const { toolCallId, shown, total } = placeholder.continuation;

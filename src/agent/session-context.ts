@@ -189,6 +189,8 @@ export interface SessionState {
   readonly noticesShown: string[];
   /** Rendered tool-result texts (deterministic for a given record), so turns do not re-read them. */
   readonly rendered: Map<string, string>;
+  /** Outputs of calls run whole (whole-read.ts): the limiting arguments that were not applied. */
+  readonly liftedArguments: Map<string, readonly string[]>;
   /** A graceful stop was asked: the next turn is the final one; background tools go on. */
   stopRequested: boolean;
   /** The model's last reply had neither text nor a tool call (the notice says so). */
@@ -282,6 +284,7 @@ export function newSessionState(): SessionState {
     extraFinalTurn: false,
     noticesShown: [],
     rendered: new Map(),
+    liftedArguments: new Map(),
     stopRequested: false,
     lastReplyEmpty: false,
     lastReplyText: false,

@@ -19,6 +19,7 @@ import {
 import { executeCall } from "./tool-runner.js";
 import type { ToolHandler, ToolOutcome } from "./tool-types.js";
 import { waitForToolOutputTool } from "./wait-tool.js";
+import { declaredReadOnly, readWhole } from "./whole-read.js";
 
 /** An MCP result as raw content for the interception point. */
 export function mcpContent(result: McpCallResult): ToolOutcome {
@@ -40,6 +41,7 @@ export function mcpToolHandlers(
   hub: McpHub,
   timeoutMs: number,
   servers: Readonly<Record<string, McpServerSpec>> = {},
+  options: { readonly wholeReads?: boolean } = {},
 ): ToolHandler[] {
   const offered = hub.tools().filter((info) => {
     const allow = servers[info.server]?.tools;
@@ -55,16 +57,21 @@ export function mcpToolHandlers(
     const offeredArguments = Object.keys(
       (inputSchema.properties as Record<string, unknown> | undefined) ?? {},
     );
+    const callWith = async (args: unknown, signal?: AbortSignal) =>
+      mcpContent(
+        await hub.callTool(info.name, (args ?? {}) as Record<string, unknown>, {
+          ...(signal ? { signal } : {}),
+          timeoutMs,
+        }),
+      );
+    const wholeReads = options.wholeReads === true && declaredReadOnly(info.definition);
     return {
       kind: "mcp",
       definition: { name: info.name, description: info.description, inputSchema },
-      run: async (call, signal) =>
-        mcpContent(
-          await hub.callTool(info.name, (call.args ?? {}) as Record<string, unknown>, {
-            signal,
-            timeoutMs,
-          }),
-        ),
+      run: (call, signal) =>
+        wholeReads
+          ? readWhole(inputSchema, call.args, (args) => callWith(args, signal))
+          : callWith(call.args, signal),
       ...(hidden.length > 0
         ? {
             rejectArguments: (args: unknown) =>

@@ -25,6 +25,11 @@ export type ToolOutcome =
       /** Binary content (MCP images and blobs), each stored as its own output. */
       readonly binary?: readonly { readonly data: Uint8Array; readonly mediaType: string }[];
       readonly isError: boolean;
+      /**
+       * The call asked for part of a read-only tool's result and was run whole (whole-read.ts):
+       * the limiting arguments not applied, and the arguments the stored result was read with.
+       */
+      readonly lifted?: { readonly arguments: readonly string[]; readonly argsText: string };
     }
   | {
       readonly type: "retrieval";

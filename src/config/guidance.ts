@@ -16,6 +16,7 @@ export const GUIDANCE_SWITCHES = [
   "finalTurn",
   "reportGuards",
   "wholeResults",
+  "wholeReads",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -32,6 +33,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "reports sent back once: made before any read, giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",
   wholeResults:
     "the standing instruction to ask tools for whole results, not their first or last lines",
+  wholeReads:
+    "a read-only tool called with optional numeric arguments (a part of its result) is run whole when the whole holds that part",
 };
 
 /** Every switch on or off. */

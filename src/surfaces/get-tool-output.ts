@@ -106,6 +106,7 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
         context.scope,
         options.synopsisLines,
         context.taskText,
+        context.liftedArguments,
       ),
     }),
     execute: async (_toolName, rawArgs, context): Promise<SurfaceAnswer> => {

@@ -149,6 +149,7 @@ export async function defaultHandleMessage(
   scope: ReadScope,
   synopsisLines: number,
   taskText?: string,
+  liftedArguments?: readonly string[],
 ): Promise<string> {
   const id = record.id;
   const size =
@@ -159,6 +160,11 @@ export async function defaultHandleMessage(
     `[spillway] The output of ${record.toolName} is stored whole as ${id} (${size}).`,
     "It is too large to show here, so its content is NOT in this message. Do not guess it:",
     "read it with get_tool_output, and report only what those reads return.",
+    ...(liftedArguments && liftedArguments.length > 0
+      ? [
+          `Your call asked for part of it (${liftedArguments.join(", ")}); the tool was read whole instead, so nothing it holds is out of reach.`,
+        ]
+      : []),
   ];
   if (record.kind === "binary") {
     return [

@@ -77,6 +77,8 @@ export interface Surface {
       readonly scope: ReadScope;
       /** The session's task (its first prompt): the handle message's examples may use its terms. */
       readonly taskText?: string;
+      /** The limiting arguments of the call that were not applied: it was run whole. */
+      readonly liftedArguments?: readonly string[];
     },
   ): Promise<Placeholder>;
   execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;

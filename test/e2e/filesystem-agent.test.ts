@@ -217,3 +217,70 @@ describe("server-filesystem, 20 MB log, needle in the middle", () => {
     await expectStoredWhole(fixture, result.sessionId, sha256, 200 * 1024);
   }, 120_000);
 });
+
+describe("server-filesystem, a partial read", () => {
+  /** Asks for the file's last ten lines, then reports what it was shown. */
+  const tailThenReport =
+    (root: () => string): Responder =>
+    (request) => {
+      const results = toolMessages(request);
+      if (results.length === 0)
+        return toolCall("fs__read_text_file", { path: join(root(), "app.log"), tail: 10 });
+      return toolCall("agent__final_report", { report: results[0]!.text });
+    };
+
+  it("runs read_text_file whole when it asked for the last lines, and says so; the store holds the file", async () => {
+    let root = "";
+    const {
+      fixture,
+      sha256,
+      agent,
+      root: r,
+    } = await setup(
+      tailThenReport(() => root),
+      "get_tool_output",
+      2 * 1024 * 1024,
+    );
+    root = r;
+    const result = await runAgent({
+      agent,
+      prompt: "Find the incident in app.log.",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("completed");
+    const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
+    expect(handle).toContain(
+      "Your call asked for part of it (tail); the tool was read whole instead, so nothing it holds is out of reach.",
+    );
+    const record = await expectStoredWhole(fixture, result.sessionId, sha256, 2 * 1024 * 1024);
+    expect(JSON.parse(record.toolArgs)).toEqual({ path: join(root, "app.log") });
+  }, 120_000);
+
+  it("returns the part asked for with guidance.wholeReads off", async () => {
+    let root = "";
+    const respond = tailThenReport(() => root);
+    const fixture = await agentFixture(respond);
+    root = join(fixture.dir, "files");
+    await writeLog(join(root, "app.log"), 2 * 1024 * 1024);
+    const agent = await fixture.agent("partial", {
+      mcpServers: { fs: filesystemServer(root) },
+      async: false,
+      guidance: { wholeReads: false },
+    });
+    const result = await runAgent({
+      agent,
+      prompt: "Find the incident in app.log.",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("completed");
+    const shown = toolMessages(fixture.server.requests[1]!)[0]!.text;
+    // The file's last ten lines (its final newline counts as one).
+    const lines = shown.trim().split("\n");
+    expect(lines.length).toBeGreaterThanOrEqual(9);
+    expect(lines.length).toBeLessThanOrEqual(10);
+    for (const line of lines) expect(line).toMatch(/^2026-03-14T09:\d\d:00\.\d{3}Z INFO /);
+    expect(shown).not.toContain("stored whole");
+  }, 120_000);
+});
