@@ -62,8 +62,9 @@ describe("guidance switches", () => {
   it("notice: no per-turn System Notice is sent", async () => {
     const respond: Responder = (_request, context) =>
       context.callIndex === 0 ? generate() : toolCall("agent__final_report", { report: "r" });
-    const on = await run(respond, undefined);
-    const off = await run(respond, "notice");
+    // Two turns: the second is the last, which the notice counts down.
+    const on = await run(respond, undefined, { maxTurns: 2 });
+    const off = await run(respond, "notice", { maxTurns: 2 });
     expect(on.requests.some((r) => noticeOf(r) !== undefined)).toBe(true);
     expect(off.requests.every((r) => noticeOf(r) === undefined)).toBe(true);
     expect(off.result.status).toBe("completed");

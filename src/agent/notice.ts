@@ -73,7 +73,8 @@ const LAST_TURNS = 2;
 
 /**
  * Whether this turn's System Notice is sent (SW-26 in docs/architecture.md): only when it carries
- * something the model needs: background tools running or ready, the context past its warn
+ * something the model needs: background tools running or ready (an output announced as ready
+ * for its size came back with its call, its handle message already shown), the context past its warn
  * level, a note (a compaction, a reply that was empty or text), or the last turns. A notice
  * that says only "turn 2 of 8, 9% full" is one more text to copy into a report. Sessions that
  * speak the seed-exact texts send it every turn, as those texts do.
@@ -82,7 +83,7 @@ export function noticeNeeded(
   context: SessionContext,
   plan: TurnPlan,
   contextPercent: number,
-  asyncOutputs: boolean,
+  backgroundOutputs: boolean,
   notes: readonly string[],
 ): boolean {
   if (!guided(context.settings, "notice")) return false;
@@ -91,7 +92,7 @@ export function noticeNeeded(
   return (
     plan.final ||
     plan.maxTurns - plan.turn < LAST_TURNS ||
-    asyncOutputs ||
+    backgroundOutputs ||
     notes.length > 0 ||
     contextPercent >= warnPercent
   );

@@ -62,6 +62,8 @@ export interface ProjectionTail {
   readonly openCalls: Map<string, number>;
   /** Async outputs (seed 003) the notice reports on. */
   readonly asyncIds: Set<string>;
+  /** Among them, those of calls that went on in the background (not announced for their size). */
+  readonly backgroundIds: Set<string>;
   /** The system prompt and its tokens (counted once). */
   system: { readonly text: string; readonly tokens: number } | null;
   /** The tool definitions sent (names joined) and their tokens (counted once per set). */
@@ -83,6 +85,7 @@ export function newProjectionTail(): ProjectionTail {
     shortened: 0,
     openCalls: new Map(),
     asyncIds: new Set(),
+    backgroundIds: new Set(),
     system: null,
     tools: null,
     retryAt: 0,
@@ -130,11 +133,22 @@ export function toolMessage(toolCallId: string, toolName: string, text: string):
   };
 }
 
-/** The output ids of async results in a ref (a batch's items included). */
-export function asyncOutputIds(ref: ToolResultRef, into: Set<string>): void {
-  if (ref.kind === "async") into.add(ref.outputId);
-  else if (ref.kind === "output" && ref.shown === "ready") into.add(ref.outputId);
-  else if (ref.kind === "batch") for (const item of ref.items) asyncOutputIds(item.ref, into);
+/**
+ * The output ids of async results in a ref (a batch's items included): into `background` those
+ * of calls that went on in the background, into `into` those and the outputs announced as ready
+ * for their size.
+ */
+export function asyncOutputIds(
+  ref: ToolResultRef,
+  into: Set<string>,
+  background: Set<string> = new Set(),
+): void {
+  if (ref.kind === "async") {
+    into.add(ref.outputId);
+    background.add(ref.outputId);
+  } else if (ref.kind === "output" && ref.shown === "ready") into.add(ref.outputId);
+  else if (ref.kind === "batch")
+    for (const item of ref.items) asyncOutputIds(item.ref, into, background);
 }
 
 /** Renders and counts one history message (tool messages hold one result each). */
@@ -238,7 +252,7 @@ export async function syncTail(
     for (const id of entry.callIds) tail.openCalls.set(id, message.seq);
     if (entry.result) {
       tail.openCalls.delete(entry.result.toolCallId);
-      asyncOutputIds(entry.result.ref, tail.asyncIds);
+      asyncOutputIds(entry.result.ref, tail.asyncIds, tail.backgroundIds);
     }
   }
   return fresh.length;

@@ -169,10 +169,13 @@ async function project(
   const messages = tailMessages(tail);
   const note = replyNote(context, turnPlan);
   if (
-    noticeNeeded(context, turnPlan, percent, asyncOutputs.length > 0, [
-      ...step.notes,
-      ...(note ? [note] : []),
-    ])
+    noticeNeeded(
+      context,
+      turnPlan,
+      percent,
+      asyncOutputs.some((o) => tail.backgroundIds.has(o.id)),
+      [...step.notes, ...(note ? [note] : [])],
+    )
   ) {
     const notice = renderNotice(
       context,

@@ -114,4 +114,26 @@ describe("runAgent with the scripted model and the test MCP server", () => {
     expect(result.usage.total.modelCalls).toBe(4);
     expect(result.usage.byModel["openai-compatible/scripted/scripted-policy"]?.calls).toBe(4);
   });
+
+  it("sends no notice for an output announced as ready for its size: its call came back with it", async () => {
+    const fixture = await agentFixture(needlePolicy);
+    const agent = await fixture.agent("needle-ready", {
+      mcpServers: { test: testServerSpec() },
+      maxTurns: 6,
+    });
+    const events: AgentEvent[] = [];
+    const result = await runAgent({
+      agent,
+      prompt: "Report the storage fault.",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.report).toContain(NEEDLE);
+    expect(
+      events.find((e) => e.type === "tool.end" && e.toolName === "test__generate_output"),
+    ).toMatchObject({ shown: "ready" });
+    for (const request of fixture.server.requests)
+      expect(textOf(lastMessage(request))).not.toContain("# System Notice");
+  });
 });
