@@ -10,6 +10,7 @@ const handler = (name: string, kind: string) => ({ kind, definition: { name } })
 function contextWith(
   settings: Record<string, unknown>,
   state: Record<string, unknown> = {},
+  backgroundJobs = 0,
 ): SessionContext {
   const tools = new Map(
     [
@@ -22,6 +23,7 @@ function contextWith(
   return {
     tools,
     surface: { alwaysListed: true },
+    background: { jobs: () => Array.from({ length: backgroundJobs }, () => ({})) },
     settings: { maxTurns: 10, toolOutput: { enabled: true }, ...settings },
     state: {
       turn: 0,
@@ -39,8 +41,13 @@ function contextWith(
 const names = (context: SessionContext) => planTurn(context).tools.map((t) => t.name);
 
 describe("planTurn", () => {
-  it("lists the surface and waiting from the first turn by default", () => {
+  it("lists the surface from the first turn by default, and waiting once a tool went on in the background", () => {
     expect(names(contextWith({}))).toEqual([
+      "fs__read_text_file",
+      "agent__final_report",
+      "get_tool_output",
+    ]);
+    expect(names(contextWith({}, {}, 1))).toEqual([
       "fs__read_text_file",
       "agent__final_report",
       "get_tool_output",
@@ -48,14 +55,22 @@ describe("planTurn", () => {
     ]);
   });
 
-  it("with surfaceFromFirstTurn false, lists them once an output is stored (or a tool runs)", () => {
+  it("with surfaceFromFirstTurn false, lists the surface once an output is stored", () => {
     expect(names(contextWith({ surfaceFromFirstTurn: false }))).toEqual([
       "fs__read_text_file",
       "agent__final_report",
     ]);
     expect(names(contextWith({ surfaceFromFirstTurn: false }, { hasStoredOutputs: true }))).toEqual(
-      ["fs__read_text_file", "agent__final_report", "get_tool_output", "wait_for_tool_output"],
+      ["fs__read_text_file", "agent__final_report", "get_tool_output"],
     );
+    expect(
+      names(contextWith({ surfaceFromFirstTurn: false }, { hasStoredOutputs: true }, 2)),
+    ).toEqual([
+      "fs__read_text_file",
+      "agent__final_report",
+      "get_tool_output",
+      "wait_for_tool_output",
+    ]);
   });
 
   it("requires a tool call with textReplies none, after an empty or to-be-confirmed reply, and in the last turn", () => {

@@ -25,8 +25,9 @@ function canRetrieveNow(context: SessionContext): boolean {
 /**
  * The tools a turn lists. Retrieval tools are listed while some output is shown by handle
  * (D0-14, D0-15); a surface may be listed from the first turn (SW-20: the default surface is,
- * so the tool list, and with it a provider's prompt cache, holds from turn to turn). The final
- * turn lists the same, and only agent__final_report may be called.
+ * so the tool list, and with it a provider's prompt cache, holds from turn to turn);
+ * wait_for_tool_output once a tool has gone on in the background. The final turn lists the same,
+ * and only agent__final_report may be called.
  */
 function listedTools(context: SessionContext): ToolDefinition[] {
   const { settings } = context;
@@ -38,12 +39,9 @@ function listedTools(context: SessionContext): ToolDefinition[] {
   const tools: ToolDefinition[] = [];
   for (const handler of context.tools.values()) {
     if (handler.kind === "surface" && !listed) continue;
-    // Waiting is listed with the surface when it is not listed from the first turn.
-    if (
-      handler.definition.name === WAIT_FOR_TOOL_OUTPUT &&
-      settings.surfaceFromFirstTurn === false &&
-      !listed
-    )
+    // Waiting is listed once a tool has gone on in the background: before, it can only wait
+    // for nothing, and its definition costs every request (the list grows once a session).
+    if (handler.definition.name === WAIT_FOR_TOOL_OUTPUT && context.background.jobs().length === 0)
       continue;
     tools.push(handler.definition);
   }

@@ -165,6 +165,11 @@ describe("async tools: the time trigger", () => {
         // Both finish while the model thinks: the wait returns at once with both.
         return { ...toolCall("wait_for_tool_output", {}), delayMs: 1500 };
       }
+      if (results.length === 9) {
+        waits.push(last.text);
+        // Everything has settled: nothing is left to wait for.
+        return toolCall("wait_for_tool_output", {});
+      }
       waits.push(last.text);
       return report(waits.join("\n====\n"));
     };
@@ -176,11 +181,16 @@ describe("async tools: the time trigger", () => {
       cwd: fixture.dir,
     });
     expect(result.error).toBeNull();
-    // Nothing runs: the answer names the task's own tools (the test server's) to call instead.
-    expect(waits[0]).toMatch(
+    // Before any tool went on in the background, waiting is not listed: the call is refused.
+    expect(waits[0]).toContain('There is no tool named "wait_for_tool_output".');
+    expect(
+      fixture.server.requests[0]!.tools!.some((t) => t.function.name === "wait_for_tool_output"),
+    ).toBe(false);
+    // Nothing runs any more: the answer names the task's own tools (the test server's) to call.
+    expect(waits[3]).toMatch(
       /^No async tools running\. Nothing to wait for: call the tool your task needs \(test__\w+(, test__\w+)*\), read a stored output with get_tool_output, or call agent__final_report with your complete answer\.$/,
     );
-    expect(waits[0]).toContain("test__slow");
+    expect(waits[3]).toContain("test__slow");
     // A small output is shown whole after the list (spillway's texts; seed 003's list alone
     // with asyncReadyMessage: seed-003).
     expect(waits[1]).toMatch(
@@ -191,8 +201,8 @@ describe("async tools: the time trigger", () => {
     );
     const notReady = toolMessages(fixture.server.requests[3]!).at(-1)!.text;
     expect(notReady).toBe(`Error OUTPUT_NOT_READY: ${NOT_READY_TEXT}`);
-    // wait_for_tool_output is listed with async on; its schema takes no parameters.
-    const tool = fixture.server.requests[0]!.tools!.find(
+    // wait_for_tool_output is listed once a tool went on in the background; no parameters.
+    const tool = fixture.server.requests.at(-1)!.tools!.find(
       (t) => t.function.name === "wait_for_tool_output",
     );
     expect(tool?.function.parameters).toEqual({
