@@ -4,10 +4,10 @@
  * tail, sed -n) on the real spilled file, as Claude Code's Bash and Goose's shell do. The
  * output a command prints is capped at 30,000 characters, as Claude Code caps Bash output.
  */
-import { spawn } from "node:child_process";
 import type { ToolSpec } from "./agents/conversation.js";
 import type { PolicyEnv } from "./drive.js";
 import type { Prepared } from "./prepared.js";
+import { runShell } from "./shell-run.js";
 import { spillOutput } from "./spill-to-file.js";
 
 /** Claude Code's default cap on what a Bash command shows the model (BASH_MAX_OUTPUT_LENGTH). */
@@ -34,36 +34,24 @@ export const BASH_TOOL: ToolSpec = {
 };
 
 /** Runs one command with bash in `cwd`; stdout and stderr together, capped, with the exit code. */
-export function runBash(command: string, cwd: string): Promise<string> {
-  return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", command], {
-      cwd,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C.UTF-8", HOME: cwd },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const take = (chunk: Buffer) => {
-      // Keep a little more than the cap so the cut can say how much was left out.
-      if (size < BASH_MAX_OUTPUT_CHARS * 4) chunks.push(chunk);
-      size += chunk.length;
-    };
-    child.stdout.on("data", take);
-    child.stderr.on("data", take);
-    const timer = setTimeout(() => child.kill("SIGKILL"), BASH_TIMEOUT_MS);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      let text = Buffer.concat(chunks).toString("utf8");
-      if (text.length > BASH_MAX_OUTPUT_CHARS || size > BASH_MAX_OUTPUT_CHARS * 4) {
-        const left = Math.max(0, size - BASH_MAX_OUTPUT_CHARS);
-        text = `${text.slice(0, BASH_MAX_OUTPUT_CHARS)}\n\n... [output truncated: about ${left.toLocaleString("en-US")} more bytes]`;
-      }
-      const status =
-        signal !== null ? `\n[killed by ${signal}]` : code !== 0 ? `\n[exit code ${code}]` : "";
-      resolve(`${text.trimEnd()}${status}`);
-    });
-    child.on("error", (error) => resolve(`bash: ${error.message}`));
+export async function runBash(command: string, cwd: string): Promise<string> {
+  // Keep a little more than the cap so the cut can say how much was left out.
+  const run = await runShell(command, cwd, {
+    captureBytes: BASH_MAX_OUTPUT_CHARS * 4,
+    timeoutMs: BASH_TIMEOUT_MS,
   });
+  let text = run.output;
+  if (text.length > BASH_MAX_OUTPUT_CHARS || run.totalBytes > BASH_MAX_OUTPUT_CHARS * 4) {
+    const left = Math.max(0, run.totalBytes - BASH_MAX_OUTPUT_CHARS);
+    text = `${text.slice(0, BASH_MAX_OUTPUT_CHARS)}\n\n... [output truncated: about ${left.toLocaleString("en-US")} more bytes]`;
+  }
+  const status =
+    run.signal !== null
+      ? `\n[killed by ${run.signal}]`
+      : run.code !== 0
+        ? `\n[exit code ${run.code}]`
+        : "";
+  return `${text.trimEnd()}${status}`;
 }
 
 /**

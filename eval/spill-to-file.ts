@@ -19,10 +19,21 @@ const READ_MAX_LINE_CHARS = 2_000;
 const GREP_MAX_COLUMNS = 500;
 const GREP_HEAD_LIMIT = 250;
 
-function sizeLabel(bytes: number): string {
+/** Claude Code's size label: KB under a MB, MB above, one decimal. */
+export function sizeLabel(bytes: number): string {
   return bytes < 1024 * 1024
     ? `${(bytes / 1024).toFixed(1)}KB`
     : `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
+}
+
+/**
+ * Claude Code's message for a result saved to a file: its size, the path and the preview.
+ *
+ * @example
+ * persistedOutputMessage("/tmp/spill/t1.txt", sizeLabel(120_000), "first lines…");
+ */
+export function persistedOutputMessage(path: string, size: string, shownPreview: string): string {
+  return `<persisted-output>\nOutput too large (${size}). Full output saved to: ${path}\n\nPreview (first 2KB):\n${shownPreview}\n...\n</persisted-output>`;
 }
 
 /** The 2,000-byte preview, cut at the last newline when that keeps more than half. */
@@ -149,7 +160,7 @@ export async function spillOutput(p: Prepared, dir: string): Promise<Spilled> {
   if (existing?.size !== p.workload.bytes) await writeFile(path, text);
   const shownPreview = preview(text);
   return {
-    message: `<persisted-output>\nOutput too large (${sizeLabel(p.workload.bytes)}). Full output saved to: ${path}\n\nPreview (first 2KB):\n${shownPreview}\n...\n</persisted-output>`,
+    message: persistedOutputMessage(path, sizeLabel(p.workload.bytes), shownPreview),
     path,
     ranges: [[0, shownPreview.length]],
   };

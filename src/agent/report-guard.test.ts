@@ -132,10 +132,11 @@ describe("a report before any read of an output shown by handle", () => {
   });
 });
 
-/** Generates the log, greps it for ERROR, then reports `first`; when sent back, `second`. */
+/** Generates the log, greps it for `pattern`, then reports `first`; when sent back, `second`. */
 function readsThenReports(
   first: (seen: string[]) => string,
   second: (seen: string[]) => string,
+  pattern = "ERROR",
 ): Responder {
   return (request, context) => {
     if (context.callIndex === 0)
@@ -145,7 +146,7 @@ function readsThenReports(
       return toolCall("get_tool_output", {
         id: idOf(seen[0]!),
         mode: "grep",
-        pattern: "ERROR",
+        pattern,
         max_matches: 3,
       });
     const sentBack = seen.some((t) => t.startsWith("Not delivered"));
@@ -214,18 +215,10 @@ describe("a report that repeats runtime text or states an unseen value", () => {
   });
 
   it("a read's nothing-found hint given as the report is runtime text: sent back once", async () => {
-    const { result, fixture } = await run((request, context) => {
-      if (context.callIndex === 0)
-        return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
-      const seen = toolMessages(request).map((m) => m.text);
-      if (context.callIndex === 1)
-        return toolCall("get_tool_output", {
-          id: idOf(seen[0]!),
-          mode: "grep",
-          pattern: "NO-SUCH-TEXT",
-        });
-      return toolCall("agent__final_report", { report: seen[1]! });
-    });
+    const nothingFound = (seen: string[]) => seen[1]!;
+    const { result, fixture } = await run(
+      readsThenReports(nothingFound, nothingFound, "NO-SUCH-TEXT"),
+    );
     expect(result.status).toBe("completed");
     expect(result.turns).toBe(4);
     const note = toolMessages(fixture.server.requests.at(-1)!).at(-1)!.text;

@@ -15,10 +15,12 @@
  * as the harness does here, to a quarter of the window.
  */
 import type { ModelMessage } from "ai";
+import { runShell } from "../../shell-run.js";
 import { BASH_TOOL } from "../../spill-shell.js";
+import { persistedOutputMessage, sizeLabel } from "../../spill-to-file.js";
 import type { PeerHarness, PeerTool, WindowState } from "../peer-loop.js";
 import { clearOldResults } from "./context.js";
-import { runShell } from "./shell.js";
+import { PEER_SHELL } from "./peer-shell.js";
 import { grepFiles, lineCount, numbered, Workspace } from "./workspace.js";
 
 const PERSIST_OVER_CHARS = 50_000;
@@ -37,11 +39,6 @@ const SUMMARY_INSTRUCTION =
 
 const CONTINUATION =
   "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n";
-
-const sizeLabel = (chars: number) =>
-  chars < 1024 * 1024
-    ? `${(chars / 1024).toFixed(1)}KB`
-    : `${(chars / (1024 * 1024)).toFixed(1)}MB`;
 
 function preview(text: string): string {
   const head = text.slice(0, PREVIEW_CHARS);
@@ -136,7 +133,7 @@ export function claudeCode(
   const persisted = async (text: string, name: string, over: number) => {
     if (text.length <= over) return text;
     const path = await spill.put(`${name}.txt`, text);
-    return `<persisted-output>\nOutput too large (${sizeLabel(text.length)}). Full output saved to: ${path}\n\nPreview (first 2KB):\n${preview(text)}\n...\n</persisted-output>`;
+    return persistedOutputMessage(path, sizeLabel(text.length), preview(text));
   };
   const read = async (args: Record<string, unknown>) => {
     if (typeof args.file_path !== "string") return "Error: file_path is required";
@@ -193,7 +190,7 @@ export function claudeCode(
       if (name === BASH_TOOL.name) {
         if (typeof args.command !== "string" || args.command.trim() === "")
           return "Error: command is required";
-        const run = await runShell(args.command, project);
+        const run = await runShell(args.command, project, PEER_SHELL);
         const status = run.code === 0 ? "" : `\n[exit code ${run.code ?? "killed"}]`;
         return persisted(`${run.output.trimEnd()}${status}`, `bash-${id}`, BASH_PERSIST_OVER_CHARS);
       }

@@ -13,9 +13,11 @@
  * harness does: Codex then cuts to four bytes a token of that limit (×1.2 in the history) and
  * says `…N tokens truncated…`.
  */
+
+import { runShell } from "../../shell-run.js";
 import type { PeerHarness, PeerTool } from "../peer-loop.js";
 import { CODEX_COMPACTION, compactHistory } from "./context.js";
-import { runShell } from "./shell.js";
+import { PEER_SHELL } from "./peer-shell.js";
 
 const DEFAULT_OUTPUT_BYTES = 10_000;
 const HISTORY_ALLOWANCE = 1.2;
@@ -126,7 +128,7 @@ export function codex(project: string, toolOutputTokenLimit?: number): PeerHarne
       if (name !== SHELL_TOOL.name) return `Error: unsupported call: ${name}`;
       const line = commandLine(args.command);
       if (line === undefined) return "Error: command must be a non-empty array of strings";
-      const run = await runShell(line, project);
+      const run = await runShell(line, project, PEER_SHELL);
       return execOutput(run.output, run.code, run.seconds, policy);
     },
     async manage(messages, state) {
