@@ -21,6 +21,7 @@ import {
   LIVE_CONTEXT_WINDOW,
   LIVE_POLICIES,
   type LivePolicy,
+  liveReportDir,
   runLive,
   variantOf,
 } from "./live/run.js";
@@ -123,12 +124,7 @@ async function main(): Promise<void> {
   const fresh = args.seed === undefined && !args.dev;
   const seed = args.dev ? DEVELOPMENT_SEED : (args.seed ?? freshSeed());
   const variant = variantOf(args.ablate);
-  const out =
-    args.out ??
-    resolve(
-      import.meta.dirname,
-      variant === "default" ? "report-live" : `report-live/${variant.replace(/[:,]/g, "-")}`,
-    );
+  const out = args.out ?? liveReportDir(variant);
   const work = args.work ?? resolve(".cache/eval-live", String(seed));
   const modelLabel =
     args.label ?? (args.model === DEFAULT_LIVE_MODEL ? DEFAULT_LIVE_LABEL : args.model);

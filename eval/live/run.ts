@@ -4,7 +4,7 @@
  * across sessions with the same seed), progress with the time left.
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { planRun } from "../../src/agent/run-settings.js";
 import type { CliSettings } from "../../src/config/index.js";
 import { loadTokenizer } from "../../src/core/tokens.js";
@@ -73,6 +73,12 @@ export interface LiveRun {
 /** The variant an ablation plays as. */
 export const variantOf = (ablate: readonly string[] = []) =>
   ablate.length === 0 ? "default" : `ablate:${[...ablate].sort().join(",")}`;
+
+/** Where a variant's report and episodes go: `root` (eval/report-live/), an ablation's below it. */
+export const liveReportDir = (
+  variant: string,
+  root = resolve(import.meta.dirname, "..", "report-live"),
+) => (variant === "default" ? root : join(root, variant.replace(/[:,]/g, "-")));
 
 /** The file a seed's episodes are kept in. */
 export const episodesFileOf = (out: string, seed: number) => join(out, `episodes-${seed}.jsonl`);

@@ -1,0 +1,83 @@
+/**
+ * `npm run eval:live:compare`: an ablation against the default run of the same seed, task by
+ * task (eval/live/compare.ts). Both runs must have been played first:
+ *
+ *   npm run eval:live -- --seed S --tasks 30 --policies spillway
+ *   npm run eval:live -- --seed S --tasks 30 --policies spillway --ablate evidenceQuotes
+ *   npm run eval:live:compare -- --seed S --ablate evidenceQuotes
+ *
+ * `--out` is the default run's report directory (eval/report-live/), the ablation's below it.
+ * With --json the last stdout line is one JSON object.
+ */
+import { GUIDANCE_SWITCHES } from "../src/config/guidance.js";
+import { compareRuns, renderComparison } from "./live/compare.js";
+import { loadEpisodes } from "./live/episode.js";
+import { episodesFileOf, liveReportDir, variantOf } from "./live/run.js";
+
+const USAGE =
+  "usage: npm run eval:live:compare -- --seed N --ablate NAME[,NAME] [--policy spillway] [--out DIR] [--json]";
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parse(argv: readonly string[]) {
+  let seed: number | undefined;
+  let ablate: string[] = [];
+  let policy = "spillway";
+  let json = false;
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = () => argv[++i] ?? fail(`${flag} needs a value`);
+    if (flag === "--seed") {
+      seed = Number(value());
+      if (!Number.isInteger(seed) || seed < 0) fail("--seed needs a non-negative integer");
+    } else if (flag === "--ablate") {
+      ablate = value().split(",");
+      const bad = ablate.filter((a) => !(GUIDANCE_SWITCHES as readonly string[]).includes(a));
+      if (bad.length > 0)
+        fail(`--ablate: unknown ${bad.join(", ")}; valid: ${GUIDANCE_SWITCHES.join(", ")}`);
+    } else if (flag === "--policy") policy = value();
+    else if (flag === "--out") out = value();
+    else if (flag === "--json") json = true;
+    else if (flag === "--help" || flag === "-h") {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    } else fail(`unknown option ${flag}`);
+  }
+  if (seed === undefined) fail("--seed is required: the seed both runs played");
+  if (ablate.length === 0) fail("--ablate is required: the switches the other run turned off");
+  return { seed, ablate, policy, json, out };
+}
+
+async function main(): Promise<void> {
+  const args = parse(process.argv.slice(2));
+  const variant = variantOf(args.ablate);
+  const withPath = episodesFileOf(liveReportDir("default", args.out), args.seed);
+  const withoutPath = episodesFileOf(liveReportDir(variant, args.out), args.seed);
+  const [withBehaviour, withoutBehaviour] = await Promise.all([
+    loadEpisodes(withPath),
+    loadEpisodes(withoutPath),
+  ]);
+  const paired = compareRuns(withBehaviour, withoutBehaviour, args.policy);
+  if (paired.tasks === 0)
+    fail(
+      `no task of seed ${args.seed} was played by ${args.policy} in both ${withPath} and ${withoutPath}`,
+    );
+  const behaviour = args.ablate.join(" and ");
+  process.stdout.write(
+    `seed ${args.seed}, ${args.policy}, ${paired.tasks} tasks played with and without ${behaviour}\n\n`,
+  );
+  process.stdout.write(`${renderComparison(paired, behaviour).join("\n")}\n`);
+  if (args.json)
+    process.stdout.write(
+      `${JSON.stringify({ seed: args.seed, variant, policy: args.policy, ...paired })}\n`,
+    );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

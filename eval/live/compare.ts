@@ -1,0 +1,130 @@
+/**
+ * An ablation against the default, task by task: the same seed's tasks played by one policy with
+ * and without a behaviour. Two runs on the same tasks differ mostly where single tasks flip, so
+ * the comparison is paired: the tasks right in one run and wrong in the other (the discordant
+ * pairs) decide, through an exact two-sided sign test on them (McNemar's exact test). A behaviour
+ * pays when switching it off loses right answers (or adds invented ones) beyond what that test
+ * calls chance.
+ */
+import type { LiveEpisode } from "./episode.js";
+import { median } from "./figures.js";
+
+export interface PairedComparison {
+  /** Tasks both runs played. */
+  readonly tasks: number;
+  /** Right with the behaviour (the default run), and without it (the ablation). */
+  readonly rightWith: number;
+  readonly rightWithout: number;
+  /** Right only with the behaviour; right only without it. */
+  readonly onlyWith: number;
+  readonly onlyWithout: number;
+  /** Exact two-sided p-value of the discordant pairs (1 when there are none). */
+  readonly pValue: number;
+  readonly inventedWith: number;
+  readonly inventedWithout: number;
+  /** Exact two-sided p-value of the tasks invented in one run only. */
+  readonly inventedPValue: number;
+  /** Median input tokens per task, every request counted whole. */
+  readonly medianTokensWith: number | null;
+  readonly medianTokensWithout: number | null;
+  /** The tasks that flipped, by id: right with the behaviour only, and without it only. */
+  readonly flippedToWrong: readonly string[];
+  readonly flippedToRight: readonly string[];
+}
+
+/** ln C(n, k). */
+function logChoose(n: number, k: number): number {
+  let sum = 0;
+  for (let i = 1; i <= k; i++) sum += Math.log(n - k + i) - Math.log(i);
+  return sum;
+}
+
+/**
+ * The exact two-sided p-value of a sign test: `a` against `b` outcomes, each 1/2 by chance.
+ *
+ * @example
+ * signTest(7, 0); // 0.0156
+ */
+export function signTest(a: number, b: number): number {
+  const n = a + b;
+  if (n === 0) return 1;
+  const low = Math.min(a, b);
+  let tail = 0;
+  for (let k = 0; k <= low; k++) tail += Math.exp(logChoose(n, k) - n * Math.LN2);
+  return Math.min(1, 2 * tail);
+}
+
+const byTask = (episodes: readonly LiveEpisode[], policy: string) =>
+  new Map(episodes.filter((e) => e.policy === policy).map((e) => [e.taskId, e]));
+
+/**
+ * Pairs the default run's episodes with an ablation's, task by task, for one policy.
+ *
+ * @example
+ * const paired = compareRuns(defaults, ablated, "spillway");
+ * paired.onlyWith; // tasks right only with the behaviour
+ */
+export function compareRuns(
+  withBehaviour: readonly LiveEpisode[],
+  withoutBehaviour: readonly LiveEpisode[],
+  policy: string,
+): PairedComparison {
+  const a = byTask(withBehaviour, policy);
+  const b = byTask(withoutBehaviour, policy);
+  const pairs = [...a.keys()].filter((id) => b.has(id)).map((id) => [a.get(id)!, b.get(id)!]);
+  const count = (test: (x: LiveEpisode, y: LiveEpisode) => boolean) =>
+    pairs.filter(([x, y]) => test(x!, y!)).length;
+  const flippedToWrong = pairs
+    .filter(([x, y]) => x!.correct && !y!.correct)
+    .map(([x]) => x!.taskId);
+  const flippedToRight = pairs
+    .filter(([x, y]) => !x!.correct && y!.correct)
+    .map(([x]) => x!.taskId);
+  const inventedOnlyWith = count((x, y) => x.invented && !y.invented);
+  const inventedOnlyWithout = count((x, y) => !x.invented && y.invented);
+  return {
+    tasks: pairs.length,
+    rightWith: count((x) => x.correct),
+    rightWithout: count((_, y) => y.correct),
+    onlyWith: flippedToWrong.length,
+    onlyWithout: flippedToRight.length,
+    pValue: signTest(flippedToWrong.length, flippedToRight.length),
+    inventedWith: count((x) => x.invented),
+    inventedWithout: count((_, y) => y.invented),
+    inventedPValue: signTest(inventedOnlyWith, inventedOnlyWithout),
+    medianTokensWith: median(pairs.map(([x]) => x!.inputTokens)),
+    medianTokensWithout: median(pairs.map(([, y]) => y!.inputTokens)),
+    flippedToWrong,
+    flippedToRight,
+  };
+}
+
+const pct = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}%`);
+
+/**
+ * The comparison as Markdown lines, for a report or a terminal.
+ *
+ * @example
+ * console.log(renderComparison(paired, "evidenceQuotes").join("\n"));
+ */
+export function renderComparison(paired: PairedComparison, behaviour: string): string[] {
+  const verdict =
+    paired.tasks === 0
+      ? "no task was played by both runs"
+      : paired.pValue < 0.05
+        ? paired.onlyWith > paired.onlyWithout
+          ? `${behaviour} pays: without it ${paired.onlyWith - paired.onlyWithout} more tasks are wrong than right (p = ${paired.pValue.toFixed(3)})`
+          : `${behaviour} costs: without it ${paired.onlyWithout - paired.onlyWith} more tasks are right than wrong (p = ${paired.pValue.toFixed(3)})`
+        : `no difference beyond chance on these tasks (p = ${paired.pValue.toFixed(3)}; ${paired.onlyWith} right only with it, ${paired.onlyWithout} only without)`;
+  const tokens = (n: number | null) => (n === null ? "–" : Math.round(n).toLocaleString("en-US"));
+  return [
+    `| | with ${behaviour} | without |`,
+    "| --- | --- | --- |",
+    `| right | ${paired.rightWith} of ${paired.tasks} (${pct(paired.rightWith, paired.tasks)}) | ${paired.rightWithout} (${pct(paired.rightWithout, paired.tasks)}) |`,
+    `| right in this run only | ${paired.onlyWith} | ${paired.onlyWithout} |`,
+    `| invented | ${paired.inventedWith} | ${paired.inventedWithout} |`,
+    `| median tokens a task | ${tokens(paired.medianTokensWith)} | ${tokens(paired.medianTokensWithout)} |`,
+    "",
+    `Paired on the same tasks (exact sign test on the tasks that flipped): ${verdict}. Invented: p = ${paired.inventedPValue.toFixed(3)}.`,
+  ];
+}

@@ -1,0 +1,131 @@
+/**
+ * An ablation against the default run, task by task (eval/live/compare.ts): the tasks that
+ * flipped decide, through an exact sign test; the CLI reads both runs' kept episodes.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { compareRuns, renderComparison, signTest } from "../../eval/live/compare.js";
+import type { LiveEpisode } from "../../eval/live/episode.js";
+import { tempDir } from "../helpers/temp-store.js";
+
+const run = promisify(execFile);
+
+function episode(taskId: string, correct: boolean, extra: Partial<LiveEpisode> = {}): LiveEpisode {
+  return {
+    taskId,
+    seed: 5,
+    shape: "csv",
+    kind: "lookup",
+    phrasing: 0,
+    question: "q",
+    expected: "x",
+    policy: "spillway",
+    variant: "default",
+    model: "m",
+    report: correct ? "x" : "y",
+    failure: null,
+    correct,
+    namesExpected: correct,
+    decoysNamed: [],
+    inventedValues: [],
+    invented: false,
+    readBeforeAnswer: true,
+    requests: 3,
+    inputTokens: 1000,
+    outputTokens: 20,
+    seconds: 60,
+    transcript: [],
+    ...extra,
+  } as LiveEpisode;
+}
+
+describe("signTest", () => {
+  it("is the exact two-sided binomial p-value of the discordant pairs", () => {
+    expect(signTest(0, 0)).toBe(1);
+    expect(signTest(3, 3)).toBe(1);
+    expect(signTest(7, 0)).toBeCloseTo(2 / 128, 10);
+    expect(signTest(5, 1)).toBeCloseTo((2 * 7) / 64, 10);
+    expect(signTest(1, 5)).toBeCloseTo(signTest(5, 1), 12);
+  });
+});
+
+describe("compareRuns", () => {
+  it("pairs the tasks both runs played and counts those that flipped each way", () => {
+    const withIt = [
+      ...Array.from({ length: 8 }, (_, i) => episode(`t${i}`, true)),
+      episode("t8", false),
+      episode("t9", false, { invented: true }),
+      episode("only-here", true),
+      episode("t0", false, { policy: "codex" }),
+    ];
+    const without = [
+      ...Array.from({ length: 8 }, (_, i) => episode(`t${i}`, i >= 7, { inputTokens: 1500 })),
+      episode("t8", true),
+      episode("t9", false, { invented: true }),
+    ];
+    const paired = compareRuns(withIt, without, "spillway");
+    expect(paired).toMatchObject({
+      tasks: 10,
+      rightWith: 8,
+      rightWithout: 2,
+      onlyWith: 7,
+      onlyWithout: 1,
+      inventedWith: 1,
+      inventedWithout: 1,
+      inventedPValue: 1,
+      medianTokensWith: 1000,
+      medianTokensWithout: 1500,
+    });
+    expect(paired.flippedToWrong).toEqual(["t0", "t1", "t2", "t3", "t4", "t5", "t6"]);
+    expect(paired.flippedToRight).toEqual(["t8"]);
+    expect(paired.pValue).toBeCloseTo(signTest(7, 1), 12);
+    // 7 against 1 is not beyond chance at 5% (p = 0.070); 7 against 0 is.
+    expect(renderComparison(paired, "notice").join("\n")).toContain(
+      "no difference beyond chance on these tasks (p = 0.070; 7 right only with it, 1 only without)",
+    );
+    const clear = { ...paired, onlyWithout: 0, pValue: signTest(7, 0) };
+    expect(renderComparison(clear, "notice").join("\n")).toContain(
+      "notice pays: without it 7 more tasks are wrong than right (p = 0.016)",
+    );
+    const costs = { ...paired, onlyWith: 0, onlyWithout: 7, pValue: signTest(0, 7) };
+    expect(renderComparison(costs, "notice").join("\n")).toContain(
+      "notice costs: without it 7 more tasks are right than wrong (p = 0.016)",
+    );
+  });
+});
+
+describe("npm run eval:live:compare", () => {
+  it("reads the default run's and the ablation's episodes of a seed and prints the paired table", async () => {
+    const out = await tempDir("spillway-compare-");
+    await mkdir(join(out, "ablate-notice"), { recursive: true });
+    const lines = (eps: LiveEpisode[]) => eps.map((e) => `${JSON.stringify(e)}\n`).join("");
+    await writeFile(
+      join(out, "episodes-5.jsonl"),
+      lines([episode("a", true), episode("b", true), episode("c", false)]),
+    );
+    await writeFile(
+      join(out, "ablate-notice", "episodes-5.jsonl"),
+      lines([episode("a", false), episode("b", true), episode("c", false)]),
+    );
+    const cli = ["tsx", "eval/live-compare.ts", "--seed", "5", "--ablate", "notice", "--out", out];
+    const { stdout } = await run("npx", [...cli, "--json"]);
+    expect(stdout).toContain("seed 5, spillway, 3 tasks played with and without notice");
+    expect(stdout).toContain("| right | 2 of 3 (66.7%) | 1 (33.3%) |");
+    const last = JSON.parse(stdout.trim().split("\n").at(-1)!);
+    expect(last).toMatchObject({ seed: 5, variant: "ablate:notice", onlyWith: 1, onlyWithout: 0 });
+    const missing = await run("npx", [...cli.slice(0, 3), "6", ...cli.slice(4)]).catch(
+      (error: { stderr: string; code: number }) => error,
+    );
+    expect(missing).toMatchObject({ code: 2 });
+    expect((missing as { stderr: string }).stderr).toContain(
+      "no task of seed 6 was played by spillway in both",
+    );
+    const bad = await run("npx", [...cli.slice(0, 4), "--ablate", "nope"]).catch(
+      (error: { stderr: string }) => error,
+    );
+    expect((bad as { stderr: string }).stderr).toContain("--ablate: unknown nope; valid: notice,");
+  }, 120_000);
+});
