@@ -1,7 +1,7 @@
 /**
- * `helperTools`: agent__task_status and agent__batch are listed by default, left out when set
- * false, and left out by default when every model is a local one (a 1.5B local model called
- * agent__task_status instead of the tools its task needed; docs/local-models.md).
+ * `helperTools`: agent__task_status and agent__batch are listed only when set true (SW-31):
+ * neither reads a tool result, each definition costs every request, and a small local model
+ * called agent__task_status instead of the tools its task needed (docs/local-models.md).
  */
 import { describe, expect, it } from "vitest";
 import { agentFixture } from "../../test/helpers/agent-fixture.js";
@@ -17,10 +17,10 @@ const statusThenReport: Responder = (request) => {
 };
 
 describe("helperTools", () => {
-  it("lists agent__task_status and agent__batch by default, and leaves them out when false", async () => {
+  it("lists agent__task_status and agent__batch when true, and leaves them out by default", async () => {
     const fixture = await agentFixture(statusThenReport);
-    const withHelpers = await fixture.agent("with", {});
-    const without = await fixture.agent("without", { helperTools: false });
+    const withHelpers = await fixture.agent("with", { helperTools: true });
+    const without = await fixture.agent("without", {});
     const first = await runAgent({
       agent: withHelpers,
       prompt: "go",
@@ -47,7 +47,7 @@ describe("helperTools", () => {
     expect(second.report).toContain("UNKNOWN_TOOL");
   });
 
-  it("defaults to off when every model is local, and a setting wins over that", async () => {
+  it("defaults to off whatever the models, and a setting wins over that", async () => {
     const fixture = await agentFixture(statusThenReport);
     const plain = await fixture.agent("plain", {});
     const opted = await fixture.agent("opted", { helperTools: true });
@@ -61,13 +61,14 @@ describe("helperTools", () => {
     );
     expect((await plan(plain, { models: ["openai/gpt-4.1"] })).settings.textReplies).toBe("final");
     expect((await plan(opted, local)).settings.helperTools).toBe(true);
-    expect((await plan(plain, { models: ["openai/gpt-4.1"] })).settings.helperTools).toBe(true);
+    expect((await plan(plain, { models: ["openai/gpt-4.1"] })).settings.helperTools).toBe(false);
+    expect((await plan(opted, { models: ["openai/gpt-4.1"] })).settings.helperTools).toBe(true);
     expect(
       (
         await plan(plain, {
           models: ["local/qwen2.5-coder-1.5b-instruct-q4_k_m", "openai/gpt-4.1"],
         })
       ).settings.helperTools,
-    ).toBe(true);
+    ).toBe(false);
   });
 });

@@ -144,7 +144,8 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
       maxRunning: resolved.asyncMaxRunning,
     },
     compaction: compactionSettings(resolved, options.home),
-    helperTools: resolved.helperTools ?? !allLocal,
+    // Opt-in: neither reads a tool result, and each definition costs every request (SW-31).
+    helperTools: resolved.helperTools ?? false,
     surfaceFromFirstTurn: !allLocal,
     textReplies: resolved.textReplies ?? (allLocal ? "none" : "final"),
     guidance: resolved.guidance,

@@ -131,7 +131,10 @@ describe("agent__batch", () => {
       return toolCall("agent__final_report", { report: results[1]!.text });
     };
     const fixture = await agentFixture(respond);
-    const agent = await fixture.agent("batch", { mcpServers: { test: testServerSpec() } });
+    const agent = await fixture.agent("batch", {
+      mcpServers: { test: testServerSpec() },
+      helperTools: true,
+    });
     const result = await runAgent({
       agent,
       prompt: "go",

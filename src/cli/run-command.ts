@@ -276,9 +276,9 @@ export function addRunCommand(program: Command): void {
     )
     .option(
       "--helper-tools",
-      "list agent__task_status and agent__batch (default, but for local/ models)",
+      "list agent__task_status and agent__batch (off by default: neither reads a tool result)",
     )
-    .option("--no-helper-tools", "leave agent__task_status and agent__batch out of the tool list")
+    .option("--no-helper-tools", "leave agent__task_status and agent__batch out (the default)")
     .option(
       "--text-replies <mode>",
       "a text reply before the last turn: final (the answer), confirm (asked to call agent__final_report), or none (every call asks for a tool call; text that comes anyway is asked to be confirmed); default none for local/ models, final otherwise",

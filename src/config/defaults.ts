@@ -57,8 +57,8 @@ export const DEFAULT_SETTINGS: {
   };
   readonly asyncReadyMessage: AsyncReadyMessage;
   /**
-   * agent__task_status and agent__batch are listed; undefined: yes, except when every model is
-   * a `local/` one (a small local model called them instead of the tools its task needed).
+   * agent__task_status and agent__batch are listed; undefined: no (SW-31 in
+   * docs/architecture.md: neither reads a tool result, and each definition costs every request).
    */
   readonly helperTools: boolean | undefined;
   /** `final`, or `confirm` (undefined: `confirm` when every model is `local/`, else `final`). */

@@ -610,7 +610,7 @@ describe("async sub-agents", () => {
       { mcpServers: { test: markedServer(marker) } },
       "You are a helper.",
     );
-    const agent = await fixture.agent("parent", { agents: [helper] });
+    const agent = await fixture.agent("parent", { agents: [helper], helperTools: true });
     const result = await runAgent({
       agent,
       prompt: "go",
