@@ -202,9 +202,9 @@ describe("async tools: the time trigger", () => {
     const notReady = toolMessages(fixture.server.requests[3]!).at(-1)!.text;
     expect(notReady).toBe(`Error OUTPUT_NOT_READY: ${NOT_READY_TEXT}`);
     // wait_for_tool_output is listed once a tool went on in the background; no parameters.
-    const tool = fixture.server.requests.at(-1)!.tools!.find(
-      (t) => t.function.name === "wait_for_tool_output",
-    );
+    const tool = fixture.server.requests
+      .at(-1)!
+      .tools!.find((t) => t.function.name === "wait_for_tool_output");
     expect(tool?.function.parameters).toEqual({
       type: "object",
       additionalProperties: false,
