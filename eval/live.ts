@@ -145,13 +145,18 @@ async function main(): Promise<void> {
     ...(args.only ? { only: args.only } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  const ran = run.episodes.filter((e) => args.policies.includes(e.policy as LivePolicy));
+  // Figures compare policies on the same tasks: those every policy has played.
+  const played = run.episodes.filter((e) => args.policies.includes(e.policy as LivePolicy));
+  const ran = played.filter((e) =>
+    args.policies.every((p) => played.some((o) => o.taskId === e.taskId && o.policy === p)),
+  );
   const command = `npm run eval:live -- --seed ${seed} --tasks ${args.tasks} --policies ${args.policies.join(",")}${args.ablate.length > 0 ? ` --ablate ${args.ablate.join(",")}` : ""}`;
   const reportPath = await writeLiveReport({
     episodes: ran,
     seed,
     fresh: !args.dev && seed !== DEVELOPMENT_SEED,
     tasks: new Set(ran.map((e) => e.taskId)).size,
+    seedTasks: args.tasks,
     modelLabel,
     scripted: false,
     window: args.window,

@@ -13,6 +13,8 @@ export interface LiveReportOptions {
   readonly seed: number;
   readonly fresh: boolean;
   readonly tasks: number;
+  /** The seed's task count (`--tasks`): a report of fewer tasks says it is partial. */
+  readonly seedTasks?: number;
   /** Who played: a real model (name, size, quantization) or a scripted stand-in, said so. */
   readonly modelLabel: string;
   readonly scripted: boolean;
@@ -109,12 +111,21 @@ export async function writeLiveReport(options: LiveReportOptions): Promise<strin
   const heading = options.scripted
     ? `# Live benchmark: scripted stand-in, not a real model (${options.modelLabel})`
     : `# Live benchmark: ${options.modelLabel}`;
+  const sessionMinutes = Math.round(episodes.reduce((sum, e) => sum + e.seconds, 0) / 60);
+  const partial =
+    options.seedTasks !== undefined && options.tasks < options.seedTasks
+      ? [
+          `**Partial run: ${options.tasks} of the seed's ${options.seedTasks} tasks** (those every policy has played). The command below continues it: the episodes kept are not played again.`,
+          "",
+        ]
+      : [];
   const lines = [
     heading,
     "",
+    ...partial,
     `Seed **${options.seed}** (${options.fresh ? "fresh: drawn for this run, never iterated on" : "given with --seed"}), ${options.tasks} tasks, ${Object.keys(figures).length} policies, ${episodes.length} episodes; ` +
       `every policy in a ${options.window.toLocaleString("en-US")}-token window; ${options.variant === "default" ? "spillway's default settings" : `spillway with ${options.variant}`}. ` +
-      `${Math.round(options.seconds / 60)} minutes on ${options.machine}.`,
+      `${sessionMinutes} minutes of sessions, summed, on ${options.machine}.`,
     "",
     `Reproduce: \`${options.command}\``,
     "",

@@ -107,6 +107,28 @@ describe("eval:live harness", () => {
     expect(text).toContain("scripted stand-in, not a real model");
     expect(text.indexOf("## Per policy")).toBeLessThan(text.indexOf("## Per shape"));
     expect(text).toContain("| spillway | 2/2 (100%");
+    expect(text).not.toContain("Partial run");
+    const minutes = Math.round(run.episodes.reduce((sum, e) => sum + e.seconds, 0) / 60);
+    expect(text).toContain(`${minutes} minutes of sessions, summed, on test.`);
+    // A report of fewer tasks than the seed's says it is partial and how to continue.
+    const partial = await writeLiveReport({
+      episodes: run.episodes,
+      seed: 31,
+      fresh: false,
+      tasks: 2,
+      seedTasks: 30,
+      modelLabel: "file reader",
+      scripted: true,
+      window: 8192,
+      machine: "test",
+      seconds: run.seconds,
+      command: "npm run eval:live -- --seed 31 --tasks 30",
+      variant: "default",
+      out,
+    });
+    expect(await readFile(partial, "utf8")).toContain(
+      "**Partial run: 2 of the seed's 30 tasks** (those every policy has played).",
+    );
   });
 
   it("counts an answer given without reading as invented, and continues a run where it stopped", async () => {
