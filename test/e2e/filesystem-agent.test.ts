@@ -56,7 +56,12 @@ async function writeLog(path: string, bytes: number): Promise<string> {
   return hash.digest("hex");
 }
 
-async function setup(respond: Responder, surface: string, bytes: number) {
+async function setup(
+  respond: Responder,
+  surface: string,
+  bytes: number,
+  settings: Record<string, unknown> = {},
+) {
   const fixture = await agentFixture(respond);
   const root = join(fixture.dir, "files");
   const sha256 = await writeLog(join(root, "app.log"), bytes);
@@ -67,6 +72,7 @@ async function setup(respond: Responder, surface: string, bytes: number) {
     // The handle messages are under test here; with async on, get_tool_output's size trigger
     // would announce the file ready instead (the triage example runs that path).
     async: false,
+    ...settings,
   });
   return { fixture, root, sha256, agent };
 }
@@ -259,15 +265,19 @@ describe("server-filesystem, a partial read", () => {
 
   it("returns the part asked for with guidance.wholeReads off", async () => {
     let root = "";
-    const respond = tailThenReport(() => root);
-    const fixture = await agentFixture(respond);
-    root = join(fixture.dir, "files");
-    await writeLog(join(root, "app.log"), 2 * 1024 * 1024);
-    const agent = await fixture.agent("partial", {
-      mcpServers: { fs: filesystemServer(root) },
-      async: false,
-      guidance: { wholeReads: false },
-    });
+    const {
+      fixture,
+      agent,
+      root: r,
+    } = await setup(
+      tailThenReport(() => root),
+      "get_tool_output",
+      2 * 1024 * 1024,
+      {
+        guidance: { wholeReads: false },
+      },
+    );
+    root = r;
     const result = await runAgent({
       agent,
       prompt: "Find the incident in app.log.",
