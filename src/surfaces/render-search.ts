@@ -4,7 +4,7 @@
  * Rows stay line numbers and text, so a reader can find each line again (and show it inside
  * its record).
  */
-import type { SearchMatch, SearchResult, SearchSummary } from "../retrieval/search.js";
+import type { SearchMatch, SearchSummary } from "../retrieval/search.js";
 import type { SessionSearchResult } from "../retrieval/search-session.js";
 
 const n = (value: number) => value.toLocaleString("en-US");
@@ -12,7 +12,8 @@ const lines = (count: number) => `${n(count)} line${count === 1 ? "" : "s"}`;
 /** Terms listed in a header; the rest are counted. */
 const SHOWN_TERMS = 12;
 
-function matchRow(match: SearchMatch): string {
+/** A ranked line as `LINE: text`, saying when it is an excerpt of a long line. */
+export function matchRow(match: SearchMatch): string {
   const clip = match.clipped
     ? ` [excerpt of a long line: chars ${n(match.provenance.charStart)}-${n(match.provenance.charEnd)}]`
     : "";
@@ -27,13 +28,13 @@ function wordsOf(summary: SearchSummary): string {
 }
 
 /** `12 matching lines (lines holding each word: boot: 12, marker: 3)`. */
-function matching(summary: SearchSummary): string {
+export function matching(summary: SearchSummary): string {
   const count = summary.matchingLines;
   return `${n(count)} matching line${count === 1 ? "" : "s"} (lines holding each word: ${wordsOf(summary)})`;
 }
 
 /** Notes on what limited the search, one per line. */
-function notes(summary: SearchSummary, searched: string): string[] {
+export function notes(summary: SearchSummary, searched: string): string[] {
   const out: string[] = [];
   if (summary.ignoredWords.length > 0)
     out.push(`[common words left out: ${summary.ignoredWords.join(", ")}]`);
@@ -65,22 +66,11 @@ function fitted(rows: readonly string[], maxChars: number): { shown: string[]; l
   return { shown, left: rows.length - shown.length };
 }
 
-function leftNote(left: number): string[] {
+/** The note on ranked lines that did not fit the answer. */
+export function leftNote(left: number): string[] {
   return left > 0
     ? [`[${lines(left)} more ranked below did not fit this answer; read one with mode="slice"]`]
     : [];
-}
-
-/** One output's search: `[out_… search "…": …]`, then `LINE: text` rows, best first. */
-export function renderSearch(result: SearchResult, maxChars: number): string {
-  const head = `[${result.outputId} search ${JSON.stringify(result.query)}: `;
-  const header =
-    result.matches.length === 0
-      ? `${head}no line holds these words: ${result.terms.map((t) => t.term).join(", ")}]`
-      : `${head}${matching(result)}; showing the best ${result.matches.length} · LINE: text]`;
-  const { shown, left } = fitted(result.matches.map(matchRow), maxChars);
-  const searched = `lines 1-${n(result.searchedLines)} of ${n(result.totalLines)}`;
-  return [header, ...shown, ...leftNote(left), ...notes(result, searched)].join("\n");
 }
 
 /**

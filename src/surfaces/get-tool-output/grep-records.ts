@@ -5,35 +5,12 @@
  * record over its limits names the exact slices of what it left out.
  */
 import type { GrepMatch, GrepResult } from "../../retrieval/grep.js";
-import { fieldsLine, recordShows } from "../../retrieval/record-matches.js";
-import type { MatchRecord, OmittedPart } from "../../retrieval/record-types.js";
-import { recordAround } from "../../retrieval/records.js";
+import type { MatchRecord } from "../../retrieval/record-types.js";
 import type { OpenedOutput } from "../../store/output-store.js";
 import { grepHeader, grepLines, grepWindowedNote, renderGrep } from "../render.js";
 import type { SurfaceContext } from "../surface.js";
+import { groupInRecords, type RecordGroup, recordBody, recordHeader } from "./match-records.js";
 import { withOpened } from "./read.js";
-import { getToolOutputCall } from "./schema.js";
-
-const n = (value: number) => value.toLocaleString("en-US");
-
-const KIND_NAMES: Record<MatchRecord["kind"], string> = {
-  "json-object": "JSON object",
-  "json-line": "JSON line",
-  "yaml-item": "list item",
-  "csv-row": "CSV row",
-  "log-entry": "log entry",
-  block: "block",
-  lines: "lines",
-};
-
-/** Characters one record may take, at most (the retrieval default). */
-const RECORD_CHARS = 4_000;
-
-/** A group of matches shown together: inside one record, or as grep lines. */
-interface Shown {
-  readonly record: MatchRecord | null;
-  readonly matches: GrepMatch[];
-}
 
 /** True when a record says no more than the match line (and its context) would. */
 function isBare(record: MatchRecord, match: GrepMatch): boolean {
@@ -43,65 +20,10 @@ function isBare(record: MatchRecord, match: GrepMatch): boolean {
   );
 }
 
-function omittedText(id: string, part: OmittedPart): string {
-  const where =
-    "lineStart" in part.slice
-      ? part.lineStart === part.lineEnd
-        ? `line ${n(part.lineStart)}`
-        : `lines ${n(part.lineStart)}-${n(part.lineEnd)}`
-      : `chars ${n(part.charStart)}-${n(part.charEnd)} of line ${n(part.lineStart)}`;
-  const slice =
-    "lineStart" in part.slice
-      ? { line_start: part.slice.lineStart, line_end: part.slice.lineEnd }
-      : { start: part.slice.start, length: part.slice.length };
-  return `${where} ${getToolOutputCall({ id, mode: "slice", slice })}`;
-}
-
-/** The line that introduces a record: its kind, its extent, and what it left out. */
-function recordHeader(id: string, record: MatchRecord): string {
-  const lines =
-    record.lineStart === record.lineEnd
-      ? `line ${n(record.lineStart)}`
-      : `lines ${n(record.lineStart)}-${n(record.lineEnd)}`;
-  const p = record.provenance;
-  const onOneLine =
-    record.lineStart === record.lineEnd && record.kind !== "csv-row"
-      ? `, chars ${n(record.charStart)}-${n(record.charEnd)}`
-      : "";
-  const header = record.header
-    ? `; names from the header, line ${n(record.header.provenance.lineStart)}`
-    : "";
-  if (!record.clipped) return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${header}]`;
-  const shown =
-    p.lineStart === p.lineEnd && record.lineStart !== record.lineEnd
-      ? `part of line ${n(p.lineStart)}`
-      : p.lineStart === p.lineEnd
-        ? `chars ${n(p.charStart)}-${n(p.charEnd)}`
-        : `lines ${n(p.lineStart)}-${n(p.lineEnd)}`;
-  const left = record.clipped.omitted.map((part) => omittedText(id, part)).join("; ");
-  return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${header}; too long to show whole, showing ${shown}; left out: ${left}]`;
-}
-
-/** A record's lines, numbered like grep: `LINE:COL: text` on a matching line, `LINE- text` around. */
-function recordBody(record: MatchRecord, matches: readonly GrepMatch[]): string {
-  const first = record.provenance.lineStart;
-  if (record.fields) return `${record.lineStart}: ${fieldsLine(record.fields)}`;
-  const columns = new Map(matches.map((m) => [m.line, m.column]));
-  return record.text
-    .split("\n")
-    .map((text, i) => {
-      const line = first + i;
-      const column = columns.get(line);
-      const body = text.replace(/\r$/, "");
-      return column === undefined ? `${line}- ${body}` : `${line}:${column}: ${body}`;
-    })
-    .join("\n");
-}
-
-function blockOf(id: string, group: Shown): string {
-  if (group.record)
-    return `${recordHeader(id, group.record)}\n${recordBody(group.record, group.matches)}`;
-  return grepLines(group.matches[0]!);
+function blockOf(id: string, group: RecordGroup<GrepMatch>): string {
+  if (!group.record) return grepLines(group.matches[0]!);
+  const marks = new Map(group.matches.map((m) => [m.line, m.column]));
+  return `${recordHeader(id, group.record)}\n${recordBody(group.record, marks)}`;
 }
 
 /**
@@ -119,29 +41,12 @@ export async function renderGrepRecords(
   continueCall: (cursor: number) => string,
 ): Promise<string> {
   const id = result.outputId;
-  const groups: Shown[] = [];
-  let used = 0;
-  let shownMatches = 0;
-  for (const match of result.matches) {
-    const holder = groups.find((g) => g.record && recordShows(g.record, match));
-    if (holder) {
-      holder.matches.push(match);
-      shownMatches++;
-      continue;
-    }
-    const room = maxChars - used;
-    const record = await recordAround(
-      opened,
-      { line: match.line, charOffset: match.matchCharStart },
-      { maxChars: Math.max(200, Math.min(RECORD_CHARS, room - 300)) },
-    );
-    const group: Shown = { record: isBare(record, match) ? null : record, matches: [match] };
-    const size = blockOf(id, group).length + 8;
-    if (groups.length > 0 && used + size > maxChars) break;
-    groups.push(group);
-    used += size;
-    shownMatches++;
-  }
+  const { groups, shown: shownMatches } = await groupInRecords(opened, result.matches, {
+    at: (m) => m,
+    bare: isBare,
+    text: (group) => blockOf(id, group),
+    maxChars,
+  });
   const records = groups.filter((g) => g.record).length;
   const header = grepHeader(result, shownMatches, records);
   // Records open with their own header line; grep lines with context are set apart by "--".

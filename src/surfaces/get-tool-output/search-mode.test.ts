@@ -85,4 +85,91 @@ describe('get_tool_output(mode="search")', () => {
       '[Not used in mode="grep": max_results, which belongs to mode="search"',
     );
   });
+
+  it("shows each ranked line inside its record: the list item, the JSON object, the CSV row", async () => {
+    const { store: outputs } = await tempStore();
+    const pods = Array.from({ length: 40 }, (_, i) =>
+      [
+        "- metadata:",
+        `    name: web-${i}`,
+        "  status:",
+        `    reason: ${i === 23 ? "OOMKilled" : "Completed"}`,
+        `    image: registry.example/web:${i}`,
+      ].join("\n"),
+    ).join("\n");
+    const orders = JSON.stringify(
+      {
+        data: Array.from({ length: 30 }, (_, i) => ({
+          id: 1000 + i,
+          shipping: { tracking: `T${i}X` },
+        })),
+      },
+      null,
+      2,
+    );
+    const rows = ["id,city,weight", ...Array.from({ length: 50 }, (_, i) => `S${i},City${i},${i}`)];
+    const yaml = await outputs.put(origin("k8s__get"), `${pods}\n`);
+    const json = await outputs.put(origin("api__orders"), orders);
+    const csv = await outputs.put(origin("fs__read"), `${rows.join("\n")}\n`);
+    const surface = createGetToolOutputSurface({ synopsisLines: 5 });
+    const context: SurfaceContext = {
+      outputs,
+      scope: SCOPE,
+      maxChars: 100_000,
+      tokenizer: "o200k_base",
+      outputOfToolCall: async () => undefined,
+    };
+    const search = (id: string, query: string, max_results = 1) =>
+      surface.execute("get_tool_output", { id, mode: "search", query, max_results }, context);
+
+    // The pod's name and image are lines away from the word searched for, in the same item.
+    const pod = await search(yaml.id, "oomkilled");
+    expect(pod.text).toContain("showing the best 1 in 1 record");
+    expect(pod.text).toContain("[record: list item, lines 116-120]");
+    expect(pod.text).toContain("117-     name: web-23\n118-   status:\n119:     reason: OOMKilled");
+    expect(pod.text).toContain("120-     image: registry.example/web:23");
+
+    const order = await search(json.id, "1017");
+    expect(order.text).toContain("[record: JSON object,");
+    expect(order.text).toContain(`106:       "id": 1017,`);
+    expect(order.text).toContain('"tracking": "T17X"');
+    expect(order.text).not.toContain("T16X");
+
+    // Minified: one long line; the excerpt's record is the object inside it.
+    const minified = await outputs.put(origin("api__orders"), JSON.stringify(JSON.parse(orders)));
+    const inLine = await search(minified.id, "1017");
+    expect(inLine.text).toMatch(/\[record: JSON object, line 1, chars [\d,]+-[\d,]+\]/);
+    expect(inLine.text).toContain('1: {"id":1017,"shipping":{"tracking":"T17X"}}');
+
+    const row = await search(csv.id, "City31");
+    expect(row.text).toContain("[record: CSV row, line 33; names from the header, line 1]");
+    expect(row.text).toContain("33: id=S31, city=City31, weight=31");
+  });
+
+  it("shows a record once however many of its lines rank, and bare lines as LINE: text", async () => {
+    const { store: outputs } = await tempStore();
+    const items = Array.from({ length: 20 }, (_, i) =>
+      [
+        `- name: job-${i}`,
+        `  owner: team-${i % 2 === 0 ? "red" : "blue"}`,
+        `  note: run ${i}`,
+      ].join("\n"),
+    ).join("\n");
+    const yaml = await outputs.put(origin("ci__jobs"), `${items}\n`);
+    const surface = createGetToolOutputSurface({ synopsisLines: 5 });
+    const answer = await surface.execute(
+      "get_tool_output",
+      { id: yaml.id, mode: "search", query: "job-7 run 7", max_results: 2 },
+      {
+        outputs,
+        scope: SCOPE,
+        maxChars: 100_000,
+        tokenizer: "o200k_base",
+        outputOfToolCall: async () => undefined,
+      },
+    );
+    expect(answer.text).toContain("showing the best 2 in 1 record");
+    expect(answer.text.match(/\[record: /g)).toHaveLength(1);
+    expect(answer.text).toContain("22: - name: job-7\n23-   owner: team-blue\n24:   note: run 7");
+  });
 });

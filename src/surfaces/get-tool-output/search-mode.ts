@@ -1,13 +1,15 @@
 import { SpillwayError } from "../../core/errors.js";
 import { searchSession } from "../../retrieval/search-session.js";
-import { renderSearch, renderSessionSearch } from "../render-search.js";
+import { renderSessionSearch } from "../render-search.js";
 import type { SurfaceContext } from "../surface.js";
-import { readerFor } from "./read.js";
+import { readerFor, withOpened } from "./read.js";
+import { renderSearchRecords } from "./search-records.js";
 import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
 
 /**
  * mode="search": the lines that best match the query's words, best first; with an id in that
- * output, without one in every output of the session (those out of the context included).
+ * output, each inside its record (search-records.ts); without one, in every output of the
+ * session (those out of the context included).
  */
 export async function searchMode(
   args: GetToolOutputArgs,
@@ -27,8 +29,11 @@ export async function searchMode(
     ...(args.max_results !== undefined ? { maxResults: args.max_results } : {}),
   };
   if (args.id !== undefined) {
-    const result = await readerFor(args.id, context)({ mode: "search", ...request });
-    return renderSearch(result, context.maxChars);
+    const id = args.id;
+    const result = await readerFor(id, context)({ mode: "search", ...request });
+    return withOpened(id, context, (opened) =>
+      renderSearchRecords(result, opened, context.maxChars),
+    );
   }
   if (!("sessionId" in context.scope)) {
     throw new SpillwayError(

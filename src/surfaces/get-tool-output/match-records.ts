@@ -1,0 +1,152 @@
+/**
+ * Matches shown inside their records (SW-11): the JSON object, YAML item, CSV row, log entry or
+ * failure block around each match, each record once however many of its matches it holds, as
+ * many as fit a read's budget. Grep and search both show their matches this way.
+ */
+import { fieldsLine, type MatchAt, recordShows } from "../../retrieval/record-matches.js";
+import type { MatchRecord, OmittedPart } from "../../retrieval/record-types.js";
+import { recordAround } from "../../retrieval/records.js";
+import type { OpenedOutput } from "../../store/output-store.js";
+import { getToolOutputCall } from "./schema.js";
+
+const n = (value: number) => value.toLocaleString("en-US");
+
+const KIND_NAMES: Record<MatchRecord["kind"], string> = {
+  "json-object": "JSON object",
+  "json-line": "JSON line",
+  "yaml-item": "list item",
+  "csv-row": "CSV row",
+  "log-entry": "log entry",
+  block: "block",
+  lines: "lines",
+};
+
+/** Characters one record may take, at most (the retrieval default). */
+const RECORD_CHARS = 4_000;
+
+/** Matches shown together: inside one record, or (record null) as the match's own lines. */
+export interface RecordGroup<M> {
+  readonly record: MatchRecord | null;
+  readonly matches: M[];
+}
+
+function omittedText(id: string, part: OmittedPart): string {
+  const where =
+    "lineStart" in part.slice
+      ? part.lineStart === part.lineEnd
+        ? `line ${n(part.lineStart)}`
+        : `lines ${n(part.lineStart)}-${n(part.lineEnd)}`
+      : `chars ${n(part.charStart)}-${n(part.charEnd)} of line ${n(part.lineStart)}`;
+  const slice =
+    "lineStart" in part.slice
+      ? { line_start: part.slice.lineStart, line_end: part.slice.lineEnd }
+      : { start: part.slice.start, length: part.slice.length };
+  return `${where} ${getToolOutputCall({ id, mode: "slice", slice })}`;
+}
+
+/**
+ * The line that introduces a record: its kind, its extent, and what it left out.
+ *
+ * @example
+ * recordHeader("out_1", record); // "[record: list item, lines 3-31]"
+ */
+export function recordHeader(id: string, record: MatchRecord): string {
+  const lines =
+    record.lineStart === record.lineEnd
+      ? `line ${n(record.lineStart)}`
+      : `lines ${n(record.lineStart)}-${n(record.lineEnd)}`;
+  const p = record.provenance;
+  const onOneLine =
+    record.lineStart === record.lineEnd && record.kind !== "csv-row"
+      ? `, chars ${n(record.charStart)}-${n(record.charEnd)}`
+      : "";
+  const header = record.header
+    ? `; names from the header, line ${n(record.header.provenance.lineStart)}`
+    : "";
+  if (!record.clipped) return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${header}]`;
+  const shown =
+    p.lineStart === p.lineEnd && record.lineStart !== record.lineEnd
+      ? `part of line ${n(p.lineStart)}`
+      : p.lineStart === p.lineEnd
+        ? `chars ${n(p.charStart)}-${n(p.charEnd)}`
+        : `lines ${n(p.lineStart)}-${n(p.lineEnd)}`;
+  const left = record.clipped.omitted.map((part) => omittedText(id, part)).join("; ");
+  return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${header}; too long to show whole, showing ${shown}; left out: ${left}]`;
+}
+
+/**
+ * A record's lines, numbered as grep numbers them: a matching line `LINE:COL: text` (or
+ * `LINE: text` when its mark has no column), a line around the matches `LINE- text`.
+ *
+ * @example
+ * recordBody(record, new Map([[12, 5]])); // "11-   - name: web-1\n12:5:     image: nginx:1.27\n…"
+ */
+export function recordBody(record: MatchRecord, marks: ReadonlyMap<number, number | null>): string {
+  const first = record.provenance.lineStart;
+  if (record.fields) return `${record.lineStart}: ${fieldsLine(record.fields)}`;
+  return record.text
+    .split("\n")
+    .map((text, i) => {
+      const line = first + i;
+      const body = text.replace(/\r$/, "");
+      if (!marks.has(line)) return `${line}- ${body}`;
+      const column = marks.get(line);
+      return column == null ? `${line}: ${body}` : `${line}:${column}: ${body}`;
+    })
+    .join("\n");
+}
+
+/** How grouping places and shows each match. */
+export interface GroupingOptions<M> {
+  /** Where the match is: its line and the character its record is found around. */
+  readonly at: (match: M) => MatchAt;
+  /** True when a record says no more than the match's own lines would. */
+  readonly bare: (record: MatchRecord, match: M) => boolean;
+  /** The text a group is shown as (its size counts against the budget). */
+  readonly text: (group: RecordGroup<M>) => string;
+  /** Characters for every group together (the first is shown whatever its size). */
+  readonly maxChars: number;
+}
+
+/**
+ * Groups matches, in order, into the records that hold them, while they fit `maxChars`: a
+ * match inside a record already shown joins it; a record that adds nothing to the match's own
+ * lines is left out (record null). Returns the groups and how many matches they show.
+ *
+ * @example
+ * const { groups, shown } = await groupInRecords(opened, matches, { at, bare, text, maxChars: 8_000 });
+ */
+export async function groupInRecords<M>(
+  opened: OpenedOutput,
+  matches: readonly M[],
+  options: GroupingOptions<M>,
+): Promise<{ groups: RecordGroup<M>[]; shown: number }> {
+  const groups: RecordGroup<M>[] = [];
+  let used = 0;
+  let shown = 0;
+  for (const match of matches) {
+    const at = options.at(match);
+    const holder = groups.find((g) => g.record && recordShows(g.record, at));
+    if (holder) {
+      holder.matches.push(match);
+      shown++;
+      continue;
+    }
+    const room = options.maxChars - used;
+    const record = await recordAround(
+      opened,
+      { line: at.line, charOffset: at.matchCharStart },
+      { maxChars: Math.max(200, Math.min(RECORD_CHARS, room - 300)) },
+    );
+    const group: RecordGroup<M> = {
+      record: options.bare(record, match) ? null : record,
+      matches: [match],
+    };
+    const size = options.text(group).length + 8;
+    if (groups.length > 0 && used + size > options.maxChars) break;
+    groups.push(group);
+    used += size;
+    shown++;
+  }
+  return { groups, shown };
+}
