@@ -3,8 +3,8 @@ import { searchSession } from "../../retrieval/search-session.js";
 import { renderSessionSearch } from "../render-search.js";
 import type { SurfaceContext } from "../surface.js";
 import { readerFor, withOpened } from "./read.js";
-import { renderSearchRecords } from "./search-records.js";
 import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
+import { renderSearchRecords } from "./search-records.js";
 
 /**
  * mode="search": the lines that best match the query's words, best first; with an id in that
