@@ -128,13 +128,27 @@ export interface QueryTerms {
   readonly ignored: string[];
 }
 
-/** The distinct terms of a query, without stop words; at most `maxTerms`. */
+/**
+ * A term written in hiragana alone. Japanese writes its particles, verb endings and auxiliaries
+ * (は, どの, されて, ます) in hiragana and most content words in kanji or katakana, so the pairs
+ * of a question's hiragana are its grammar: they match whichever lines share it, not the thing
+ * asked about. A query drops them when it has other words, as it drops English stop words.
+ */
+const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
+
+/**
+ * The distinct terms of a query, without stop words (nor, beside other words, hiragana-only
+ * terms); at most `maxTerms`.
+ */
 export function queryTerms(query: string, maxTerms: number): QueryTerms & { dropped: string[] } {
   const terms: string[] = [];
   const ignored: string[] = [];
   const dropped: string[] = [];
-  for (const term of new Set(termsOf(query, { forQuery: true }))) {
-    if (STOP_WORDS.has(term)) ignored.push(term);
+  const distinct = [...new Set(termsOf(query, { forQuery: true }))];
+  const content = distinct.filter((t) => !STOP_WORDS.has(t) && !HIRAGANA_ONLY.test(t));
+  const grammar = content.length > 0 ? HIRAGANA_ONLY : undefined;
+  for (const term of distinct) {
+    if (STOP_WORDS.has(term) || grammar?.test(term)) ignored.push(term);
     else if (terms.length < maxTerms) terms.push(term);
     else dropped.push(term);
   }

@@ -94,6 +94,42 @@ describe("search: words, not exact text", () => {
     expectExact(marker, text);
   });
 
+  it("leaves a Japanese question's grammar out: its hiragana pairs do not outrank the word asked about", async () => {
+    const cities = ["大阪第二", "東京第一", "札幌", "福岡"];
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) => `品番: AB-${10000 + i}  品名: 木製デスクライト  倉庫: ${cities[i % 4]}  数量: ${i}`,
+    );
+    // Notes written in the same grammar as the question, holding none of its content words.
+    for (let i = 3; i < 400; i += 7)
+      lines[i] = "照明が切れていますか。どの棚に置かれていますか、確認されていますか。";
+    lines[250] = `品番: MS-44951  品名: 保冷バッグ  倉庫: 大阪第二  数量: 12`;
+    const { opened } = await openText(`${lines.join("\n")}\n`);
+    const found = await searchOutput(opened, {
+      query: "MS-44951 はどの倉庫に保管されていますか",
+      maxResults: 3,
+    });
+    expect(found.matches[0]).toMatchObject({ line: 251 });
+    expect(found.ignoredWords).toEqual(expect.arrayContaining(["はど", "どの", "ます", "すか"]));
+    expect(found.terms.map((t) => t.term)).toEqual(
+      expect.arrayContaining(["ms", "44951", "倉庫", "保管"]),
+    );
+    // A pair across a particle and a noun is kept: it is part of the noun's context.
+    const kana = await searchOutput(opened, { query: "どの棚" });
+    expect(kana.terms.map((t) => t.term)).toEqual(["の棚"]);
+    // A query of hiragana alone keeps its words: they are all it asks about.
+    const onlyKana = await searchOutput(opened, { query: "されていますか" });
+    expect(onlyKana.terms.map((t) => t.term)).toEqual([
+      "され",
+      "れて",
+      "てい",
+      "いま",
+      "ます",
+      "すか",
+    ]);
+    expect(onlyKana.matches[0]!.text).toContain("確認されていますか");
+  });
+
   it("finds Thai words in a sentence without spaces", async () => {
     const text = [
       "ระบบเริ่มทำงานแล้ว",
