@@ -122,6 +122,20 @@ describe("guidance switches", () => {
     expect(on.result.report).not.toBe(off.result.report);
   });
 
+  it("taskRecord: the handle message shows the task's best line without its record", async () => {
+    const respond: Responder = (request, context) =>
+      context.callIndex === 0
+        ? toolCall("test__generate_output", { bytes: 40_000, kind: "json", needle: "ZX-4242" })
+        : toolCall("agent__final_report", { report: toolMessages(request)[0]!.text });
+    const prompt = "Which record holds ZX-4242?";
+    const on = await run(respond, undefined, { prompt });
+    const off = await run(respond, "taskRecord", { prompt });
+    expect(on.result.report).toContain("[record: JSON object, lines ");
+    expect(on.result.report).toContain("ZX-4242");
+    expect(off.result.report).toContain("ZX-4242");
+    expect(off.result.report).not.toContain("[record:");
+  });
+
   it("evidenceQuotes: the final turn does not quote what the reads returned", async () => {
     const respond: Responder = (request, context) => {
       if (context.callIndex === 0) return generate();

@@ -51,6 +51,7 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
       ...(context.state.taskText && guided(context.settings, "taskSearch")
         ? { taskText: context.state.taskText }
         : {}),
+      ...(guided(context.settings, "taskRecord") ? { taskRecord: true } : {}),
       ...(context.state.liftedArguments.has(record.id)
         ? { liftedArguments: context.state.liftedArguments.get(record.id)! }
         : {}),

@@ -11,6 +11,7 @@ import { boolean, strictObject } from "./schema-helpers.js";
 export const GUIDANCE_SWITCHES = [
   "notice",
   "taskSearch",
+  "taskRecord",
   "evidenceQuotes",
   "repeatNotes",
   "finalTurn",
@@ -25,6 +26,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
   notice: "the per-turn System Notice (turn, context use, background tools, what to do now)",
   taskSearch:
     "the handle message's search for the task's words: its best lines and the example calls built from those words",
+  taskRecord:
+    "the handle message shows the task search's best line inside its record (JSON object, list item, CSV row, log entry)",
   evidenceQuotes: "the final turn's quote of what the session's reads returned about the task",
   repeatNotes:
     "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads",

@@ -105,8 +105,11 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
         context.outputs,
         context.scope,
         options.synopsisLines,
-        context.taskText,
-        context.liftedArguments,
+        {
+          ...(context.taskText ? { taskText: context.taskText } : {}),
+          ...(context.liftedArguments ? { liftedArguments: context.liftedArguments } : {}),
+          ...(context.taskRecord ? { taskRecord: true } : {}),
+        },
       ),
     }),
     execute: async (_toolName, rawArgs, context): Promise<SurfaceAnswer> => {

@@ -1,6 +1,12 @@
 import { clipText } from "../core/clip-text.js";
+import { fieldsLine } from "../retrieval/record-matches.js";
+import type { MatchRecord } from "../retrieval/record-types.js";
+import { recordAround } from "../retrieval/records.js";
+import type { SearchMatch } from "../retrieval/search.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
+import { recordHeader } from "./get-tool-output/match-records.js";
+import { isBare, placeOf } from "./get-tool-output/search-records.js";
 import { type TaskLines, taskLines } from "./task-lines.js";
 import { searchForTask, type TaskSearch } from "./task-search.js";
 
@@ -125,17 +131,69 @@ export function readCallLines(id: string, hints: ReadCallHints = {}): string[] {
 
 /** Lines of the task search shown in the handle message. */
 const TASK_LINES = 3;
+/** Bounds of the record shown around the task search's best line (the rest is named by slice). */
+const TASK_RECORD = { maxLines: 40, maxChars: 1_600 } as const;
 
-/** The task search's best lines, labelled as what they are: places to check, not the answer. */
-function searchLines(search: TaskSearch): string[] {
+const searchRow = (m: SearchMatch) =>
+  `  ${m.line}| ${clipText(m.text, SYNOPSIS_LINE_CHARS, { sayLength: true })}`;
+
+/** A record's lines as the handle message numbers lines (`  LINE| text`), under its header. */
+function recordRows(id: string, record: MatchRecord): string[] {
+  const first = record.provenance.lineStart;
+  const body = record.fields
+    ? [`  ${record.lineStart}| ${fieldsLine(record.fields)}`]
+    : record.text.split("\n").map((text, i) => `  ${first + i}| ${text.replace(/\r$/, "")}`);
+  return [`  ${recordHeader(id, record)}`, ...body];
+}
+
+/**
+ * The record the task search's best line belongs to, when it says more than the line (SW-11):
+ * the fields a question names beside the one it was found by are in it, not on the line.
+ */
+async function bestRecord(
+  outputs: OutputStore,
+  record: OutputRecord,
+  scope: ReadScope,
+  best: SearchMatch,
+): Promise<MatchRecord | undefined> {
+  const opened = await outputs.open(record.id, scope);
+  try {
+    const at = placeOf(best);
+    const found = await recordAround(
+      opened,
+      { line: at.line, charOffset: at.matchCharStart },
+      TASK_RECORD,
+    );
+    return isBare(found, best) ? undefined : found;
+  } finally {
+    await opened.close();
+  }
+}
+
+/**
+ * The task search's best lines, labelled as what they are: places to check, not the answer. The
+ * best comes inside its record when it has one; lines that record holds are not repeated.
+ */
+function searchLines(id: string, search: TaskSearch, best: MatchRecord | undefined): string[] {
   if (search.matches.length === 0) return [];
+  const inBest = (m: SearchMatch) =>
+    best && m.line >= best.provenance.lineStart && m.line <= best.provenance.lineEnd;
   return [
     "",
     "A search of it for the words of your task found these lines (best first). They are where to look, not the answer: check them against what your task asks.",
-    ...search.matches.map(
-      (m) => `  ${m.line}| ${clipText(m.text, SYNOPSIS_LINE_CHARS, { sayLength: true })}`,
-    ),
+    ...(best ? recordRows(id, best) : []),
+    ...search.matches.filter((m, i) => !(best && (i === 0 || inBest(m)))).map(searchRow),
   ];
+}
+
+/** What the handle message draws on besides the output: the task, and the call's own story. */
+export interface HandleOptions {
+  /** The session's task: the message searches the output for its words. */
+  readonly taskText?: string;
+  /** The limiting arguments of the call that were not applied: it was run whole. */
+  readonly liftedArguments?: readonly string[];
+  /** Show the search's best line inside its record (the `taskRecord` guidance switch). */
+  readonly taskRecord?: boolean;
 }
 
 /**
@@ -148,9 +206,9 @@ export async function defaultHandleMessage(
   outputs: OutputStore,
   scope: ReadScope,
   synopsisLines: number,
-  taskText?: string,
-  liftedArguments?: readonly string[],
+  options: HandleOptions = {},
 ): Promise<string> {
+  const { taskText, liftedArguments } = options;
   const id = record.id;
   const size =
     record.kind === "binary"
@@ -181,6 +239,10 @@ export async function defaultHandleMessage(
   const search = taskText
     ? await searchForTask(outputs, record, scope, taskText, TASK_LINES).catch(() => undefined)
     : undefined;
+  const best =
+    search?.matches[0] && options.taskRecord
+      ? await bestRecord(outputs, record, scope, search.matches[0]).catch(() => undefined)
+      : undefined;
   const lines = taskText ? taskLines(taskText, record.lineCount ?? 0) : undefined;
   const calls = readCallLines(id, {
     ...(json ? { jsonQuery: exampleJsonQuery(synopsis, record.kind === "ndjson") } : {}),
@@ -189,7 +251,7 @@ export async function defaultHandleMessage(
   });
   return [
     ...head,
-    ...(search ? searchLines(search) : []),
+    ...(search ? searchLines(id, search, best) : []),
     "",
     "Read it with:",
     ...calls,

@@ -79,6 +79,8 @@ export interface Surface {
       readonly taskText?: string;
       /** The limiting arguments of the call that were not applied: it was run whole. */
       readonly liftedArguments?: readonly string[];
+      /** Show the task search's best line inside its record. */
+      readonly taskRecord?: boolean;
     },
   ): Promise<Placeholder>;
   execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;

@@ -11,10 +11,10 @@ import { defaultHandleMessage } from "./handle-message.js";
 const filler = (i: number) =>
   `2026-03-14T08:${String(i % 60).padStart(2, "0")}:00Z INFO [svc-${i % 7}] request ${i} served in ${i % 90} ms`;
 
-async function handleFor(text: string, task: string): Promise<string> {
+async function handleFor(text: string, task: string, taskRecord = false): Promise<string> {
   const { store } = await tempStore();
   const record = await store.put(origin("fs__read_text_file"), text);
-  return defaultHandleMessage(record, store, SCOPE, 5, task);
+  return defaultHandleMessage(record, store, SCOPE, 5, { taskText: task, taskRecord });
 }
 
 /** The values of every example call's pattern or query. */
@@ -138,5 +138,46 @@ describe("the handle message's search for the task", () => {
       "2026-03-14T10:00:00Z ERROR [svc-3] request 31000 failed: disk quota exceeded on vol-7";
     const message = await handleFor(lines.join("\n"), "Why did the disk quota fail?");
     expect(searchSection(message)).toContain("31001| 2026-03-14T10:00:00Z ERROR [svc-3]");
+  });
+
+  it("shows the best line inside its record, with taskRecord, and does not repeat its lines", async () => {
+    const pods = Array.from({ length: 60 }, (_, i) =>
+      [
+        "- metadata:",
+        `    name: api-${i}`,
+        "  status:",
+        `    reason: ${i === 41 ? "OOMKilled" : "Completed"}`,
+        `    image: registry.example/api:${i}`,
+      ].join("\n"),
+    ).join("\n");
+    const task = "Which image did the pod that was OOMKilled run?";
+    const message = await handleFor(`${pods}\n`, task, true);
+    expect(message).toContain("  [record: list item, lines 206-210]");
+    expect(message).toContain(
+      "  206| - metadata:\n  207|     name: api-41\n  208|   status:\n  209|     reason: OOMKilled\n  210|     image: registry.example/api:41",
+    );
+    expect(message.match(/ {2}209\| /g)).toHaveLength(1);
+    // Off: the line alone, its pod's name and image out of sight.
+    const off = await handleFor(`${pods}\n`, task, false);
+    expect(off).toContain("  209|     reason: OOMKilled");
+    expect(off).not.toContain("api-41");
+    expect(off).not.toContain("[record:");
+  });
+
+  it("shows a CSV row with its header's names, and a log line alone (its record is the line)", async () => {
+    const rows = [
+      "id,tracking,city",
+      ...Array.from({ length: 80 }, (_, i) => `S${i},TR${1000 + i},City${i}`),
+    ];
+    const csv = await handleFor(`${rows.join("\n")}\n`, "Where did TR1044 go?", true);
+    expect(csv).toContain("[record: CSV row, line 46; names from the header, line 1]");
+    expect(csv).toContain("  46| id=S44, tracking=TR1044, city=City44");
+    const log = Array.from(
+      { length: 80 },
+      (_, i) => `2026-01-01T00:00:${i % 60}Z INFO req=r${i} ok`,
+    );
+    const plain = await handleFor(`${log.join("\n")}\n`, "What did r44 return?", true);
+    expect(plain).not.toContain("[record:");
+    expect(plain).toContain("  45| 2026-01-01T00:00:44Z INFO req=r44 ok");
   });
 });

@@ -3,6 +3,7 @@
  * object, YAML item, CSV row with its header's names, log entry or failure block a ranked line
  * belongs to, best first, each record once, as many as fit the read's budget.
  */
+import type { MatchAt } from "../../retrieval/record-matches.js";
 import type { MatchRecord } from "../../retrieval/record-types.js";
 import type { SearchMatch, SearchResult } from "../../retrieval/search.js";
 import type { OpenedOutput } from "../../store/output-store.js";
@@ -15,7 +16,7 @@ const n = (value: number) => value.toLocaleString("en-US");
  * Where a ranked line's record is looked for: its first non-blank character, or the middle of
  * the excerpt of a long line (the excerpt is centred on a matched word).
  */
-function placeOf(match: SearchMatch) {
+export function placeOf(match: SearchMatch): MatchAt {
   const start = match.provenance.charStart;
   const lead = match.text.length - match.text.trimStart().length;
   const offset = match.clipped ? Math.floor(match.text.length / 2) : lead;
@@ -26,7 +27,7 @@ function placeOf(match: SearchMatch) {
  * True when the record adds nothing to the ranked line: no structure was found, the record is
  * the line itself, or the line is an excerpt whose record is too long to show whole too.
  */
-function isBare(record: MatchRecord, match: SearchMatch): boolean {
+export function isBare(record: MatchRecord, match: SearchMatch): boolean {
   if (record.kind === "lines") return true;
   if (match.clipped) return record.clipped !== undefined;
   return !record.fields && !record.clipped && record.text === match.text;
