@@ -32,18 +32,34 @@ function camelBoundary(bytes: Uint8Array, k: number, end: number): boolean {
   return (before === UPPER || before === DIGIT) && k + 1 < end && CLASS[bytes[k + 1]!] === LOWER;
 }
 
+/** True when a letter and a digit meet before byte `k` (`14T09`: before T, before 0). */
+function digitBoundary(bytes: Uint8Array, k: number): boolean {
+  const before = CLASS[bytes[k - 1]!]!;
+  const here = CLASS[bytes[k]!]!;
+  return (before === DIGIT) !== (here === DIGIT) && before !== OTHER && here !== OTHER;
+}
+
 /**
- * True when bytes [at, at + length) of an ASCII line ending at `end` are one term: a whole
- * word, or one camelCase part of a word (never two parts together).
+ * True when bytes [at, at + length) of an ASCII line ending at `end` are one term, as
+ * {@link termsOf} cuts words: a whole word, one camelCase part of a word, or one run of
+ * letters or of digits (two characters or more) inside such a part; never two parts together.
  */
 export function isAsciiTerm(bytes: Uint8Array, at: number, length: number, end: number): boolean {
   const stop = at + length;
   const wordStart = at === 0 || CLASS[bytes[at - 1]!] === OTHER;
   const wordEnd = stop >= end || CLASS[bytes[stop]!] === OTHER;
   if (wordStart && wordEnd) return true;
-  if (!wordStart && !camelBoundary(bytes, at, end)) return false;
-  if (!wordEnd && !camelBoundary(bytes, stop, end)) return false;
-  for (let k = at + 1; k < stop; k++) if (camelBoundary(bytes, k, end)) return false;
+  // A camelCase boundary needs both cases next to it, so a word that has one has both.
+  const camelAt = (k: number) => camelBoundary(bytes, k, end);
+  for (let k = at + 1; k < stop; k++) if (camelAt(k)) return false;
+  const camelStart = wordStart || camelAt(at);
+  const camelEnd = wordEnd || camelAt(stop);
+  if (camelStart && camelEnd) return true;
+  // A run of letters or digits inside a camelCase part: its edges are part or run edges.
+  if (length < 2) return false;
+  if (!camelStart && !digitBoundary(bytes, at)) return false;
+  if (!camelEnd && !digitBoundary(bytes, stop)) return false;
+  for (let k = at + 1; k < stop; k++) if (digitBoundary(bytes, k)) return false;
   return true;
 }
 

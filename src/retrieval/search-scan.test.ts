@@ -7,7 +7,7 @@ import { SearchCorpus } from "./search-corpus.js";
 import { queryTerms, termsOf } from "./search-terms.js";
 import { ScanTerms, scanTextChunk } from "./search-text.js";
 
-/** Pieces of text that exercise every rule: case, camelCase, separators, scripts, folding. */
+/** Pieces of text that exercise every rule: case, camelCase, letters against digits, separators, scripts, folding. */
 const PIECES = [
   "boot",
   "BOOT",
@@ -16,6 +16,14 @@ const PIECES = [
   "HTTPServer",
   "7f3a9c",
   "v2Api",
+  "14T09",
+  "09",
+  "26",
+  "ab12",
+  "A1b22C3",
+  "x9Yz",
+  "Ab",
+  "٣٤x",
   "marker",
   "-",
   "_",

@@ -5,8 +5,10 @@
  * `Boot` and `BOOT` are one word; diacritics stay as written (`café` is not `cafe`). A word is a
  * run of letters, marks and digits: every other character separates words, so `boot-marker`,
  * `boot_marker`, `boot.marker` and `boot marker` give the same two terms. A camelCase word also
- * gives its parts (`bootMarker` is `bootmarker`, `boot` and `marker`). Scripts written without
- * spaces are cut as follows ([SW-14](../../docs/architecture.md#decision-log)):
+ * gives its parts (`bootMarker` is `bootmarker`, `boot` and `marker`), and a word where letters
+ * and digits meet gives its runs of two characters or more (`14T09` is `14t09`, `14` and `09`,
+ * so `09:26` finds `2026-03-14T09:26:05Z`; one-character runs are not words). Scripts written
+ * without spaces are cut as follows ([SW-14](../../docs/architecture.md#decision-log)):
  * - Chinese, Japanese and Korean runs become overlapping character pairs (bigrams), the same in a
  *   query and in a line, so a dictionary that cuts a query differently from the line it appears
  *   in cannot lose a match. A line also gives each character alone, for a one-character query.
@@ -50,24 +52,53 @@ export function foldText(text: string): string {
   return folded.includes("ς") ? folded.replaceAll("ς", "σ") : folded;
 }
 
-/** An ASCII word and, when it is camelCase, its parts (lower case: folding ASCII is that). */
-function asciiWordTerms(word: string, out: string[]): void {
-  const lower = word.toLowerCase();
-  // Both cases present (it has upper-case letters, and lower-case ones): maybe camelCase.
-  if (lower !== word && word.toUpperCase() !== word) {
-    const parts = word.split(CAMEL_BOUNDARY);
-    if (parts.length > 1) for (const part of parts) out.push(part.toLowerCase());
-  }
-  out.push(lower);
+/** Where letters meet digits inside a word (`14T09`: after 14, before 09). */
+const DIGIT_BOUNDARY = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+const LETTER_AND_DIGIT = /\p{L}[\s\S]*\p{N}|\p{N}[\s\S]*\p{L}/u;
+const ASCII_LETTER_AND_DIGIT = /[A-Za-z][\s\S]*[0-9]|[0-9][\s\S]*[A-Za-z]/;
+
+/** The runs of letters and of digits in a camelCase part, when there are several: two characters or more. */
+function digitParts(
+  part: string,
+  mixed: boolean,
+  out: string[],
+  fold: (s: string) => string,
+): void {
+  if (!mixed) return;
+  const runs = part.split(DIGIT_BOUNDARY);
+  if (runs.length > 1) for (const run of runs) if (run.length > 1) out.push(fold(run));
 }
 
-/** A word and, when it is camelCase, its parts (all folded). */
+/**
+ * A word's parts, then the word: its camelCase parts (when it has both cases), and within each
+ * part its runs of letters and of digits (two characters or more), all folded by `fold`.
+ */
+function partsAndWord(
+  word: string,
+  camel: boolean,
+  mixed: boolean,
+  out: string[],
+  fold: (s: string) => string,
+): void {
+  const parts = camel ? word.split(CAMEL_BOUNDARY) : [word];
+  if (parts.length > 1) for (const part of parts) out.push(fold(part));
+  for (const part of parts) digitParts(part, mixed, out, fold);
+  out.push(fold(word));
+}
+
+const lowerCase = (s: string) => s.toLowerCase();
+
+/** An ASCII word and its parts (lower case: folding ASCII is that). */
+function asciiWordTerms(word: string, out: string[]): void {
+  // Both cases present (it has upper-case letters, and lower-case ones): maybe camelCase.
+  const camel = word.toLowerCase() !== word && word.toUpperCase() !== word;
+  partsAndWord(word, camel, ASCII_LETTER_AND_DIGIT.test(word), out, lowerCase);
+}
+
+/** A word and its parts (all folded). */
 function wordTerms(word: string, out: string[]): void {
-  if (word.length > 1 && HAS_UPPER_AND_LOWER.test(word)) {
-    const parts = word.split(CAMEL_BOUNDARY);
-    if (parts.length > 1) for (const part of parts) out.push(foldText(part));
-  }
-  out.push(foldText(word));
+  const camel = word.length > 1 && HAS_UPPER_AND_LOWER.test(word);
+  partsAndWord(word, camel, LETTER_AND_DIGIT.test(word), out, foldText);
 }
 
 /** The terms of a CJK run: its bigrams, and each character alone for a line (or a lone one). */

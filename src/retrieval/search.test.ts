@@ -66,6 +66,23 @@ describe("search: words, not exact text", () => {
     expect(found.matches[3]!.score).toBe(found.matches[4]!.score);
   });
 
+  it("finds a time of day inside ISO timestamps: letters and digits meeting end a word", async () => {
+    const lines = Array.from(
+      { length: 300 },
+      (_, i) =>
+        `2026-03-14T${String(8 + Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}:05Z INFO [checkout] ok`,
+    );
+    lines[146] = "2026-03-14T10:26:41Z ERROR [checkout] payment authorization failed";
+    const { opened } = await openText(`${lines.join("\n")}\n`);
+    const found = await searchOutput(opened, { query: "What happened at 10:26?", maxResults: 3 });
+    expect(found.matches[0]).toMatchObject({ line: 147 });
+    expect(found.matches[0]!.terms).toEqual(["10", "26"]);
+    // The whole word is still a term: a query for it finds it, and its parts alone do not match "14t1".
+    const whole = await searchOutput(opened, { query: "14T10" });
+    expect(whole.terms.map((t) => t.term)).toEqual(["14", "10", "14t10"]);
+    expect(whole.matches[0]!.text).toContain("14T10");
+  });
+
   it("matches whole words only: 'boot' does not find 'reboot'", async () => {
     const { opened } = await openText("reboot done\nrebooting\nboot done\n");
     const found = await searchOutput(opened, { query: "boot" });
