@@ -32,6 +32,8 @@ export interface RankedRow extends RowPlace {
   readonly score: number;
   /** Indexes (into the query's terms) of the terms the document holds. */
   readonly termIndexes: number[];
+  /** How often the document holds each of them (same order; at most 65,535). */
+  readonly termCounts: number[];
 }
 
 const INITIAL_ROWS = 1024;
@@ -137,7 +139,14 @@ export class SearchCorpus {
     const width = this.terms.length;
     return order.map((row) => {
       const termIndexes: number[] = [];
-      for (let t = 0; t < width; t++) if (this.counts[row * width + t]! > 0) termIndexes.push(t);
+      const termCounts: number[] = [];
+      for (let t = 0; t < width; t++) {
+        const count = this.counts[row * width + t]!;
+        if (count > 0) {
+          termIndexes.push(t);
+          termCounts.push(count);
+        }
+      }
       return {
         source: this.sources[row]!,
         byteStart: this.starts[row]!,
@@ -146,6 +155,7 @@ export class SearchCorpus {
         window: this.windows[row] === 1,
         score: scores[row]!,
         termIndexes,
+        termCounts,
       };
     });
   }

@@ -70,6 +70,7 @@ async function describeRows(
   rows: readonly RankedRow[],
   terms: readonly string[],
   maxLineChars: number,
+  weights: readonly number[],
 ): Promise<SearchMatch[]> {
   const matches = new Array<SearchMatch>(rows.length);
   for (const source of new Set(rows.map((row) => row.source))) {
@@ -79,7 +80,7 @@ async function describeRows(
       const reader = textReaderOf(output, "search");
       for (const [i, row] of rows.entries()) {
         if (row.source === source)
-          matches[i] = await describeRow(output, reader, row, terms, maxLineChars);
+          matches[i] = await describeRow(output, reader, row, terms, maxLineChars, weights);
       }
       await store.countRead(id);
     } finally {
@@ -175,7 +176,15 @@ export async function searchRecords(
     terms: termsSummary(corpus),
     ignoredWords: plan.ignored,
     droppedWords: plan.dropped,
-    matches: await describeRows(store, scope, records, rows, plan.terms, plan.maxLineChars),
+    matches: await describeRows(
+      store,
+      scope,
+      records,
+      rows,
+      plan.terms,
+      plan.maxLineChars,
+      corpus.weights(),
+    ),
     matchingLines: corpus.matching,
     candidatesDropped: corpus.prunedRows,
     stopped: timedOut ? { reason: "deadline", timeoutMs: plan.timeoutMs } : null,

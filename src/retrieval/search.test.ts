@@ -180,6 +180,19 @@ describe("search: words, not exact text", () => {
     expectExact(found, text);
   });
 
+  it("centres a long line's excerpt on the word it holds least often, not its first", async () => {
+    const orders = Array.from({ length: 200 }, (_, i) => ({
+      id: 5000 + i,
+      status: i === 150 ? "refunded" : "packed",
+    }));
+    const text = JSON.stringify({ data: orders });
+    const { opened } = await openText(text);
+    const found = await searchOutput(opened, { query: "first order with status refunded" });
+    expect(found.matches[0]!.clipped).toBe(true);
+    expect(found.matches[0]!.text).toContain('{"id":5150,"status":"refunded"}');
+    expectExact(found, text);
+  });
+
   it("searches a line of several MB in windows, with bounded reads and exact offsets", async () => {
     const piece = "abcdefghij ".repeat(100_000); // 1.1 MB
     const long = `${piece.repeat(4)}needle-7f3a9c ${piece.repeat(3)}unicorn ${piece}`;

@@ -179,20 +179,73 @@ export function termsSummary(corpus: SearchCorpus): SearchTerm[] {
   }));
 }
 
-/** A ranked row as a match: its line, or an excerpt around its first matched word. */
+/** Characters of a long line looked through for its rarest word (the excerpt's centre). */
+const FOCUS_SCAN_CHARS = 1 << 20;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const DIGIT_CHAR = /\p{N}/u;
+
+/** True when a word may end between characters a and b: not both word characters, or a letter against a digit. */
+function wordEdge(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined || !WORD_CHAR.test(a) || !WORD_CHAR.test(b)) return true;
+  return DIGIT_CHAR.test(a) !== DIGIT_CHAR.test(b);
+}
+
+/**
+ * Where in a long line the excerpt is centred: on the first occurrence (in its first MiB) of the
+ * word the line holds least often, the rarer in the output on a tie, so an excerpt of a one-line
+ * JSON document shows the object holding what was asked, not the first object holding a common
+ * word; else on the row's first matched word.
+ */
+async function rarestFocus(
+  reader: TextReader,
+  row: RankedRow,
+  start: number,
+  terms: readonly string[],
+  weights: readonly number[] | undefined,
+): Promise<number> {
+  if (!weights || row.termIndexes.length < 2) return row.focus;
+  let pick = 0;
+  for (let i = 1; i < row.termIndexes.length; i++) {
+    const fewer = row.termCounts[i]! - row.termCounts[pick]!;
+    if (
+      fewer < 0 ||
+      (fewer === 0 && weights[row.termIndexes[i]!]! > weights[row.termIndexes[pick]!]!)
+    )
+      pick = i;
+  }
+  const term = terms[row.termIndexes[pick]!]!;
+  const { text } = await reader.readChars(start, start + Math.min(row.chars, FOCUS_SCAN_CHARS));
+  const folded = text.toLowerCase();
+  // Lower-casing keeps lengths in all but a few scripts; a shifted offset only moves the excerpt.
+  for (let at = folded.indexOf(term); at !== -1; at = folded.indexOf(term, at + 1)) {
+    if (
+      wordEdge(folded[at - 1], folded[at]) &&
+      wordEdge(folded[at + term.length - 1], folded[at + term.length])
+    )
+      return at;
+  }
+  return row.focus;
+}
+
+/**
+ * A ranked row as a match: its line, or an excerpt around its rarest matched word (`weights`,
+ * one per term) or its first.
+ */
 export async function describeRow(
   output: OpenedOutput,
   reader: TextReader,
   row: RankedRow,
   terms: readonly string[],
   maxLineChars: number,
+  weights?: readonly number[],
 ): Promise<SearchMatch> {
   const start = (await reader.positionAtByte(row.byteStart)).char;
   const end = start + row.chars;
   let from = start;
   let to = end;
   if (row.chars > maxLineChars) {
-    const centred = start + row.focus - Math.floor(maxLineChars / 2);
+    const focus = await rarestFocus(reader, row, start, terms, weights);
+    const centred = start + focus - Math.floor(maxLineChars / 2);
     from = Math.max(start, Math.min(centred, end - maxLineChars));
     to = from + maxLineChars;
   }
@@ -256,8 +309,9 @@ export async function searchOutput(
   const corpus = new SearchCorpus(plan.terms, plan.maxCandidates);
   const scan = await searchInto(output, 0, corpus, new ScanTerms(plan.terms), deadline);
   const matches: SearchMatch[] = [];
+  const weights = corpus.weights();
   for (const row of corpus.top(plan.maxResults)) {
-    matches.push(await describeRow(output, reader, row, plan.terms, plan.maxLineChars));
+    matches.push(await describeRow(output, reader, row, plan.terms, plan.maxLineChars, weights));
   }
   return {
     mode: "search",

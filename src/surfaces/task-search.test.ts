@@ -180,4 +180,20 @@ describe("the handle message's search for the task", () => {
     expect(plain).not.toContain("[record:");
     expect(plain).toContain("  45| 2026-01-01T00:00:44Z INFO req=r44 ok");
   });
+
+  it("shows the object inside a one-line JSON document that holds the task's least frequent word", async () => {
+    const orders = Array.from({ length: 200 }, (_, i) => ({
+      id: 5000 + i,
+      status: i === 150 ? "refunded" : "packed",
+      total: (i * 7) % 90,
+    }));
+    const message = await handleFor(
+      JSON.stringify({ data: orders }),
+      'Find the first order with status "refunded" and tell me its id.',
+      true,
+    );
+    expect(message).toMatch(
+      / {2}\[record: JSON object, line 1, chars [\d,]+-[\d,]+\]\n {2}1\| \{"id":5150,"status":"refunded","total":60\}/,
+    );
+  });
 });
