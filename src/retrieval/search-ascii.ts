@@ -41,8 +41,8 @@ function digitBoundary(bytes: Uint8Array, k: number): boolean {
 
 /**
  * True when bytes [at, at + length) of an ASCII line ending at `end` are one term, as
- * {@link termsOf} cuts words: a whole word, one camelCase part of a word, or one run of
- * letters or of digits (two characters or more) inside such a part; never two parts together.
+ * {@link termsOf} cuts words: a whole word, one camelCase part of a word, or a number of two
+ * digits or more glued to letters inside such a part; never two parts together.
  */
 export function isAsciiTerm(bytes: Uint8Array, at: number, length: number, end: number): boolean {
   const stop = at + length;
@@ -50,17 +50,15 @@ export function isAsciiTerm(bytes: Uint8Array, at: number, length: number, end: 
   const wordEnd = stop >= end || CLASS[bytes[stop]!] === OTHER;
   if (wordStart && wordEnd) return true;
   // A camelCase boundary needs both cases next to it, so a word that has one has both.
-  const camelAt = (k: number) => camelBoundary(bytes, k, end);
-  for (let k = at + 1; k < stop; k++) if (camelAt(k)) return false;
-  const camelStart = wordStart || camelAt(at);
-  const camelEnd = wordEnd || camelAt(stop);
-  if (camelStart && camelEnd) return true;
-  // A run of letters or digits inside a camelCase part: its edges are part or run edges.
+  for (let k = at + 1; k < stop; k++) if (camelBoundary(bytes, k, end)) return false;
+  const partStart = wordStart || camelBoundary(bytes, at, end);
+  const partEnd = wordEnd || camelBoundary(bytes, stop, end);
+  if (partStart && partEnd) return true;
+  // A number glued to letters: all digits, its edges part edges or letters.
   if (length < 2) return false;
-  if (!camelStart && !digitBoundary(bytes, at)) return false;
-  if (!camelEnd && !digitBoundary(bytes, stop)) return false;
-  for (let k = at + 1; k < stop; k++) if (digitBoundary(bytes, k)) return false;
-  return true;
+  for (let k = at; k < stop; k++) if (CLASS[bytes[k]!] !== DIGIT) return false;
+  if (!partStart && !digitBoundary(bytes, at)) return false;
+  return partEnd || digitBoundary(bytes, stop);
 }
 
 /** Every occurrence of the terms, sorted by position (then term): position * 64 + term. */

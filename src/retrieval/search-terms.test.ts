@@ -18,7 +18,7 @@ describe("search terms", () => {
     expect(queryTerms("boot-marker", 32).terms).toEqual(queryTerms("boot_marker", 32).terms);
   });
 
-  it("a camelCase word gives its parts and itself; so do runs of letters and digits", () => {
+  it("a camelCase word gives its parts and itself; a number glued to letters gives itself too", () => {
     expect(termsOf("bootMarker")).toEqual(["boot", "marker", "bootmarker"]);
     expect(termsOf("HTTPServer v2Api")).toEqual([
       "http",
@@ -28,7 +28,7 @@ describe("search terms", () => {
       "api",
       "v2api",
     ]);
-    // Runs of two characters or more: a one-character run is not a word.
+    // Numbers of two digits or more; letter runs inside a word are not terms.
     expect(termsOf("req_7f3a9c01 NEEDLE-7f3a9c 14T08")).toEqual([
       "req",
       "01",
@@ -39,8 +39,27 @@ describe("search terms", () => {
       "08",
       "14t08",
     ]);
-    expect(termsOf("ipv6 ABC123def")).toEqual(["ipv", "ipv6", "abc", "123", "def", "abc123def"]);
-    expect(termsOf("起動14T09")).toEqual(["起", "動", "起動", "14", "09", "14t09"]);
+    expect(termsOf("ipv6 ABC123def 500ms x12Yz")).toEqual([
+      "ipv6",
+      "123",
+      "abc123def",
+      "500",
+      "500ms",
+      "x12",
+      "yz",
+      "12",
+      "x12yz",
+    ]);
+    expect(termsOf("起動14T09 ४२x")).toEqual([
+      "起",
+      "動",
+      "起動",
+      "14",
+      "09",
+      "14t09",
+      "४२",
+      "४२x",
+    ]);
   });
 
   it("diacritics stay as written, NFKC folds compatibility forms, a final sigma is a sigma", () => {

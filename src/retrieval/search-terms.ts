@@ -6,9 +6,10 @@
  * run of letters, marks and digits: every other character separates words, so `boot-marker`,
  * `boot_marker`, `boot.marker` and `boot marker` give the same two terms. A camelCase word also
  * gives its parts (`bootMarker` is `bootmarker`, `boot` and `marker`), and a word where letters
- * and digits meet gives its runs of two characters or more (`14T09` is `14t09`, `14` and `09`,
- * so `09:26` finds `2026-03-14T09:26:05Z`; one-character runs are not words). Scripts written
- * without spaces are cut as follows ([SW-14](../../docs/architecture.md#decision-log)):
+ * and digits meet gives the numbers glued to its letters, two digits or more (`14T09` is
+ * `14t09`, `14` and `09`, so `09:26` finds `2026-03-14T09:26:05Z`; `500ms` gives `500`). Letter
+ * runs inside such a word are not terms: inside a random id they would match other ids. Scripts
+ * written without spaces are cut as follows ([SW-14](../../docs/architecture.md#decision-log)):
  * - Chinese, Japanese and Korean runs become overlapping character pairs (bigrams), the same in a
  *   query and in a line, so a dictionary that cuts a query differently from the line it appears
  *   in cannot lose a match. A line also gives each character alone, for a one-character query.
@@ -57,7 +58,9 @@ const DIGIT_BOUNDARY = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const LETTER_AND_DIGIT = /\p{L}[\s\S]*\p{N}|\p{N}[\s\S]*\p{L}/u;
 const ASCII_LETTER_AND_DIGIT = /[A-Za-z][\s\S]*[0-9]|[0-9][\s\S]*[A-Za-z]/;
 
-/** The runs of letters and of digits in a camelCase part, when there are several: two characters or more. */
+const DIGITS = /^\p{N}+$/u;
+
+/** The numbers in a camelCase part where they meet letters: runs of two digits or more. */
 function digitParts(
   part: string,
   mixed: boolean,
@@ -66,12 +69,13 @@ function digitParts(
 ): void {
   if (!mixed) return;
   const runs = part.split(DIGIT_BOUNDARY);
-  if (runs.length > 1) for (const run of runs) if (run.length > 1) out.push(fold(run));
+  if (runs.length < 2) return;
+  for (const run of runs) if (DIGITS.test(run) && [...run].length > 1) out.push(fold(run));
 }
 
 /**
  * A word's parts, then the word: its camelCase parts (when it has both cases), and within each
- * part its runs of letters and of digits (two characters or more), all folded by `fold`.
+ * part the numbers glued to its letters (two digits or more), all folded by `fold`.
  */
 function partsAndWord(
   word: string,

@@ -191,6 +191,17 @@ describe("search: words, not exact text", () => {
     expect(found.matches[0]!.clipped).toBe(true);
     expect(found.matches[0]!.text).toContain('{"id":5150,"status":"refunded"}');
     expectExact(found, text);
+    // The word as search cuts words: a camelCase part, a pair of Japanese characters.
+    const camel = JSON.stringify(
+      Array.from({ length: 100 }, (_, i) => (i === 70 ? { refundReason: "late" } : { status: i })),
+    );
+    const part = await searchOutput((await openText(camel)).opened, { query: "refund status" });
+    expect(part.matches[0]!.text).toContain('{"refundReason":"late"}');
+    const notes = Array.from({ length: 120 }, (_, i) =>
+      i === 90 ? "返品を受付" : "出荷を完了",
+    ).join("。");
+    const pair = await searchOutput((await openText(notes)).opened, { query: "出荷 返品" });
+    expect(pair.matches[0]!.text).toContain("返品を受付");
   });
 
   it("searches a line of several MB in windows, with bounded reads and exact offsets", async () => {

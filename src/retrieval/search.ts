@@ -12,7 +12,7 @@ import { type Provenance, provenanceOf } from "./provenance.js";
 import { checkRequest, searchRequestSchema } from "./request-schemas.js";
 import { type RankedRow, SearchCorpus } from "./search-corpus.js";
 import { scanOutput } from "./search-scan.js";
-import { queryTerms } from "./search-terms.js";
+import { isCjkTerm, queryTerms, termsOf } from "./search-terms.js";
 import { ScanTerms } from "./search-text.js";
 
 export const DEFAULT_SEARCH_RESULTS = 10;
@@ -60,6 +60,11 @@ export interface SearchMatch {
   readonly score: number;
   /** The query's terms this line holds. */
   readonly terms: string[];
+  /**
+   * Character offset, in the output, of the matched word the excerpt is centred on (on a line
+   * shown whole, its first matched word): where the line's record is looked for.
+   */
+  readonly focusChar: number;
 }
 
 /** Why a search stopped before the end: its deadline. */
@@ -179,22 +184,34 @@ export function termsSummary(corpus: SearchCorpus): SearchTerm[] {
   }));
 }
 
-/** Characters of a long line looked through for its rarest word (the excerpt's centre). */
+/** Characters of a long line looked through for the word its excerpt centres on. */
 const FOCUS_SCAN_CHARS = 1 << 20;
-const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
-const DIGIT_CHAR = /\p{N}/u;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 
-/** True when a word may end between characters a and b: not both word characters, or a letter against a digit. */
-function wordEdge(a: string | undefined, b: string | undefined): boolean {
-  if (a === undefined || b === undefined || !WORD_CHAR.test(a) || !WORD_CHAR.test(b)) return true;
-  return DIGIT_CHAR.test(a) !== DIGIT_CHAR.test(b);
+/** The word (a run of letters, marks and digits) of `text` around offset `at`. */
+function wordAround(text: string, at: number, length: number): string {
+  let from = at;
+  while (from > 0 && WORD_CHAR.test(text[from - 1]!)) from--;
+  let to = at + length;
+  while (to < text.length && WORD_CHAR.test(text[to]!)) to++;
+  return text.slice(from, to);
+}
+
+/** The first offset in `text` where `term` is a term as termsOf cuts words, or -1. */
+function termOffset(text: string, folded: string, term: string): number {
+  for (let at = folded.indexOf(term); at !== -1; at = folded.indexOf(term, at + 1)) {
+    // CJK terms are character pairs of the folded text: any occurrence is one.
+    if (isCjkTerm(term) || termsOf(wordAround(text, at, term.length)).includes(term)) return at;
+  }
+  return -1;
 }
 
 /**
- * Where in a long line the excerpt is centred: on the first occurrence (in its first MiB) of the
- * word the line holds least often, the rarer in the output on a tie, so an excerpt of a one-line
- * JSON document shows the object holding what was asked, not the first object holding a common
- * word; else on the row's first matched word.
+ * Where in a long line the excerpt is centred: on the first occurrence (in the line's first MiB)
+ * of the matched word the line holds least often, the rarer in the output on a tie, then the
+ * next, so an excerpt of a one-line JSON document shows the object holding what was asked, not
+ * the first object holding a common word. A word found in none (past the first MiB, or written
+ * in a form that folding changes) leaves the row's first matched word.
  */
 async function rarestFocus(
   reader: TextReader,
@@ -204,25 +221,15 @@ async function rarestFocus(
   weights: readonly number[] | undefined,
 ): Promise<number> {
   if (!weights || row.termIndexes.length < 2) return row.focus;
-  let pick = 0;
-  for (let i = 1; i < row.termIndexes.length; i++) {
-    const fewer = row.termCounts[i]! - row.termCounts[pick]!;
-    if (
-      fewer < 0 ||
-      (fewer === 0 && weights[row.termIndexes[i]!]! > weights[row.termIndexes[pick]!]!)
-    )
-      pick = i;
-  }
-  const term = terms[row.termIndexes[pick]!]!;
+  const order = row.termIndexes
+    .map((term, i) => ({ term, count: row.termCounts[i]! }))
+    .sort((a, b) => a.count - b.count || weights[b.term]! - weights[a.term]!);
   const { text } = await reader.readChars(start, start + Math.min(row.chars, FOCUS_SCAN_CHARS));
-  const folded = text.toLowerCase();
   // Lower-casing keeps lengths in all but a few scripts; a shifted offset only moves the excerpt.
-  for (let at = folded.indexOf(term); at !== -1; at = folded.indexOf(term, at + 1)) {
-    if (
-      wordEdge(folded[at - 1], folded[at]) &&
-      wordEdge(folded[at + term.length - 1], folded[at + term.length])
-    )
-      return at;
+  const folded = text.toLowerCase();
+  for (const { term } of order) {
+    const at = termOffset(text, folded, terms[term]!);
+    if (at !== -1) return at;
   }
   return row.focus;
 }
@@ -243,8 +250,9 @@ export async function describeRow(
   const end = start + row.chars;
   let from = start;
   let to = end;
+  let focus = row.focus;
   if (row.chars > maxLineChars) {
-    const focus = await rarestFocus(reader, row, start, terms, weights);
+    focus = await rarestFocus(reader, row, start, terms, weights);
     const centred = start + focus - Math.floor(maxLineChars / 2);
     from = Math.max(start, Math.min(centred, end - maxLineChars));
     to = from + maxLineChars;
@@ -258,6 +266,7 @@ export async function describeRow(
     provenance: provenanceOf(output, range),
     score: row.score,
     terms: row.termIndexes.map((t) => terms[t]!),
+    focusChar: Math.min(Math.max(start + focus, from), Math.max(from, to - 1)),
   };
 }
 

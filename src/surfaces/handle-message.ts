@@ -1,12 +1,15 @@
 import { clipText } from "../core/clip-text.js";
-import { fieldsLine } from "../retrieval/record-matches.js";
+import { fieldsLine, recordShows } from "../retrieval/record-matches.js";
 import type { MatchRecord } from "../retrieval/record-types.js";
 import { recordAround } from "../retrieval/records.js";
 import type { SearchMatch } from "../retrieval/search.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { recordHeader } from "./get-tool-output/match-records.js";
-import { isBare, placeOf } from "./get-tool-output/search-records.js";
+import {
+  isBareSearchRecord,
+  recordHeader,
+  searchMatchAt,
+} from "./get-tool-output/match-records.js";
 import { type TaskLines, taskLines } from "./task-lines.js";
 import { searchForTask, type TaskSearch } from "./task-search.js";
 
@@ -137,13 +140,18 @@ const TASK_RECORD = { maxLines: 40, maxChars: 1_600 } as const;
 const searchRow = (m: SearchMatch) =>
   `  ${m.line}| ${clipText(m.text, SYNOPSIS_LINE_CHARS, { sayLength: true })}`;
 
-/** A record's lines as the handle message numbers lines (`  LINE| text`), under its header. */
-function recordRows(id: string, record: MatchRecord): string[] {
+/**
+ * A record's lines as the handle message numbers lines (`  LINE| text`), under its header, which
+ * names the lines the search found in it.
+ */
+function recordRows(id: string, record: MatchRecord, foundLines: readonly number[]): string[] {
   const first = record.provenance.lineStart;
   const body = record.fields
     ? [`  ${record.lineStart}| ${fieldsLine(record.fields)}`]
     : record.text.split("\n").map((text, i) => `  ${first + i}| ${text.replace(/\r$/, "")}`);
-  return [`  ${recordHeader(id, record)}`, ...body];
+  const lines = [...new Set(foundLines)].map((line) => line.toLocaleString("en-US"));
+  const found = `; the search found line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}]`;
+  return [`  ${recordHeader(id, record).slice(0, -1)}${found}`, ...body];
 }
 
 /**
@@ -158,13 +166,13 @@ async function bestRecord(
 ): Promise<MatchRecord | undefined> {
   const opened = await outputs.open(record.id, scope);
   try {
-    const at = placeOf(best);
+    const at = searchMatchAt(best);
     const found = await recordAround(
       opened,
       { line: at.line, charOffset: at.matchCharStart },
       TASK_RECORD,
     );
-    return isBare(found, best) ? undefined : found;
+    return isBareSearchRecord(found, best) ? undefined : found;
   } finally {
     await opened.close();
   }
@@ -176,13 +184,15 @@ async function bestRecord(
  */
 function searchLines(id: string, search: TaskSearch, best: MatchRecord | undefined): string[] {
   if (search.matches.length === 0) return [];
-  const inBest = (m: SearchMatch) =>
-    best && m.line >= best.provenance.lineStart && m.line <= best.provenance.lineEnd;
+  const inBest = search.matches.map((m, i) =>
+    best ? i === 0 || recordShows(best, searchMatchAt(m)) : false,
+  );
+  const found = search.matches.filter((_, i) => inBest[i]).map((m) => m.line);
   return [
     "",
     "A search of it for the words of your task found these lines (best first). They are where to look, not the answer: check them against what your task asks.",
-    ...(best ? recordRows(id, best) : []),
-    ...search.matches.filter((m, i) => !(best && (i === 0 || inBest(m)))).map(searchRow),
+    ...(best ? recordRows(id, best, found) : []),
+    ...search.matches.filter((_, i) => !inBest[i]).map(searchRow),
   ];
 }
 

@@ -15,7 +15,7 @@ describe("readEvidence", () => {
       "161- e",
     ].join("\n");
     expect(readEvidence(task, [grep])).toEqual({
-      terms: ["refund", "event", "evt", "ntngab003"],
+      terms: ["refund", "event", "evt", "003", "ntngab003"],
       lines: [
         "156- a",
         "157- b",

@@ -152,7 +152,7 @@ describe("the handle message's search for the task", () => {
     ).join("\n");
     const task = "Which image did the pod that was OOMKilled run?";
     const message = await handleFor(`${pods}\n`, task, true);
-    expect(message).toContain("  [record: list item, lines 206-210]");
+    expect(message).toContain("  [record: list item, lines 206-210; the search found line 209]");
     expect(message).toContain(
       "  206| - metadata:\n  207|     name: api-41\n  208|   status:\n  209|     reason: OOMKilled\n  210|     image: registry.example/api:41",
     );
@@ -170,7 +170,7 @@ describe("the handle message's search for the task", () => {
       ...Array.from({ length: 80 }, (_, i) => `S${i},TR${1000 + i},City${i}`),
     ];
     const csv = await handleFor(`${rows.join("\n")}\n`, "Where did TR1044 go?", true);
-    expect(csv).toContain("[record: CSV row, line 46; names from the header, line 1]");
+    expect(csv).toContain("[record: CSV row, line 46; names from the header, line 1; the search found line 46]");
     expect(csv).toContain("  46| id=S44, tracking=TR1044, city=City44");
     const log = Array.from(
       { length: 80 },
@@ -193,7 +193,7 @@ describe("the handle message's search for the task", () => {
       true,
     );
     expect(message).toMatch(
-      / {2}\[record: JSON object, line 1, chars [\d,]+-[\d,]+\]\n {2}1\| \{"id":5150,"status":"refunded","total":60\}/,
+      / {2}\[record: JSON object, line 1, chars [\d,]+-[\d,]+; the search found line 1\]\n {2}1\| \{"id":5150,"status":"refunded","total":60\}/,
     );
   });
 });

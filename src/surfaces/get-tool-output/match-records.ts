@@ -6,6 +6,7 @@
 import { fieldsLine, type MatchAt, recordShows } from "../../retrieval/record-matches.js";
 import type { MatchRecord, OmittedPart } from "../../retrieval/record-types.js";
 import { recordAround } from "../../retrieval/records.js";
+import type { SearchMatch } from "../../retrieval/search.js";
 import type { OpenedOutput } from "../../store/output-store.js";
 import { getToolOutputCall } from "./schema.js";
 
@@ -149,4 +150,30 @@ export async function groupInRecords<M>(
     shown++;
   }
   return { groups, shown };
+}
+
+/**
+ * Where a search line's record is looked for: the line's first non-blank character, or, in an
+ * excerpt of a long line, the matched word the excerpt is centred on.
+ *
+ * @example
+ * searchMatchAt(match); // { line: 1, matchCharStart: 6141 }
+ */
+export function searchMatchAt(match: SearchMatch): MatchAt {
+  if (match.clipped) return { line: match.line, matchCharStart: match.focusChar };
+  const lead = match.text.length - match.text.trimStart().length;
+  return { line: match.line, matchCharStart: match.provenance.charStart + lead };
+}
+
+/**
+ * True when a record adds nothing to a search line: no structure was found, the record is the
+ * line itself, or the line is an excerpt whose record is too long to show whole too.
+ *
+ * @example
+ * isBareSearchRecord(record, match); // true for a log line that is its own record
+ */
+export function isBareSearchRecord(record: MatchRecord, match: SearchMatch): boolean {
+  if (record.kind === "lines") return true;
+  if (match.clipped) return record.clipped !== undefined;
+  return !record.fields && !record.clipped && record.text === match.text;
 }

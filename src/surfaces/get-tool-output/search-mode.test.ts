@@ -140,6 +140,14 @@ describe('get_tool_output(mode="search")', () => {
     const inLine = await search(minified.id, "1017");
     expect(inLine.text).toMatch(/\[record: JSON object, line 1, chars [\d,]+-[\d,]+\]/);
     expect(inLine.text).toContain('1: {"id":1017,"shipping":{"tracking":"T17X"}}');
+    // At either end of the line the excerpt is pushed inside it; the record is still the word's.
+    for (const [query, object] of [
+      ["1000", '1: {"id":1000,"shipping":{"tracking":"T0X"}}'],
+      ["1029", '1: {"id":1029,"shipping":{"tracking":"T29X"}}'],
+    ] as const) {
+      const atEnd = await search(minified.id, query);
+      expect(atEnd.text).toContain(object);
+    }
 
     const row = await search(csv.id, "City31");
     expect(row.text).toContain("[record: CSV row, line 33; names from the header, line 1]");

@@ -3,35 +3,19 @@
  * object, YAML item, CSV row with its header's names, log entry or failure block a ranked line
  * belongs to, best first, each record once, as many as fit the read's budget.
  */
-import type { MatchAt } from "../../retrieval/record-matches.js";
-import type { MatchRecord } from "../../retrieval/record-types.js";
 import type { SearchMatch, SearchResult } from "../../retrieval/search.js";
 import type { OpenedOutput } from "../../store/output-store.js";
 import { leftNote, matching, matchRow, notes } from "../render-search.js";
-import { groupInRecords, type RecordGroup, recordBody, recordHeader } from "./match-records.js";
+import {
+  groupInRecords,
+  isBareSearchRecord,
+  type RecordGroup,
+  recordBody,
+  recordHeader,
+  searchMatchAt,
+} from "./match-records.js";
 
 const n = (value: number) => value.toLocaleString("en-US");
-
-/**
- * Where a ranked line's record is looked for: its first non-blank character, or the middle of
- * the excerpt of a long line (the excerpt is centred on a matched word).
- */
-export function placeOf(match: SearchMatch): MatchAt {
-  const start = match.provenance.charStart;
-  const lead = match.text.length - match.text.trimStart().length;
-  const offset = match.clipped ? Math.floor(match.text.length / 2) : lead;
-  return { line: match.line, matchCharStart: start + Math.min(offset, match.text.length) };
-}
-
-/**
- * True when the record adds nothing to the ranked line: no structure was found, the record is
- * the line itself, or the line is an excerpt whose record is too long to show whole too.
- */
-export function isBare(record: MatchRecord, match: SearchMatch): boolean {
-  if (record.kind === "lines") return true;
-  if (match.clipped) return record.clipped !== undefined;
-  return !record.fields && !record.clipped && record.text === match.text;
-}
 
 function blockOf(id: string, group: RecordGroup<SearchMatch>): string {
   if (!group.record) return matchRow(group.matches[0]!);
@@ -60,8 +44,8 @@ export async function renderSearchRecords(
     return [`${head}no line holds these words: ${words}]`, ...notes(result, searched)].join("\n");
   }
   const { groups, shown } = await groupInRecords(opened, result.matches, {
-    at: placeOf,
-    bare: isBare,
+    at: searchMatchAt,
+    bare: isBareSearchRecord,
     text: (group) => blockOf(id, group),
     maxChars,
   });
