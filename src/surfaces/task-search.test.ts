@@ -170,7 +170,9 @@ describe("the handle message's search for the task", () => {
       ...Array.from({ length: 80 }, (_, i) => `S${i},TR${1000 + i},City${i}`),
     ];
     const csv = await handleFor(`${rows.join("\n")}\n`, "Where did TR1044 go?", true);
-    expect(csv).toContain("[record: CSV row, line 46; names from the header, line 1; the search found line 46]");
+    expect(csv).toContain(
+      "[record: CSV row, line 46; names from the header, line 1; the search found line 46]",
+    );
     expect(csv).toContain("  46| id=S44, tracking=TR1044, city=City44");
     const log = Array.from(
       { length: 80 },
