@@ -47,8 +47,8 @@ describe("a handle message in a session", () => {
       // Only that line: the words every line holds ("order") are no reason to show one.
       const found = text.split("check them against what your task asks.\n")[1]!.split("\n\n")[0];
       expect(found).toBe("  1235| WARN order=ord_7731xk refund=ANS-1");
-      expect(text).toContain('mode="search", query="refund ord_7731xk")');
-      expect(text).toContain('mode="grep", pattern="refund", context=2)');
+      expect(text).toContain('mode="search", query="ord_7731xk refund")');
+      expect(text).toContain('mode="grep", pattern="ord_7731xk", context=2)');
       expect(text).toContain('slice={"line_start": 1225, "line_end": 1245})');
     }
   });
