@@ -1,5 +1,5 @@
 import { clipText } from "../core/clip-text.js";
-import { fieldsLine, recordShows } from "../retrieval/record-matches.js";
+import { recordShows } from "../retrieval/record-matches.js";
 import type { MatchRecord } from "../retrieval/record-types.js";
 import { recordAround } from "../retrieval/records.js";
 import type { SearchMatch } from "../retrieval/search.js";
@@ -7,6 +7,7 @@ import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import {
   isBareSearchRecord,
+  recordBody,
   recordHeader,
   searchMatchAt,
 } from "./get-tool-output/match-records.js";
@@ -145,13 +146,10 @@ const searchRow = (m: SearchMatch) =>
  * names the lines the search found in it.
  */
 function recordRows(id: string, record: MatchRecord, foundLines: readonly number[]): string[] {
-  const first = record.provenance.lineStart;
-  const body = record.fields
-    ? [`  ${record.lineStart}| ${fieldsLine(record.fields)}`]
-    : record.text.split("\n").map((text, i) => `  ${first + i}| ${text.replace(/\r$/, "")}`);
+  const body = recordBody(record, new Map(), (line, text) => `  ${line}| ${text}`);
   const lines = [...new Set(foundLines)].map((line) => line.toLocaleString("en-US"));
   const found = `; the search found line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}]`;
-  return [`  ${recordHeader(id, record).slice(0, -1)}${found}`, ...body];
+  return [`  ${recordHeader(id, record).slice(0, -1)}${found}`, ...body.split("\n")];
 }
 
 /**

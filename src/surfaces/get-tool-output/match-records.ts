@@ -75,25 +75,34 @@ export function recordHeader(id: string, record: MatchRecord): string {
   return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${header}; too long to show whole, showing ${shown}; left out: ${left}]`;
 }
 
+/** One line of a record as shown: `column` is undefined around the matches, null on a matching line without one. */
+export type RecordRow = (line: number, text: string, column: number | null | undefined) => string;
+
+/** Grep's numbering: `LINE:COL: text` or `LINE: text` on a matching line, `LINE- text` around. */
+const grepRow: RecordRow = (line, text, column) =>
+  column === undefined
+    ? `${line}- ${text}`
+    : column === null
+      ? `${line}: ${text}`
+      : `${line}:${column}: ${text}`;
+
 /**
- * A record's lines, numbered as grep numbers them: a matching line `LINE:COL: text` (or
- * `LINE: text` when its mark has no column), a line around the matches `LINE- text`.
+ * A record's lines, numbered by `row` (grep's numbering unless given): the lines of `marks`
+ * are matching lines (with their column, or null); a CSV row is its fields on one line.
  *
  * @example
  * recordBody(record, new Map([[12, 5]])); // "11-   - name: web-1\n12:5:     image: nginx:1.27\n…"
  */
-export function recordBody(record: MatchRecord, marks: ReadonlyMap<number, number | null>): string {
+export function recordBody(
+  record: MatchRecord,
+  marks: ReadonlyMap<number, number | null>,
+  row: RecordRow = grepRow,
+): string {
+  if (record.fields) return row(record.lineStart, fieldsLine(record.fields), null);
   const first = record.provenance.lineStart;
-  if (record.fields) return `${record.lineStart}: ${fieldsLine(record.fields)}`;
   return record.text
     .split("\n")
-    .map((text, i) => {
-      const line = first + i;
-      const body = text.replace(/\r$/, "");
-      if (!marks.has(line)) return `${line}- ${body}`;
-      const column = marks.get(line);
-      return column == null ? `${line}: ${body}` : `${line}:${column}: ${body}`;
-    })
+    .map((text, i) => row(first + i, text.replace(/\r$/, ""), marks.get(first + i)))
     .join("\n");
 }
 
