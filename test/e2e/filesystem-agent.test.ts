@@ -235,25 +235,27 @@ describe("server-filesystem, a partial read", () => {
       return toolCall("agent__final_report", { report: results[0]!.text });
     };
 
-  it("runs read_text_file whole when it asked for the last lines, and says so; the store holds the file", async () => {
+  /** A session over a 2 MB app.log whose model reads its last lines, then reports them. */
+  async function tailSession(extra: Record<string, unknown> = {}) {
     let root = "";
-    const {
-      fixture,
-      sha256,
-      agent,
-      root: r,
-    } = await setup(
+    const session = await setup(
       tailThenReport(() => root),
       "get_tool_output",
       2 * 1024 * 1024,
+      extra,
     );
-    root = r;
+    root = session.root;
     const result = await runAgent({
-      agent,
+      agent: session.agent,
       prompt: "Find the incident in app.log.",
-      stores: fixture.stores,
-      cwd: fixture.dir,
+      stores: session.fixture.stores,
+      cwd: session.fixture.dir,
     });
+    return { ...session, result };
+  }
+
+  it("runs read_text_file whole when it asked for the last lines, and says so; the store holds the file", async () => {
+    const { fixture, sha256, root, result } = await tailSession();
     expect(result.status).toBe("completed");
     const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
     expect(handle).toContain(
@@ -264,26 +266,7 @@ describe("server-filesystem, a partial read", () => {
   }, 120_000);
 
   it("returns the part asked for with guidance.wholeReads off", async () => {
-    let root = "";
-    const {
-      fixture,
-      agent,
-      root: r,
-    } = await setup(
-      tailThenReport(() => root),
-      "get_tool_output",
-      2 * 1024 * 1024,
-      {
-        guidance: { wholeReads: false },
-      },
-    );
-    root = r;
-    const result = await runAgent({
-      agent,
-      prompt: "Find the incident in app.log.",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
+    const { fixture, result } = await tailSession({ guidance: { wholeReads: false } });
     expect(result.status).toBe("completed");
     const shown = toolMessages(fixture.server.requests[1]!)[0]!.text;
     // The file's last ten lines (its final newline counts as one).
