@@ -15,3 +15,23 @@ export function clipText(text: string, max: number, options: { sayLength?: boole
   if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
   return options.sayLength ? `${cut}… (${text.length.toLocaleString("en-US")} chars)` : `${cut}…`;
 }
+
+/**
+ * `text` cut to at most `max` characters around the character at `focus` (centred on it), with
+ * `…` where it was cut: an excerpt of a long line keeps the part that was asked about.
+ *
+ * @example
+ * clipAround("aaaa KEY bbbb", 5, 3); // "…KEY…"
+ */
+export function clipAround(text: string, focus: number, max: number): string {
+  if (text.length <= max) return text;
+  const centre = Math.min(Math.max(0, focus), text.length - 1);
+  let from = Math.max(0, Math.min(centre - Math.floor(max / 2), text.length - max));
+  let to = from + max;
+  // A cut never splits a surrogate pair.
+  if (isHighSurrogate(text.charCodeAt(from - 1))) from += 1;
+  if (isHighSurrogate(text.charCodeAt(to - 1))) to -= 1;
+  return `${from > 0 ? "…" : ""}${text.slice(from, to)}${to < text.length ? "…" : ""}`;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

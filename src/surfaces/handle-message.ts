@@ -1,4 +1,4 @@
-import { clipText } from "../core/clip-text.js";
+import { clipAround, clipText } from "../core/clip-text.js";
 import { recordShows } from "../retrieval/record-matches.js";
 import type { MatchRecord } from "../retrieval/record-types.js";
 import { recordAround } from "../retrieval/records.js";
@@ -138,8 +138,12 @@ const TASK_LINES = 3;
 /** Bounds of the record shown around the task search's best line (the rest is named by slice). */
 const TASK_RECORD = { maxLines: 40, maxChars: 1_600 } as const;
 
-const searchRow = (m: SearchMatch) =>
-  `  ${m.line}| ${clipText(m.text, SYNOPSIS_LINE_CHARS, { sayLength: true })}`;
+/**
+ * A task search line, cut around its rarest matched word (where the search centred it), so a
+ * long line shows the part the task asked about rather than its start.
+ */
+const searchRow = (m: SearchMatch, maxChars = SYNOPSIS_LINE_CHARS) =>
+  `  ${m.line}| ${clipAround(m.text, m.focusChar - m.provenance.charStart, maxChars)}`;
 
 /**
  * A record's lines as the handle message numbers lines (`  LINE| text`), under its header, which
@@ -178,9 +182,17 @@ async function bestRecord(
 
 /**
  * The task search's best lines, labelled as what they are: places to check, not the answer. The
- * best comes inside its record when it has one; lines that record holds are not repeated.
+ * best comes inside its record when it has one; lines that record holds are not repeated. With
+ * `wholeBest`, a best line that is its own record (a JSON-lines event, a long log line) is shown
+ * up to a record's bound, not cut like the others: the fields beside the one it was found by are
+ * what a question asks for.
  */
-function searchLines(id: string, search: TaskSearch, best: MatchRecord | undefined): string[] {
+function searchLines(
+  id: string,
+  search: TaskSearch,
+  best: MatchRecord | undefined,
+  wholeBest: boolean,
+): string[] {
   if (search.matches.length === 0) return [];
   const inBest = search.matches.map((m, i) =>
     best ? i === 0 || recordShows(best, searchMatchAt(m)) : false,
@@ -190,7 +202,13 @@ function searchLines(id: string, search: TaskSearch, best: MatchRecord | undefin
     "",
     "A search of it for the words of your task found these lines (best first). They are where to look, not the answer: check them against what your task asks.",
     ...(best ? recordRows(id, best, found) : []),
-    ...search.matches.filter((_, i) => !inBest[i]).map(searchRow),
+    ...search.matches
+      .map((m, i) =>
+        inBest[i]
+          ? undefined
+          : searchRow(m, i === 0 && wholeBest ? TASK_RECORD.maxChars : undefined),
+      )
+      .filter((row) => row !== undefined),
   ];
 }
 
@@ -245,7 +263,9 @@ export async function defaultHandleMessage(
   // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
   // read refused), the message goes out without it rather than failing the tool call.
   const search = taskText
-    ? await searchForTask(outputs, record, scope, taskText, TASK_LINES).catch(() => undefined)
+    ? await searchForTask(outputs, record, scope, taskText, TASK_LINES, TASK_RECORD.maxChars).catch(
+        () => undefined,
+      )
     : undefined;
   const best =
     search?.matches[0] && options.taskRecord
@@ -259,7 +279,7 @@ export async function defaultHandleMessage(
   });
   return [
     ...head,
-    ...(search ? searchLines(id, search, best) : []),
+    ...(search ? searchLines(id, search, best, options.taskRecord === true) : []),
     "",
     "Read it with:",
     ...calls,

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
+import { leadingParts } from "./task-search.js";
 
 const filler = (i: number) =>
   `2026-03-14T08:${String(i % 60).padStart(2, "0")}:00Z INFO [svc-${i % 7}] request ${i} served in ${i % 90} ms`;
@@ -197,5 +198,42 @@ describe("the handle message's search for the task", () => {
     expect(message).toMatch(
       / {2}\[record: JSON object, line 1, chars [\d,]+-[\d,]+; the search found line 1\]\n {2}1\| \{"id":5150,"status":"refunded","total":60\}/,
     );
+  });
+
+  it("shows a long line that is its own record whole, with taskRecord, and offers the word the task wrote without its suffix", async () => {
+    const events = Array.from({ length: 200 }, (_, i) =>
+      JSON.stringify({
+        ts: `2026-05-19T07:${String(i % 60).padStart(2, "0")}:00Z`,
+        trace_id: String.fromCharCode(97 + (i % 26)).repeat(32),
+        span_id: String.fromCharCode(97 + (i % 26)).repeat(16),
+        level: "info",
+        http: { method: "POST", path: i % 2 ? "/api/checkout" : "/api/cart" },
+        duration_ms: 1000 + i,
+        user: { email: `user${i}@mail.example.net` },
+      }),
+    );
+    const task = "What duration was logged for user137@mail.example.net's checkout request?";
+    const whole = await handleFor(`${events.join("\n")}\n`, task, true);
+    // The line is longer than a search line's cut: its fields past the cut are shown too.
+    expect(events[137]!.length).toBeGreaterThan(200);
+    expect(whole).toContain(`  138| ${events[137]}`);
+    expect(exampleValues(whole)).toContain("user137@mail.example.net");
+    const cut = await handleFor(`${events.join("\n")}\n`, task, false);
+    expect(cut).not.toContain(`  138| ${events[137]}`);
+    // Cut around the task's rarest word, so the part asked about stays in view.
+    expect(cut).toMatch(/ {2}138\| ….*user137@mail\.example\.net/);
+  });
+});
+
+describe("leadingParts", () => {
+  it("gives the word, then its leading parts cut at punctuation that keep half of it", () => {
+    expect(leadingParts("user@example.net's")).toEqual([
+      "user@example.net's",
+      "user@example.net",
+      "user@example",
+    ]);
+    expect(leadingParts("INV-1.pdf,")).toEqual(["INV-1.pdf,", "INV-1.pdf", "INV-1"]);
+    expect(leadingParts("plain")).toEqual(["plain"]);
+    expect(leadingParts("a.b")).toEqual(["a.b"]);
   });
 });

@@ -66,11 +66,27 @@ async function specificLiterals(
   // A grep returns at most MAX_GREP_MATCHES; past that a word is not specific on any output.
   const limit = Math.min(specificLines, MAX_GREP_MATCHES - 1);
   for (const word of words) {
-    if (word.length < 3) continue;
-    const hits = await grepOutput(opened, { pattern: word, maxMatches: limit + 1 });
-    if (hits.matches.length > 0 && hits.matches.length <= limit) literals.push(word);
+    for (const candidate of leadingParts(word)) {
+      const hits = await grepOutput(opened, { pattern: candidate, maxMatches: limit + 1 });
+      if (hits.matches.length === 0) continue;
+      if (hits.matches.length <= limit) literals.push(candidate);
+      break;
+    }
   }
   return literals;
+}
+
+/**
+ * A word as written, then its leading parts cut at punctuation that keep at least half of it,
+ * longest first: a word the output holds with a suffix the task added (`user@example.net's`,
+ * `INV-1.pdf,`) is still found whole. Parts under three characters are not tried.
+ */
+export function leadingParts(word: string): string[] {
+  const parts = [word];
+  for (const cut of [...word.matchAll(/[\p{P}\p{S}]/gu)].map((m) => m.index).reverse()) {
+    if (cut * 2 >= word.length) parts.push(word.slice(0, cut));
+  }
+  return parts.filter((part) => part.length >= 3);
 }
 
 /**
@@ -92,7 +108,8 @@ function wholeWordsFirst(
 }
 
 /**
- * Searches the output for the task's words.
+ * Searches the output for the task's words; `maxLineChars` bounds each line shown (an excerpt
+ * of a longer one, centred on its rarest matched word).
  *
  * @example
  * await searchForTask(outputs, record, scope, "Which order did request req-4hpi75 handle?");
@@ -104,6 +121,7 @@ export async function searchForTask(
   scope: ReadScope,
   task: string,
   maxLines: number,
+  maxLineChars?: number,
 ): Promise<TaskSearch> {
   if (record.kind === "binary" || task.trim() === "") return NOTHING;
   const opened = await outputs.open(record.id, scope);
@@ -113,6 +131,7 @@ export async function searchForTask(
       found = await searchOutput(opened, {
         query: task.slice(0, TASK_CHARS),
         maxResults: maxLines * 3,
+        ...(maxLineChars ? { maxLineChars } : {}),
       });
     } catch {
       // A task of common words only, or none: nothing to search for.
