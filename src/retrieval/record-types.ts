@@ -6,6 +6,7 @@ import type { Provenance } from "./provenance.js";
  * - `json-line`: the match line, one whole JSON value in JSON lines;
  * - `yaml-item`: the innermost list item (`- …` with its indented lines) around the match;
  * - `csv-row`: the row (quoted fields may span lines), with the header row's names;
+ * - `table-row`: a row of a pipe table (Markdown), with its header row's names;
  * - `log-entry`: a line that starts like the output's record lines, with the lines up to the next;
  * - `block`: a section between rule lines, an indented block with its header line, or a paragraph;
  * - `lines`: no structure found: the match line with `context` lines each side.
@@ -15,6 +16,7 @@ export type RecordKind =
   | "json-line"
   | "yaml-item"
   | "csv-row"
+  | "table-row"
   | "log-entry"
   | "block"
   | "lines";
@@ -68,13 +70,13 @@ export interface MatchRecord {
   readonly provenance: Provenance;
   /** Set when the record is over the limits: the parts left out of `text`, in order. */
   readonly clipped?: { readonly omitted: readonly OmittedPart[] };
-  /** csv-row: the header row (names parsed, quotes removed). */
+  /** csv-row, table-row: the header row (names parsed, quotes removed). */
   readonly header?: {
     readonly text: string;
     readonly names: readonly string[];
     readonly provenance: Provenance;
   };
-  /** csv-row, when shown whole: its fields by header name, in order. */
+  /** csv-row, table-row, when shown whole: its fields by header name, in order. */
   readonly fields?: readonly RecordField[];
 }
 

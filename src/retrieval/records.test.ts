@@ -172,6 +172,35 @@ describe("CSV and TSV rows", () => {
   });
 });
 
+describe("markup", () => {
+  const row = (id: number, owner: string) =>
+    [
+      `      <tr id="INC-${id}">`,
+      `        <td><a href="/incidents/INC-${id}">INC-${id}</a></td>`,
+      `        <td class="title">Incident ${id}</td>`,
+      `        <td class="owner">${owner}</td>`,
+      "      </tr>",
+    ].join("\n");
+  const page = [
+    "<html>",
+    "  <body>",
+    "    <table>",
+    ...Array.from({ length: 30 }, (_, i) => row(100 + i, `Owner ${i}`)),
+    "    </table>",
+    "  </body>",
+    "</html>",
+  ].join("\n");
+
+  it("indented HTML: a row's element with its cells, whether the match is on its tag or a cell", async () => {
+    const onTag = await checkedRecord(page, 'id="INC-117"');
+    expect(onTag.opened.record.kind).toBe("html");
+    expect(onTag.record).toMatchObject({ kind: "block", lineStart: 89, lineEnd: 92 });
+    expect(onTag.record.text).toContain('<td class="owner">Owner 17</td>');
+    const inCell = await checkedRecord(page, "/incidents/INC-117");
+    expect(inCell.record).toMatchObject({ kind: "block", lineStart: 89, lineEnd: 92 });
+  });
+});
+
 describe("outputs without record structure", () => {
   it("an HTML page falls back to the line with two lines each side", async () => {
     const { record, opened } = await checkedRecord(HTML_PAGE, "ledger mismatch");

@@ -16,6 +16,7 @@ import { type CsvProfile, csvProfile, csvRow } from "./record-csv.js";
 import { indentedBlock, listItem, spanOf } from "./record-indent.js";
 import { jsonLineRecord, jsonTreeRecord } from "./record-json.js";
 import { isBlank, LineWindow } from "./record-lines.js";
+import { tableRow } from "./record-table.js";
 import {
   DEFAULT_RECORD_LIMITS,
   type FoundRecord,
@@ -77,13 +78,24 @@ async function findRecord(
     );
   }
   if (kind === "csv") return profile.csv ? csvRow(window, at, profile.csv) : null;
-  if (kind === "html" || kind === "xml") return paragraph(window, at, limits.maxLines);
+  // Markup's record is the element its indentation delimits (a table row with its cells), else
+  // the paragraph: minified markup has no indentation to go by.
+  if (kind === "html" || kind === "xml") {
+    return (
+      (await indentedBlock(window, at, fits)) ?? (await paragraph(window, at, limits.maxLines))
+    );
+  }
   if (kind === "markdown") {
-    return (await listItem(window, at)) ?? (await paragraph(window, at, limits.maxLines));
+    return (
+      (await tableRow(window, at)) ??
+      (await listItem(window, at)) ??
+      (await paragraph(window, at, limits.maxLines))
+    );
   }
   const finders = [
     async () => jsonLineRecord(line, limits.maxChars, true),
     async () => (profile.csv ? csvRow(window, at, profile.csv) : null),
+    () => tableRow(window, at),
     () => listItem(window, at),
     async () => (profile.startShape ? logEntry(window, at, profile.startShape) : null),
     () => ruleSection(window, at),

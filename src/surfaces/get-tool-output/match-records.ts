@@ -17,6 +17,7 @@ const KIND_NAMES: Record<MatchRecord["kind"], string> = {
   "json-line": "JSON line",
   "yaml-item": "list item",
   "csv-row": "CSV row",
+  "table-row": "table row",
   "log-entry": "log entry",
   block: "block",
   lines: "lines",
@@ -58,7 +59,7 @@ export function recordHeader(id: string, record: MatchRecord): string {
       : `lines ${n(record.lineStart)}-${n(record.lineEnd)}`;
   const p = record.provenance;
   const onOneLine =
-    record.lineStart === record.lineEnd && record.kind !== "csv-row"
+    record.lineStart === record.lineEnd && !record.header
       ? `, chars ${n(record.charStart)}-${n(record.charEnd)}`
       : "";
   const header = record.header
