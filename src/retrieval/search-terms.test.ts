@@ -114,6 +114,19 @@ describe("search terms", () => {
     expect(queryTerms("a b c e", 2)).toEqual({ terms: ["b", "c"], ignored: ["a"], dropped: ["e"] });
   });
 
+  it("a common word written in capitals among lower case is a name, and is searched for", () => {
+    expect(queryTerms("the row with team Platform and region US", 32).terms).toEqual([
+      "row",
+      "team",
+      "platform",
+      "region",
+      "us",
+    ]);
+    expect(queryTerms("who called us about IT", 32).terms).toEqual(["called", "about", "it"]);
+    // A query in capitals alone says nothing by its case: its common words stay common.
+    expect(queryTerms("WHAT IS THE BOOT MARKER", 32).terms).toEqual(["boot", "marker"]);
+  });
+
   it("ASCII text takes a fast path that gives exactly what the segmenter gives", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary-ascii", maxLength: 60 }), (text) => {

@@ -172,18 +172,31 @@ export interface QueryTerms {
 const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
 
 /**
- * The distinct terms of a query, without stop words (nor, beside other words, hiragana-only
- * terms); at most `maxTerms`.
+ * The words a query writes in capitals while it writes others in lower case, folded: there a
+ * stop word is a name or an acronym (`region US`, `team IT`), searched for like any other word.
+ */
+function capitalisedNames(query: string): Set<string> {
+  if (!/\p{Ll}/u.test(query)) return new Set();
+  return new Set(
+    [...query.matchAll(/(?<![\p{L}\p{N}])\p{Lu}{2,}(?![\p{L}\p{N}])/gu)].map((m) => foldText(m[0])),
+  );
+}
+
+/**
+ * The distinct terms of a query, without stop words (unless written in capitals among lower
+ * case: a name) nor, beside other words, hiragana-only terms; at most `maxTerms`.
  */
 export function queryTerms(query: string, maxTerms: number): QueryTerms & { dropped: string[] } {
   const terms: string[] = [];
   const ignored: string[] = [];
   const dropped: string[] = [];
   const distinct = [...new Set(termsOf(query, { forQuery: true }))];
-  const content = distinct.filter((t) => !STOP_WORDS.has(t) && !HIRAGANA_ONLY.test(t));
+  const names = capitalisedNames(query);
+  const isStopWord = (t: string) => STOP_WORDS.has(t) && !names.has(t);
+  const content = distinct.filter((t) => !isStopWord(t) && !HIRAGANA_ONLY.test(t));
   const grammar = content.length > 0 ? HIRAGANA_ONLY : undefined;
   for (const term of distinct) {
-    if (STOP_WORDS.has(term) || grammar?.test(term)) ignored.push(term);
+    if (isStopWord(term) || grammar?.test(term)) ignored.push(term);
     else if (terms.length < maxTerms) terms.push(term);
     else dropped.push(term);
   }
