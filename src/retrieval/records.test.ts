@@ -201,6 +201,42 @@ describe("markup", () => {
   });
 });
 
+describe("Markdown tables", () => {
+  const table = [
+    "# Runbook",
+    "",
+    "| Team | Region | Primary on-call | Notes |",
+    "|------|:------:|-----------------|-------|",
+    ...Array.from(
+      { length: 12 },
+      (_, i) => `| Team ${i} | ${i % 2 ? "EU" : "US"} | Person ${i} | a \\| b |`,
+    ),
+    "",
+    "After the table.",
+  ].join("\n");
+
+  it("a row is a record with its header row's names", async () => {
+    const { record, opened } = await checkedRecord(table, "Person 7");
+    expect(opened.record.kind).toBe("markdown");
+    expect(record).toMatchObject({ kind: "table-row", lineStart: 12, lineEnd: 12 });
+    expect(record.header?.provenance.lineStart).toBe(3);
+    expect(record.fields).toEqual([
+      { name: "Team", value: "Team 7" },
+      { name: "Region", value: "EU" },
+      { name: "Primary on-call", value: "Person 7" },
+      { name: "Notes", value: "a | b" },
+    ]);
+  });
+
+  it("the header row, and a row whose cells do not match the header's, are not table rows", async () => {
+    const header = await checkedRecord(table, "Primary on-call");
+    expect(header.record.kind).not.toBe("table-row");
+    const ragged = table.replace("| Person 7 |", "| Person 7 | extra |");
+    const row = await checkedRecord(ragged, "Person 7");
+    expect(row.record.kind).not.toBe("table-row");
+  });
+});
+
 describe("outputs without record structure", () => {
   it("an HTML page falls back to the line with two lines each side", async () => {
     const { record, opened } = await checkedRecord(HTML_PAGE, "ledger mismatch");

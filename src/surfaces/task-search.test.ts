@@ -12,9 +12,15 @@ import { leadingParts } from "./task-search.js";
 const filler = (i: number) =>
   `2026-03-14T08:${String(i % 60).padStart(2, "0")}:00Z INFO [svc-${i % 7}] request ${i} served in ${i % 90} ms`;
 
-async function handleFor(text: string, task: string, taskRecord = false): Promise<string> {
+async function handleFor(
+  text: string,
+  task: string,
+  taskRecord = false,
+  path?: string,
+): Promise<string> {
   const { store } = await tempStore();
-  const record = await store.put(origin("fs__read_text_file"), text);
+  const args = path ? JSON.stringify({ path }) : "{}";
+  const record = await store.put(origin("fs__read_text_file", args), text);
   return defaultHandleMessage(record, store, SCOPE, 5, { taskText: task, taskRecord });
 }
 
@@ -175,6 +181,21 @@ describe("the handle message's search for the task", () => {
       "[record: CSV row, line 46; names from the header, line 1; the search found line 46]",
     );
     expect(csv).toContain("  46| id=S44, tracking=TR1044, city=City44");
+    const md = [
+      "| Team | Region | Primary |",
+      "|---|---|---|",
+      ...Array.from({ length: 80 }, (_, i) => `| T${i} | ${i % 2 ? "EU" : "US"} | P${1000 + i} |`),
+    ];
+    const table = await handleFor(
+      `${md.join("\n")}\n`,
+      "Who is on call for T45?",
+      true,
+      "runbook.md",
+    );
+    expect(table).toContain(
+      "[record: table row, line 48; names from the header, line 1; the search found line 48]",
+    );
+    expect(table).toContain("  48| Team=T45, Region=EU, Primary=P1045");
     const log = Array.from(
       { length: 80 },
       (_, i) => `2026-01-01T00:00:${i % 60}Z INFO req=r${i} ok`,
