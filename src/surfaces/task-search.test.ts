@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
-import { leadingParts } from "./task-search.js";
+import { leadingParts, withoutLocations } from "./task-search.js";
 
 const filler = (i: number) =>
   `2026-03-14T08:${String(i % 60).padStart(2, "0")}:00Z INFO [svc-${i % 7}] request ${i} served in ${i % 90} ms`;
@@ -221,6 +221,22 @@ describe("the handle message's search for the task", () => {
     );
   });
 
+  it("does not search the task's path of the file in it (a `data` key is not what was asked)", async () => {
+    const orders = Array.from({ length: 200 }, (_, i) => ({
+      id: 5000 + i,
+      status: i === 150 || i === 170 ? "refunded" : "packed",
+      total: (i * 7) % 90,
+    }));
+    const message = await handleFor(
+      JSON.stringify({ data: orders }),
+      'Find the first order with status "refunded" in data/export.json and tell me its id.',
+      true,
+      "data/export.json",
+    );
+    expect(message).toContain('1| {"id":5150,"status":"refunded","total":60}');
+    expect(exampleValues(message).join(" ")).not.toContain("data/export.json");
+  });
+
   it("shows a long line that is its own record whole, with taskRecord, and offers the word the task wrote without its suffix", async () => {
     const events = Array.from({ length: 200 }, (_, i) =>
       JSON.stringify({
@@ -256,5 +272,23 @@ describe("leadingParts", () => {
     expect(leadingParts("INV-1.pdf,")).toEqual(["INV-1.pdf,", "INV-1.pdf", "INV-1"]);
     expect(leadingParts("plain")).toEqual(["plain"]);
     expect(leadingParts("a.b")).toEqual(["a.b"]);
+  });
+});
+
+describe("withoutLocations", () => {
+  it("drops the path the call read from the task, as written or as its tail", () => {
+    const args = JSON.stringify({ path: "/srv/project/data/05-export.json", head: 10 });
+    expect(withoutLocations("In data/05-export.json, which order was refunded?", args)).toBe(
+      "In  which order was refunded?",
+    );
+    expect(withoutLocations("Which order in 05-export.json?", args)).toBe(
+      "Which order in 05-export.json?",
+    );
+  });
+
+  it("keeps words that are no location of the call, and any task when the arguments are not JSON", () => {
+    const args = JSON.stringify({ query: "ord_123", url: "https://example.com/a/b" });
+    expect(withoutLocations("Find ord_123 on /a/b", args)).toBe("Find ord_123 on ");
+    expect(withoutLocations("Find ord_123 in a/b", "not json")).toBe("Find ord_123 in a/b");
   });
 });

@@ -107,6 +107,46 @@ function wholeWordsFirst(
   return [...matches.filter(whole), ...matches.filter((m) => !whole(m))];
 }
 
+/** The string values of a call's arguments, at any depth (unparsable arguments: none). */
+function argumentStrings(toolArgs: string): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "string") found.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") Object.values(value).forEach(walk);
+  };
+  try {
+    walk(JSON.parse(toolArgs));
+  } catch {
+    // Arguments are stored as the call sent them; text that is not JSON names no location.
+  }
+  return found;
+}
+
+/**
+ * The task without the words that name where the output came from: a path or URL the call read
+ * (an argument value with a `/` or `\`, or its tail from a separator on, as `data/app.log` is of
+ * `/srv/data/app.log`). They tell where to look, not what to find, and the output's own words
+ * that share their parts (a `data` key for `data/app.log`) are not what the task asks about.
+ *
+ * @example
+ * withoutLocations("Which IP in data/access.log fetched /a.pdf?", '{"path":"data/access.log"}');
+ * // "Which IP in   fetched /a.pdf?"
+ */
+export function withoutLocations(task: string, toolArgs: string): string {
+  const locations = argumentStrings(toolArgs).filter((v) => /[/\\]/.test(v));
+  if (locations.length === 0) return task;
+  const names = (word: string) =>
+    /[/\\]/.test(word) &&
+    locations.some(
+      (l) => l === word || (l.endsWith(word) && /[/\\]/.test(l[l.length - word.length - 1]!)),
+    );
+  return task
+    .split(/(\s+)/)
+    .map((part) => (names(part.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, "")) ? "" : part))
+    .join("");
+}
+
 /**
  * Searches the output for the task's words; `maxLineChars` bounds each line shown (an excerpt
  * of a longer one, centred on its rarest matched word).
@@ -123,6 +163,7 @@ export async function searchForTask(
   maxLines: number,
   maxLineChars?: number,
 ): Promise<TaskSearch> {
+  task = withoutLocations(task, record.toolArgs);
   if (record.kind === "binary" || task.trim() === "") return NOTHING;
   const opened = await outputs.open(record.id, scope);
   try {
