@@ -183,9 +183,9 @@ async function bestRecord(
 /**
  * The task search's best lines, labelled as what they are: places to check, not the answer. The
  * best comes inside its record when it has one; lines that record holds are not repeated. With
- * `wholeBest`, a best line that is its own record (a JSON-lines event, a long log line) is shown
- * up to a record's bound, not cut like the others: the fields beside the one it was found by are
- * what a question asks for.
+ * `wholeBest`, when the best line is its own record (a JSON-lines event, a long log line), the
+ * lines share a record's bound instead of each being cut short: the fields beside the one a line
+ * was found by are what a question asks for, and the best line is not always the one asked about.
  */
 function searchLines(
   id: string,
@@ -198,17 +198,16 @@ function searchLines(
     best ? i === 0 || recordShows(best, searchMatchAt(m)) : false,
   );
   const found = search.matches.filter((_, i) => inBest[i]).map((m) => m.line);
+  const rest = search.matches.filter((_, i) => !inBest[i]);
+  const rowChars =
+    wholeBest && !best
+      ? Math.max(SYNOPSIS_LINE_CHARS, Math.floor(TASK_RECORD.maxChars / rest.length))
+      : SYNOPSIS_LINE_CHARS;
   return [
     "",
     "A search of it for the words of your task found these lines (best first). They are where to look, not the answer: check them against what your task asks.",
     ...(best ? recordRows(id, best, found) : []),
-    ...search.matches
-      .map((m, i) =>
-        inBest[i]
-          ? undefined
-          : searchRow(m, i === 0 && wholeBest ? TASK_RECORD.maxChars : undefined),
-      )
-      .filter((row) => row !== undefined),
+    ...rest.map((m) => searchRow(m, rowChars)),
   ];
 }
 

@@ -246,7 +246,7 @@ describe("the handle message's search for the task", () => {
         level: "info",
         http: { method: "POST", path: i % 2 ? "/api/checkout" : "/api/cart" },
         duration_ms: 1000 + i,
-        user: { email: `user${i}@mail.example.net` },
+        user: { email: `user${i === 139 ? 137 : i}@mail.example.net` },
       }),
     );
     const task = "What duration was logged for user137@mail.example.net's checkout request?";
@@ -254,6 +254,8 @@ describe("the handle message's search for the task", () => {
     // The line is longer than a search line's cut: its fields past the cut are shown too.
     expect(events[137]!.length).toBeGreaterThan(200);
     expect(whole).toContain(`  138| ${events[137]}`);
+    // The other line of the same user is its own record too: the lines share the bound.
+    expect(whole).toContain(`  140| ${events[139]}`);
     expect(exampleValues(whole)).toContain("user137@mail.example.net");
     const cut = await handleFor(`${events.join("\n")}\n`, task, false);
     expect(cut).not.toContain(`  138| ${events[137]}`);
