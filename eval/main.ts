@@ -6,14 +6,16 @@
  *   npm run eval                     # full: 7 kinds × 50 KB, 500 KB, 5 MB, 50 MB → eval/report/
  *   npm run eval -- --quick          # 50 KB and 500 KB → eval/report-quick/
  *   npm run eval -- --kinds log,csv --sizes 5MB --json
+ *   npm run eval -- --quick --seed 418263 --ablate taskRecord   # spillway with one behaviour off
  */
 import { join, resolve } from "node:path";
+import { GUIDANCE_SWITCHES, type GuidanceSwitch } from "../src/config/guidance.js";
 import { POLICIES, type PolicyName } from "./episode.js";
 import { runEval } from "./run-eval.js";
 import { KINDS, type Kind, SIZES, type SizeLabel } from "./workload.js";
 
 const USAGE =
-  "usage: npm run eval -- [--quick] [--json] [--kinds a,b] [--sizes 50KB,500KB,5MB,50MB] [--policies a,b] [--seed N] [--out DIR]";
+  "usage: npm run eval -- [--quick] [--json] [--kinds a,b] [--sizes 50KB,500KB,5MB,50MB] [--policies a,b] [--seed N] [--ablate NAME[,NAME]] [--out DIR]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -36,6 +38,7 @@ function parse(argv: readonly string[]) {
   let policies: PolicyName[] | undefined;
   let seed = 1;
   let out: string | undefined;
+  let ablate: GuidanceSwitch[] = [];
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = () => argv[++i];
@@ -52,7 +55,8 @@ function parse(argv: readonly string[]) {
     else if (flag === "--seed") {
       seed = Number(value());
       if (!Number.isInteger(seed) || seed < 0) fail("--seed needs a non-negative integer");
-    } else if (flag === "--out") out = value() ?? fail("--out needs a directory");
+    } else if (flag === "--ablate") ablate = list(value(), GUIDANCE_SWITCHES, flag);
+    else if (flag === "--out") out = value() ?? fail("--out needs a directory");
     else if (flag === "--help" || flag === "-h") {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
@@ -65,6 +69,7 @@ function parse(argv: readonly string[]) {
     sizes: sizes ?? (quick ? (["50KB", "500KB"] as SizeLabel[]) : undefined),
     policies,
     seed,
+    ablate,
     out: out ? resolve(out) : join(root, quick ? "report-quick" : "report"),
   };
 }
@@ -76,6 +81,7 @@ const result = await runEval({
   ...(options.kinds ? { kinds: options.kinds } : {}),
   ...(options.sizes ? { sizes: options.sizes } : {}),
   ...(options.policies ? { policies: options.policies } : {}),
+  ablate: options.ablate,
   log: (line) => process.stderr.write(`${line}\n`),
 });
 const s = result.summary;
@@ -89,7 +95,7 @@ const int = (x: number | null) =>
   x === null || Number.isNaN(x) ? "–" : Math.round(x).toLocaleString("en-US");
 const lines = [
   `episodes ${s.episodes} (${s.tasks} tasks) in ${result.seconds.toFixed(0)} s · report ${result.reportPath}`,
-  "blind scripted agents (not a real model), scored from each run's final report:",
+  `blind scripted agents (not a real model), scored from each run's final report${options.ablate.length > 0 ? `; spillway with ${options.ablate.join(", ")} off` : ""}:`,
   ...POLICIES.filter((p) => s.policies[p]).map((p) => {
     const f = s.policies[p]!;
     return (
@@ -106,4 +112,6 @@ const lines = [
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 if (options.json)
-  process.stdout.write(`${JSON.stringify({ eval: "scripted", seconds: result.seconds, ...s })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ eval: "scripted", seconds: result.seconds, ablate: options.ablate, ...s })}\n`,
+  );

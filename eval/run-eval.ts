@@ -4,6 +4,7 @@
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { GuidanceSwitch } from "../src/config/guidance.js";
 import { loadTokenizer } from "../src/core/tokens.js";
 import { renderCharts } from "./charts.js";
 import { type Episode, POLICIES, type PolicyName } from "./episode.js";
@@ -29,6 +30,8 @@ export interface EvalOptions {
   readonly log?: (line: string) => void;
   /** Whether to render the PNG charts (the test skips nothing; a caller may). */
   readonly charts?: boolean;
+  /** Guidance behaviours switched off for spillway's sessions (an ablation). */
+  readonly ablate?: readonly GuidanceSwitch[];
 }
 
 export interface EvalResult {
@@ -59,7 +62,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   const log = options.log ?? (() => {});
   const tokenizer = await loadTokenizer("o200k_base");
   const count = (text: string) => tokenizer.count(text);
-  const env = await startSpillwayEnv(spillwayResponder());
+  const env = await startSpillwayEnv(spillwayResponder(), options.ablate ?? []);
   const episodes: Episode[] = [];
   try {
     for (const size of sizes) {

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
+import type { GuidanceSwitch } from "../src/config/guidance.js";
 import { openSqliteStores, type SpillwayStores } from "../src/store/sqlite-history-store.js";
 import {
   type Responder,
@@ -95,7 +96,10 @@ async function startDataServer(outputs: Map<string, string>) {
 }
 
 /** Starts the model server, the data server, a store and the agent's files. */
-export async function startSpillwayEnv(respond: Responder): Promise<SpillwayEnv> {
+export async function startSpillwayEnv(
+  respond: Responder,
+  ablate: readonly GuidanceSwitch[] = [],
+): Promise<SpillwayEnv> {
   const dir = await mkdtemp(join(tmpdir(), "spillway-eval-"));
   const outputs = new Map<string, string>();
   const server = await startScriptedModelServer({ respond });
@@ -110,6 +114,9 @@ export async function startSpillwayEnv(respond: Responder): Promise<SpillwayEnv>
           { contextWindow: CONTEXT_WINDOW, maxOutputTokens: MAX_OUTPUT_TOKENS },
         ]),
       ),
+      ...(ablate.length > 0
+        ? { defaults: { guidance: Object.fromEntries(ablate.map((name) => [name, false])) } }
+        : {}),
     }),
   );
   const agentPath = join(dir, "analyst.md");

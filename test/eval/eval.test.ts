@@ -8,8 +8,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseQuestion } from "../../eval/agents/question.js";
 import { readAnswer } from "../../eval/agents/reader.js";
+import { prepare } from "../../eval/prepared.js";
 import { runEval, seedOf } from "../../eval/run-eval.js";
+import { startSpillwayEnv } from "../../eval/spillway-env.js";
+import { runSpillwayPolicy, spillwayResponder } from "../../eval/spillway-policy.js";
 import { generateWorkload, KINDS } from "../../eval/workload.js";
+import type { GuidanceSwitch } from "../../src/config/guidance.js";
+import { loadTokenizer } from "../../src/core/tokens.js";
+import { textOf } from "../../src/testing/index.js";
 import { tempDir } from "../helpers/temp-store.js";
 
 describe("eval workload", () => {
@@ -74,4 +80,25 @@ describe("runEval", () => {
     const saved = JSON.parse(await readFile(join(out, "episodes.json"), "utf8"));
     expect(saved).toHaveLength(episodes.length);
   }, 180_000);
+});
+
+describe("runEval with --ablate", () => {
+  it("switches the named guidance off in spillway's sessions, and only there", async () => {
+    const seen = async (ablate: readonly GuidanceSwitch[]) => {
+      const env = await startSpillwayEnv(spillwayResponder(), ablate);
+      try {
+        const tokenizer = await loadTokenizer("o200k_base");
+        const prepared = await prepare(generateWorkload("log", "50KB", 5), (t) =>
+          tokenizer.count(t),
+        );
+        await runSpillwayPolicy(env, prepared, "spillway");
+        return env.server.requests.flatMap((r) => r.messages.map((m) => textOf(m))).join("\n");
+      } finally {
+        await env.close();
+      }
+    };
+    const heading = "A search of it for the words of your task";
+    expect(await seen([])).toContain(heading);
+    expect(await seen(["taskSearch"])).not.toContain(heading);
+  }, 120_000);
 });
