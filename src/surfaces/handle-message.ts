@@ -26,16 +26,22 @@ const lineRows = (lines: readonly SynopsisLine[]) =>
     ({ line, text }) => `  ${line}| ${clipText(text, SYNOPSIS_LINE_CHARS, { sayLength: true })}`,
   );
 
+/** A titled block of synopsis lines, none when every line was left out. */
+const titled = (title: string, lines: readonly SynopsisLine[]) =>
+  lines.length === 0 ? [] : [title, ...lineRows(lines)];
+
 /**
  * A short synopsis of an output for the model (retrieval/synopsis.ts): its JSON outline, or its
  * first and last lines, each clipped and saying so, or, for lines too long to show, its first
- * and last characters. Never the whole output.
+ * and last characters. Never the whole output. Lines in `shownElsewhere` are left out: the
+ * message already shows them, and every request carries it.
  */
 export async function synopsisOf(
   outputs: OutputStore,
   record: OutputRecord,
   scope: ReadScope,
   lines: number,
+  shownElsewhere: ReadonlySet<number> = new Set(),
 ): Promise<string[]> {
   if (record.kind === "binary" || lines === 0) return [];
   const opened = await outputs.open(record.id, scope);
@@ -55,10 +61,16 @@ export async function synopsisOf(
         );
       return ["Shape (JSON outline):", ...shown];
     }
-    case "lines":
+    case "lines": {
+      const fresh = (rows: readonly SynopsisLine[]) =>
+        rows.filter((row) => !shownElsewhere.has(row.line));
       return synopsis.tail.length === 0
-        ? ["Lines:", ...lineRows(synopsis.head)]
-        : ["First lines:", ...lineRows(synopsis.head), "Last lines:", ...lineRows(synopsis.tail)];
+        ? titled("Lines:", fresh(synopsis.head))
+        : [
+            ...titled("First lines:", fresh(synopsis.head)),
+            ...titled("Last lines:", fresh(synopsis.tail)),
+          ];
+    }
     case "excerpt":
       return [
         "First characters (the lines are too long to show whole):",
@@ -211,6 +223,15 @@ function searchLines(
   ];
 }
 
+/** The lines the task search's section shows: its lines, and those of the best line's record. */
+function linesShown(search: TaskSearch, best: MatchRecord | undefined): Set<number> {
+  const shown = new Set(search.matches.map((m) => m.line));
+  if (best)
+    for (let line = best.provenance.lineStart; line <= best.provenance.lineEnd; line++)
+      shown.add(line);
+  return shown;
+}
+
 /** What the handle message draws on besides the output: the task, and the call's own story. */
 export interface HandleOptions {
   /** The session's task: the message searches the output for its words. */
@@ -258,7 +279,6 @@ export async function defaultHandleMessage(
     ].join("\n");
   }
   const json = record.kind === "json" || record.kind === "ndjson";
-  const synopsis = await synopsisOf(outputs, record, scope, synopsisLines);
   // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
   // read refused), the message goes out without it rather than failing the tool call.
   const search = taskText
@@ -270,6 +290,13 @@ export async function defaultHandleMessage(
     search?.matches[0] && options.taskRecord
       ? await bestRecord(outputs, record, scope, search.matches[0]).catch(() => undefined)
       : undefined;
+  const synopsis = await synopsisOf(
+    outputs,
+    record,
+    scope,
+    synopsisLines,
+    search ? linesShown(search, best) : undefined,
+  );
   const lines = taskText ? taskLines(taskText, record.lineCount ?? 0) : undefined;
   const calls = readCallLines(id, {
     ...(json ? { jsonQuery: exampleJsonQuery(synopsis, record.kind === "ndjson") } : {}),

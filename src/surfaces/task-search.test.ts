@@ -294,3 +294,18 @@ describe("withoutLocations", () => {
     expect(withoutLocations("Find ord_123 in a/b", "not json")).toBe("Find ord_123 in a/b");
   });
 });
+
+describe("the handle message's synopsis beside the task search", () => {
+  it("leaves out a first or last line the search already shows, and keeps the others", async () => {
+    const lines = Array.from({ length: 500 }, (_, i) => filler(i));
+    lines[497] = "2026-03-14T09:12:00Z ERROR [pay] gateway timeout code=E-7731";
+    const message = await handleFor(lines.join("\n"), "Which code did the gateway timeout log?");
+    const row = "  498| 2026-03-14T09:12:00Z ERROR [pay] gateway timeout code=E-7731";
+    expect(message.split(row)).toHaveLength(2);
+    expect(searchSection(message)).toContain(row);
+    const synopsis = message.split("\nLast lines:\n")[1]!;
+    expect(synopsis).toContain("  497| ");
+    expect(synopsis).toContain("  499| ");
+    expect(synopsis).not.toContain("  498| ");
+  });
+});
