@@ -132,6 +132,37 @@ describe("a report before any read of an output shown by handle", () => {
   });
 });
 
+describe("a report before any read whose value has no digit", () => {
+  const reportingAtOnce =
+    (report: (handle: string) => string): Responder =>
+    (request, context) => {
+      if (context.callIndex === 0)
+        return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
+      const handle = toolMessages(request)[0]!.text;
+      return toolCall("agent__final_report", { report: report(handle) });
+    };
+
+  it("is taken at once when the handle message's lines show its words (a name, a level)", async () => {
+    let level = "";
+    const { result } = await run(
+      reportingAtOnce((handle) => {
+        level = /^ {2}\d+\| \S+ ([A-Z]{4,5}) /m.exec(handle)![1]!;
+        return `The level shown is ${level}.`;
+      }),
+    );
+    expect(level).toMatch(/^[A-Z]+$/);
+    expect(result.turns).toBe(2);
+    expect(result.report).toBe(`The level shown is ${level}.`);
+  });
+
+  it("is sent back once when it states no value, or a name nothing showed", async () => {
+    for (const report of ["Not found in the output.", "The owner is Quentin Zarkovic."]) {
+      const { result } = await run(reportingAtOnce(() => report));
+      expect(result.turns, report).toBe(3);
+    }
+  });
+});
+
 /** Generates the log, greps it for `pattern`, then reports `first`; when sent back, `second`. */
 function readsThenReports(
   first: (seen: string[]) => string,

@@ -19,6 +19,7 @@ import type { ToolResultRef } from "../store/history.js";
 import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
 import { renderResult } from "./render-result.js";
 import {
+  distinctiveWords,
   normalizedText,
   reportSentences,
   unseenValues,
@@ -89,7 +90,7 @@ async function unreadOutputs(
   if (unread.length < state.shownByHandle.size || unread.length === 0) return undefined;
   // A report whose values were all shown verbatim (a handle message's lines) is grounded: the
   // guards never send back a report quoting what the session showed.
-  if (await groundedInShownText(report, shown)) return undefined;
+  if (await groundedInShownText(report, state.taskText ?? "", shown)) return undefined;
   const named = unread
     .slice(0, NAMED)
     .map((o) => `${o.id} (the output of ${o.toolName})`)
@@ -102,14 +103,23 @@ async function unreadOutputs(
   ].join("\n");
 }
 
-/** The report states at least one code-like value, and a tool result showed every one. */
+/**
+ * The report states at least one value (a code-like value, or a name or id not in the task), and
+ * a tool result showed every one: a value without a digit (`ANS-NCDABP`, `Sven Petrov`) that the
+ * handle message's lines show grounds a report as a number does.
+ */
 async function groundedInShownText(
   report: string,
+  task: string,
   shown: () => Promise<ShownResults>,
 ): Promise<boolean> {
-  if (valueTokens(report).length === 0) return false;
+  const words = distinctiveWords(report, task);
+  if (valueTokens(report).length === 0 && words.length === 0) return false;
   const { returned, runtime } = await shown();
-  return unseenValues(report, [...returned, ...runtime]).length === 0;
+  const seen = [...returned, ...runtime];
+  if (unseenValues(report, seen).length > 0) return false;
+  const haystack = seen.map(normalizedText).join("\n");
+  return words.every((word) => haystack.includes(word));
 }
 
 /** The tool results of the session as the model was shown them, by who wrote them. */
