@@ -4,6 +4,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { clipText } from "../../src/core/clip-text.js";
 import { SHAPES } from "../tasks/types.js";
 import type { LiveEpisode } from "./episode.js";
 import { figuresOf, groupBy, type PolicyFigures, policyFigures } from "./figures.js";
@@ -71,7 +72,7 @@ const badness = (e: LiveEpisode) =>
 
 function sessionQuote(e: LiveEpisode): string[] {
   const out = [
-    `#### ${e.policy} · ${e.taskId} (${e.shape}, ${e.kind}): ${e.correct ? "right" : "wrong"}${e.invented ? `, invented ${e.inventedValues.join(", ")}` : ""}`,
+    `#### ${e.policy} · ${e.taskId} (${e.shape}, ${e.kind}): ${e.correct ? "right" : "wrong"}${e.invented ? `, invented ${e.inventedValues.map((v) => clipText(v, 80, { sayLength: true })).join(", ")}` : ""}`,
     "",
     `Question: ${e.question}`,
     `Expected: \`${e.expected}\`${e.decoysNamed.length > 0 ? `; the report named the decoy${e.decoysNamed.length > 1 ? "s" : ""} ${e.decoysNamed.map((d) => `\`${d}\``).join(", ")}` : ""}`,
