@@ -45,6 +45,9 @@ const LINE_PREFIX = /^\d+(?::\d+)?[:|]\s?/;
 /** The sentence without the line-number prefix a read gave it (what the content itself says). */
 export const withoutLinePrefix = (sentence: string) => sentence.replace(LINE_PREFIX, "");
 
+/** A token of letters and digits with inner `._:/@+-` (`req-7f3a2c`, `10.4.2.1`, `Sven`). */
+const VALUE_TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{N}._:/@+-]*[\p{L}\p{N}])?/gu;
+
 /**
  * Value-like tokens of a report: a token of letters, digits and inner `._:/@+-` holding a digit,
  * at least three characters (`req-7f3a2c`, `10.4.2.1`, `1843`, `2026-03-14t08:00:00z`).
@@ -53,8 +56,7 @@ export const withoutLinePrefix = (sentence: string) => sentence.replace(LINE_PRE
  * valueTokens("Request req-7f3a2c handled order 58213 in 12 ms."); // ["req-7f3a2c", "58213"]
  */
 export function valueTokens(report: string): string[] {
-  const tokens =
-    normalizedText(report).match(/[\p{L}\p{N}](?:[\p{L}\p{N}._:/@+-]*[\p{L}\p{N}])?/gu) ?? [];
+  const tokens = normalizedText(report).match(VALUE_TOKEN) ?? [];
   return [...new Set(tokens.filter((t) => t.length >= 3 && /\d/.test(t)))];
 }
 
@@ -72,7 +74,7 @@ export function distinctiveWords(report: string, task = ""): string[] {
   const taskText = normalizedText(task);
   const words: string[] = [];
   for (const sentence of report.split(/(?<=[.!?。])\s+|\n+/)) {
-    const tokens = sentence.match(/[\p{L}\p{N}](?:[\p{L}\p{N}._:/@+-]*[\p{L}\p{N}])?/gu) ?? [];
+    const tokens = sentence.match(VALUE_TOKEN) ?? [];
     for (const [i, token] of tokens.entries()) {
       const caseless = /\p{Lo}/u.test(token);
       const distinct =

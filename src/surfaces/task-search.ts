@@ -41,6 +41,10 @@ const SCRIPT_BOUNDARY = new RegExp(
   "u",
 );
 
+/** A word without the punctuation and symbols at its ends (quotes, a trailing comma). */
+const withoutOuterPunctuation = (word: string) =>
+  word.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, "");
+
 /**
  * The task's words as written: runs between white space, and between a script written without
  * spaces and any other text (`品番RN-17337の` holds `RN-17337`), outer punctuation and quotes off.
@@ -49,7 +53,7 @@ export function taskWords(task: string): string[] {
   return task
     .split(/\s+/)
     .flatMap((w) => w.split(SCRIPT_BOUNDARY))
-    .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ""))
+    .map(withoutOuterPunctuation)
     .filter((w) => w.length > 0);
 }
 
@@ -143,7 +147,7 @@ export function withoutLocations(task: string, toolArgs: string): string {
     );
   return task
     .split(/(\s+)/)
-    .map((part) => (names(part.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, "")) ? "" : part))
+    .map((part) => (names(withoutOuterPunctuation(part)) ? "" : part))
     .join("");
 }
 
