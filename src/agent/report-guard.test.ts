@@ -245,6 +245,33 @@ describe("a report that repeats runtime text or states an unseen value", () => {
     }
   });
 
+  it("never sends back a row the handle message showed with its header's names", async () => {
+    const responder: Responder = (request, context) => {
+      if (context.callIndex === 0)
+        return toolCall("test__generate_output", {
+          bytes: 40_000,
+          kind: "csv",
+          needle: "SHP-424242",
+          needle_at: 0.5,
+        });
+      const row = toolMessages(request)[0]!
+        .text.split("\n")
+        .find((line) => line.includes("SHP-424242") && line.includes("status="));
+      return toolCall("agent__final_report", { report: row?.trim() ?? "no named row" });
+    };
+    const fixture = await agentFixture(responder);
+    const agent = await fixture.agent("guard", { mcpServers: { test: testServerSpec() } });
+    const result = await runAgent({
+      agent,
+      prompt: "Which status does the row with note SHP-424242 have?",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("completed");
+    expect(result.report).toMatch(/^\d+\| id=\d+, .*status=\w+, note=SHP-424242$/);
+    expect(result.turns).toBe(2);
+  });
+
   it("a read's nothing-found hint given as the report is runtime text: sent back once", async () => {
     const nothingFound = (seen: string[]) => seen[1]!;
     const { result, fixture } = await run(

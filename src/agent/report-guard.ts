@@ -190,6 +190,16 @@ async function anOutputHolds(context: SessionContext, sentence: string): Promise
   return false;
 }
 
+/** A numbered row of a handle message (`  195| …`): a line of the output, perhaps with its fields named. */
+const QUOTED_ROW = /^ *[\d,]+\| .*$/gm;
+
+/**
+ * Runtime text without the output's lines it quotes: a row shown with its header's names
+ * (`shipment_id=SHP-957108, warehouse=WH-FR-057`) is the output's content, though no output
+ * holds it in that form.
+ */
+const withoutQuotedRows = (text: string) => text.replace(QUOTED_ROW, "");
+
 /**
  * A sentence of the report that the runtime wrote, that no read returned, no output holds and no
  * one authored.
@@ -200,7 +210,9 @@ async function runtimeEcho(
   shownOnce: () => Promise<ShownResults>,
 ): Promise<string | undefined> {
   const shown = await shownOnce();
-  const runtime = normalizedText([...context.state.noticesShown, ...shown.runtime].join("\n"));
+  const runtime = normalizedText(
+    [...context.state.noticesShown, ...shown.runtime.map(withoutQuotedRows)].join("\n"),
+  );
   const returned = normalizedText(shown.returned.join("\n"));
   const own = authored(context);
   const candidates = reportSentences(report)
