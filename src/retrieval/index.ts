@@ -61,7 +61,7 @@ export type {
   RecordKind,
   RecordLimits,
 } from "./record-types.js";
-export { recordAround } from "./records.js";
+export { outerRecord, recordAround } from "./records.js";
 export {
   type SearchMatch,
   type SearchRequest,

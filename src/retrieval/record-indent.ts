@@ -81,7 +81,26 @@ async function hasSibling(window: LineWindow, item: LineInfo, last: number): Pro
 export async function listItem(window: LineWindow, at: number): Promise<FoundRecord | null> {
   const line = await window.line(at);
   if (!line) return null;
-  const candidates = [line, ...(await ancestors(window, at))].filter((l) => ITEM_LINE.test(l.text));
+  return firstItem(window, [line, ...(await ancestors(window, at))]);
+}
+
+/**
+ * The list item that encloses the item starting at line `first`: the nearest less indented item
+ * line above it that makes a record (nested YAML: the pod around one of its containers).
+ */
+export async function outerListItem(
+  window: LineWindow,
+  first: number,
+): Promise<FoundRecord | null> {
+  return firstItem(window, await ancestors(window, first));
+}
+
+/** The first of `lines` (innermost first) that starts a list item making a record. */
+async function firstItem(
+  window: LineWindow,
+  lines: readonly LineInfo[],
+): Promise<FoundRecord | null> {
+  const candidates = lines.filter((l) => ITEM_LINE.test(l.text));
   for (const item of candidates) {
     const last = await blockEnd(window, item.line, indentOf(item.text));
     if (last === null) return null;

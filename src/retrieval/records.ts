@@ -13,7 +13,7 @@ import { provenanceOf } from "./provenance.js";
 import { logEntry, paragraph, recordStartShape, ruleSection } from "./record-blocks.js";
 import { omittedParts, shownPart } from "./record-clip.js";
 import { type CsvProfile, csvProfile, csvRow } from "./record-csv.js";
-import { indentedBlock, listItem, spanOf } from "./record-indent.js";
+import { indentedBlock, listItem, outerListItem, spanOf } from "./record-indent.js";
 import { jsonLineRecord, jsonTreeRecord } from "./record-json.js";
 import { isBlank, LineWindow } from "./record-lines.js";
 import { tableRow } from "./record-table.js";
@@ -140,6 +140,48 @@ export async function recordAround(
   at: { readonly line: number; readonly charOffset?: number },
   limits: RecordLimits = {},
 ): Promise<MatchRecord> {
+  const { reader, window, line, char, bounds } = await located(output, at, limits);
+  const found =
+    (await findRecord(output, reader, window, line, char, bounds)) ??
+    (await linesAround(window, line, bounds.context));
+  return present(output, reader, window, found, line, char, bounds);
+}
+
+/**
+ * The record one level out from `inner` (a record `recordAround` gave for the match `at`), of
+ * the same structure: the array element (else object) around a JSON element, the list item
+ * around a nested list item. `null` when `inner` is outermost or its structure does not nest
+ * (a CSV row, a log entry, a JSON line). Shown by the same bounds, around the same match.
+ *
+ * @example
+ * const container = await recordAround(opened, { line: 1146 });       // a pod's container item
+ * const pod = await outerRecord(opened, container, { line: 1146 });  // the pod item around it
+ */
+export async function outerRecord(
+  output: OpenedOutput,
+  inner: MatchRecord,
+  at: { readonly line: number; readonly charOffset?: number },
+  limits: RecordLimits = {},
+): Promise<MatchRecord | null> {
+  const { reader, window, line, char, bounds } = await located(output, at, limits);
+  let found: FoundRecord | null = null;
+  if (inner.kind === "json-object" && output.record.kind === "json" && inner.charStart > 0)
+    found = await jsonTreeRecord(reader, window, inner.charStart - 1);
+  else if (inner.kind === "yaml-item") found = await outerListItem(window, inner.lineStart - 1);
+  const encloses =
+    found !== null &&
+    found.charStart <= inner.charStart &&
+    found.charEnd >= inner.charEnd &&
+    found.charEnd - found.charStart > inner.charEnd - inner.charStart;
+  return encloses ? present(output, reader, window, found!, line, char, bounds) : null;
+}
+
+/** The reader, the line window and the checked match position and bounds of a record request. */
+async function located(
+  output: OpenedOutput,
+  at: { readonly line: number; readonly charOffset?: number },
+  limits: RecordLimits,
+) {
   const reader = textReaderOf(output, "grep");
   const id = output.record.id;
   if (reader.totalLines === 0)
@@ -166,10 +208,7 @@ export async function recordAround(
   if ((await reader.positionAtChar(char)).line !== line) {
     throw new InvalidRangeError("charOffset", at.charOffset, `an offset on line ${at.line}`, id);
   }
-  const found =
-    (await findRecord(output, reader, window, line, char, bounds)) ??
-    (await linesAround(window, line, bounds.context));
-  return present(output, reader, window, found, line, char, bounds);
+  return { reader, window, line, char, bounds };
 }
 
 /** The fallback record: the match line with `context` lines each side. */

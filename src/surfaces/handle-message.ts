@@ -1,17 +1,12 @@
 import { clipAround, clipText } from "../core/clip-text.js";
 import { recordShows } from "../retrieval/record-matches.js";
 import type { MatchRecord } from "../retrieval/record-types.js";
-import { recordAround } from "../retrieval/records.js";
 import type { SearchMatch } from "../retrieval/search.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import {
-  isBareSearchRecord,
-  recordBody,
-  recordHeader,
-  searchMatchAt,
-} from "./get-tool-output/match-records.js";
+import { recordBody, recordHeader, searchMatchAt } from "./get-tool-output/match-records.js";
 import { type TaskLines, taskLines } from "./task-lines.js";
+import { rankedByRecord, TASK_RECORD } from "./task-record.js";
 import { searchForTask, type TaskSearch } from "./task-search.js";
 
 /** Characters of one synopsis line the model is shown; longer lines say their length. */
@@ -147,9 +142,6 @@ export function readCallLines(id: string, hints: ReadCallHints = {}): string[] {
 
 /** Lines of the task search shown in the handle message. */
 const TASK_LINES = 3;
-/** Bounds of the record shown around the task search's best line (the rest is named by slice). */
-const TASK_RECORD = { maxLines: 40, maxChars: 1_600 } as const;
-
 /**
  * A task search line, cut around its rarest matched word (where the search centred it), so a
  * long line shows the part the task asked about rather than its start.
@@ -166,30 +158,6 @@ function recordRows(id: string, record: MatchRecord, foundLines: readonly number
   const lines = [...new Set(foundLines)].map((line) => line.toLocaleString("en-US"));
   const found = `; the search found line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}]`;
   return [`  ${recordHeader(id, record).slice(0, -1)}${found}`, ...body.split("\n")];
-}
-
-/**
- * The record the task search's best line belongs to, when it says more than the line (SW-11):
- * the fields a question names beside the one it was found by are in it, not on the line.
- */
-async function bestRecord(
-  outputs: OutputStore,
-  record: OutputRecord,
-  scope: ReadScope,
-  best: SearchMatch,
-): Promise<MatchRecord | undefined> {
-  const opened = await outputs.open(record.id, scope);
-  try {
-    const at = searchMatchAt(best);
-    const found = await recordAround(
-      opened,
-      { line: at.line, charOffset: at.matchCharStart },
-      TASK_RECORD,
-    );
-    return isBareSearchRecord(found, best) ? undefined : found;
-  } finally {
-    await opened.close();
-  }
 }
 
 /**
@@ -230,6 +198,26 @@ function linesShown(search: TaskSearch, best: MatchRecord | undefined): Set<numb
     for (let line = best.provenance.lineStart; line <= best.provenance.lineEnd; line++)
       shown.add(line);
   return shown;
+}
+
+/**
+ * The task search's lines and, with `withRecord`, the best one's record: the search asks for
+ * more lines than are shown, so ranking them by their records can bring a line forward.
+ */
+async function taskSection(
+  outputs: OutputStore,
+  record: OutputRecord,
+  scope: ReadScope,
+  task: string,
+  withRecord: boolean,
+): Promise<{ search?: TaskSearch; best?: MatchRecord }> {
+  const lines = withRecord ? TASK_LINES * 3 : TASK_LINES;
+  const search = await searchForTask(outputs, record, scope, task, lines, TASK_RECORD.maxChars);
+  const ranked = withRecord
+    ? await rankedByRecord(outputs, record, scope, search).catch(() => undefined)
+    : undefined;
+  const matches = (ranked?.matches ?? search.matches).slice(0, TASK_LINES);
+  return { search: { ...search, matches }, ...(ranked?.best ? { best: ranked.best } : {}) };
 }
 
 /** What the handle message draws on besides the output: the task, and the call's own story. */
@@ -281,15 +269,11 @@ export async function defaultHandleMessage(
   const json = record.kind === "json" || record.kind === "ndjson";
   // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
   // read refused), the message goes out without it rather than failing the tool call.
-  const search = taskText
-    ? await searchForTask(outputs, record, scope, taskText, TASK_LINES, TASK_RECORD.maxChars).catch(
-        () => undefined,
+  const { search, best } = taskText
+    ? await taskSection(outputs, record, scope, taskText, options.taskRecord === true).catch(
+        () => ({ search: undefined, best: undefined }),
       )
-    : undefined;
-  const best =
-    search?.matches[0] && options.taskRecord
-      ? await bestRecord(outputs, record, scope, search.matches[0]).catch(() => undefined)
-      : undefined;
+    : { search: undefined, best: undefined };
   const synopsis = await synopsisOf(
     outputs,
     record,

@@ -171,6 +171,79 @@ describe("the handle message's search for the task", () => {
     expect(off).not.toContain("[record:");
   });
 
+  it("widens the record to the enclosing one when it holds more of the task's words and fits", async () => {
+    const pods = (padding: number) =>
+      Array.from({ length: 30 }, (_, i) =>
+        [
+          "- kind: Pod",
+          "  metadata:",
+          `    name: api-${i}`,
+          ...Array.from({ length: padding }, (_, k) => `    note${k}: kept for ${i}`),
+          "  status:",
+          "    containerStatuses:",
+          "    - name: main",
+          `      reason: ${i === 17 ? "OOMKilled" : "Completed"}`,
+          "      restarts: 2",
+        ].join("\n"),
+      ).join("\n");
+    // The pod holds "pod" besides the word found: its item is shown, with the pod's name.
+    const widened = await handleFor(`${pods(0)}\n`, "Which pod was OOMKilled?", true);
+    expect(searchSection(widened)).toContain("[record: list item, lines 137-144;");
+    expect(searchSection(widened)).toContain("  139|     name: api-17\n");
+    // No more of the task's words in the pod than in its container: the container alone.
+    const inner = await handleFor(`${pods(0)}\n`, "Which entry was OOMKilled?", true);
+    expect(searchSection(inner)).toContain("[record: list item, lines 142-144;");
+    expect(searchSection(inner)).not.toContain("api-17");
+    // A pod over the record's bounds would show only the part around the line: the container.
+    const long = await handleFor(`${pods(70)}\n`, "Which pod was OOMKilled?", true);
+    expect(searchSection(long)).toMatch(/\[record: list item, lines [\d,]+-[\d,]+; the search/);
+    expect(searchSection(long)).toContain("- name: main\n");
+    expect(searchSection(long)).not.toContain("api-17");
+  });
+
+  it("ranks a table row by its header's names too, and a line by its own words, not its record's", async () => {
+    const teams = ["Payments", "Orders", "Search", "Platform", "Identity"];
+    const rows = teams.flatMap((team, t) =>
+      ["EU", "US", "APAC"].map(
+        (region, r) => `| ${team} | ${region} | Person ${t}${r} | @${team.toLowerCase()}-oncall |`,
+      ),
+    );
+    const prose = Array.from(
+      { length: 400 },
+      (_, i) => `Step ${i}: check the service and note it.`,
+    );
+    const runbook = [
+      "# Runbook",
+      "Owner: Platform team",
+      "3. [On-call and escalation](#on-call)",
+      ...prose.slice(0, 200),
+      "## On-call and escalation",
+      "",
+      "| Team | Region | Primary on-call | Escalation alias |",
+      "|------|--------|-----------------|------------------|",
+      ...rows,
+      "",
+      ...prose.slice(200),
+    ].join("\n");
+    const task =
+      "Look up the escalation table: the row with team Platform and region US. Who is the primary?";
+    const table = searchSection(await handleFor(`${runbook}\n`, task, true));
+    expect(table).toMatch(/^ *\[record: table row, line 218; names from the header, line 206;/m);
+    expect(table).toContain("218| Team=Platform, Region=US, Primary on-call=Person 31,");
+    // A log: the line with the request's id comes before a stack trace holding more of the
+    // task's common words (request, handle, order) across its frames.
+    const log = Array.from(
+      { length: 300 },
+      (_, i) => `${filler(i)} req=req-${1000 + i} order=ord-${5000 + i}`,
+    );
+    log[100] = `${filler(100)} ERROR req=req-9999 order=ord-1 failed\n    at handleOrder (router.js:3)\n    at retryRequest (pool.js:9)`;
+    log[250] = `${filler(250)} req=req-7x7x7 order=ord-24712`;
+    const traced = searchSection(
+      await handleFor(`${log.join("\n")}\n`, "Which order did request req-7x7x7 handle?", true),
+    );
+    expect(traced.trim().split("\n")[1]).toContain("req=req-7x7x7 order=ord-24712");
+  });
+
   it("shows a CSV row with its header's names, and a log line alone (its record is the line)", async () => {
     const rows = [
       "id,tracking,city",

@@ -28,6 +28,10 @@ export interface TaskSearch {
   readonly query?: string;
   /** A word of the task as written that the output holds literally (a grep example). */
   readonly literal?: string;
+  /** The task's words, as written, that the output holds whole on a few lines: lines holding one lead. */
+  readonly wholeWords?: readonly string[];
+  /** The task's terms the output holds, with their search weights (rarer weighs more). */
+  readonly terms?: ReadonlyMap<string, number>;
 }
 
 const NOTHING: TaskSearch = { matches: [] };
@@ -102,13 +106,27 @@ function wholeWordsFirst(
   matches: readonly SearchMatch[],
   literals: readonly string[],
 ): SearchMatch[] {
-  if (literals.length === 0) return [...matches];
-  // Whole: not inside a longer run of letters and digits ("handle" is not in "handleRequest").
-  const patterns = literals.map(
-    (w) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])`, "u"),
-  );
-  const whole = (m: SearchMatch) => patterns.some((p) => p.test(m.text));
+  const whole = (m: SearchMatch) => holdsWholeWord(m.text, literals);
   return [...matches.filter(whole), ...matches.filter((m) => !whole(m))];
+}
+
+/**
+ * True when `text` holds one of `words` whole: not inside a longer run of letters and digits
+ * ("handle" is not in "handleRequest"); as written, or with `ignoreCase` in any case.
+ *
+ * @example
+ * holdsWholeWord("req=req-4hpi75 order=ord-1", ["req-4hpi75"]) // true
+ * holdsWholeWord("| Team | Region |", ["team"], true) // true
+ */
+export function holdsWholeWord(
+  text: string,
+  words: readonly string[],
+  ignoreCase = false,
+): boolean {
+  const flags = ignoreCase ? "iu" : "u";
+  return words.some((w) =>
+    new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])`, flags).test(text),
+  );
 }
 
 /** The string values of a call's arguments, at any depth (unparsable arguments: none). */
@@ -205,7 +223,13 @@ export async function searchForTask(
       literals,
     ).slice(0, maxLines);
     const literal = literals[0];
-    return { matches, ...(query ? { query } : {}), ...(literal ? { literal } : {}) };
+    return {
+      matches,
+      wholeWords: literals,
+      ...(query ? { query } : {}),
+      ...(literal ? { literal } : {}),
+      terms: weight,
+    };
   } finally {
     await opened.close();
   }

@@ -233,6 +233,7 @@ const ENTRY_POINTS = {
       "RecordField",
       "RecordKind",
       "RecordLimits",
+      "outerRecord",
       "recordAround",
     ],
   },

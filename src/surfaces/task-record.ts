@@ -1,0 +1,136 @@
+/**
+ * The task search's lines ranked with their records, and the record shown around the best one
+ * (SW-11, SW-32 in docs/architecture.md). A table row is ranked with its header's names: they
+ * are what its cells mean. The record shown is the innermost one that holds the line, or an
+ * enclosing one when that holds more of the task's words and still fits: a question names the
+ * thing it asks about, and in nested output the line a search finds is often a part of that
+ * thing (a container of a pod, an item of an order) that does not say whose it is.
+ */
+import type { MatchRecord } from "../retrieval/record-types.js";
+import { outerRecord, recordAround } from "../retrieval/records.js";
+import type { SearchMatch } from "../retrieval/search.js";
+import { foldText, termsOf } from "../retrieval/search-terms.js";
+import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
+import { isBareSearchRecord, searchMatchAt } from "./get-tool-output/match-records.js";
+import { holdsWholeWord, type TaskSearch } from "./task-search.js";
+
+/** Bounds of the record shown around the task search's best line (the rest is named by slice). */
+export const TASK_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
+
+/** Enclosing records tried past the innermost one, at most. */
+const MAX_LEVELS_OUT = 4;
+
+/**
+ * How much of the task a record's text holds: the summed weights of the distinct task terms
+ * in it, so a rare word of the task counts more than a common one.
+ *
+ * @example
+ * taskWeight("kind: Pod\nreason: OOMKilled", new Map([["pod", 0.4], ["killed", 2.1]])) // 2.5
+ */
+export function taskWeight(text: string, terms: ReadonlyMap<string, number>): number {
+  let total = 0;
+  for (const term of new Set(termsOf(text).map(foldText))) total += terms.get(term) ?? 0;
+  return total;
+}
+
+/** A search line, its record, and its rank key. */
+interface Candidate {
+  readonly match: SearchMatch;
+  readonly record: MatchRecord | undefined;
+  /** 0 for a line holding a word of the task whole, as written: those lead. */
+  readonly group: number;
+  readonly score: number;
+  readonly index: number;
+}
+
+/**
+ * The task search's lines ranked with their records' field names, and the best line's record
+ * (SW-32). A table row is scored as if its header's names were in it, each task word they hold
+ * counted once at its search weight: the row of team Platform and region US is the one under
+ * `| Team | Region | Primary |`, though the row itself says only `| Platform | US | …`; a
+ * word of the task its header holds whole ranks it with the lines that hold one (they lead).
+ * The rest of a record does not count: a stack trace's frames would outweigh the line holding
+ * the task's rarest word. Otherwise the search's order stands (lines holding a task word whole
+ * first, then by score, equal scores in the order of the text). The best line's record is the
+ * innermost one, or the enclosing record, within `TASK_RECORD`, that holds the most of the
+ * task's terms (ties go to the smaller); `best` is `undefined` when its record is the line alone.
+ *
+ * @example
+ * const { matches, best } = await rankedByRecord(outputs, record, scope, search);
+ */
+export async function rankedByRecord(
+  outputs: OutputStore,
+  record: OutputRecord,
+  scope: ReadScope,
+  search: TaskSearch,
+): Promise<{ matches: SearchMatch[]; best?: MatchRecord }> {
+  if (search.matches.length === 0) return { matches: [] };
+  const terms = search.terms ?? new Map<string, number>();
+  const opened = await outputs.open(record.id, scope);
+  try {
+    const candidates: Candidate[] = [];
+    for (const [index, match] of search.matches.entries()) {
+      const inner = await recordAround(opened, positionOf(match), TASK_RECORD).catch(
+        () => undefined,
+      );
+      const bare = !inner || isBareSearchRecord(inner, match);
+      const header = inner?.header?.text ?? "";
+      // A question names a column in its own sentence's case ("team" for `Team`).
+      const words = search.wholeWords ?? [];
+      const whole = holdsWholeWord(match.text, words) || holdsWholeWord(header, words, true);
+      candidates.push({
+        match,
+        record: bare ? undefined : inner,
+        group: whole ? 0 : 1,
+        score: match.score + (header ? headerWeight(header, match.text, terms) : 0),
+        index,
+      });
+    }
+    const ranked = candidates.sort(
+      (a, b) => a.group - b.group || b.score - a.score || a.index - b.index,
+    );
+    const top = ranked[0]!;
+    const best = top.record ? await widened(opened, top.record, top.match, terms) : undefined;
+    return { matches: ranked.map((c) => c.match), ...(best ? { best } : {}) };
+  } finally {
+    await opened.close();
+  }
+}
+
+/** The weights of the task's terms a header holds and its row does not. */
+function headerWeight(header: string, row: string, terms: ReadonlyMap<string, number>): number {
+  const inRow = new Set(termsOf(row).map(foldText));
+  let total = 0;
+  for (const term of new Set(termsOf(header).map(foldText)))
+    if (!inRow.has(term)) total += terms.get(term) ?? 0;
+  return total;
+}
+
+const positionOf = (match: SearchMatch) => {
+  const at = searchMatchAt(match);
+  return { line: at.line, charOffset: at.matchCharStart };
+};
+
+/** `inner`, or the enclosing record within `TASK_RECORD` that holds more of the task's terms. */
+async function widened(
+  opened: Awaited<ReturnType<OutputStore["open"]>>,
+  inner: MatchRecord,
+  match: SearchMatch,
+  terms: ReadonlyMap<string, number>,
+): Promise<MatchRecord> {
+  const position = positionOf(match);
+  let chosen = inner;
+  let weight = taskWeight(`${inner.header?.text ?? ""}\n${inner.text}`, terms);
+  for (let level = 0; level < MAX_LEVELS_OUT && !inner.clipped; level++) {
+    const outer = await outerRecord(opened, inner, position, TASK_RECORD);
+    // An enclosing record over the bounds would show only the part around the line.
+    if (!outer || outer.clipped) break;
+    const outerWeight = taskWeight(outer.text, terms);
+    if (outerWeight > weight) {
+      chosen = outer;
+      weight = outerWeight;
+    }
+    inner = outer;
+  }
+  return chosen;
+}
