@@ -72,6 +72,31 @@ interface Generation {
   readonly toolCallSource: ToolCallSource;
 }
 
+/** The least room a reply is given before a call is refused: a tool call or a short report. */
+export const MIN_REPLY_TOKENS = 256;
+
+/**
+ * The reply's token limit in what the context leaves after the prompt: the one asked for when
+ * it fits, else the room left (all of it when none is asked for), down to `MIN_REPLY_TOKENS`, or
+ * the limit asked for when that is smaller (`null` below that). The runtime
+ * budgets prompts in its own tokenizer's counts with a margin for the model's (SW-21); text the
+ * model's tokenizer splits finer than the margin allows (long digit runs) must cost the reply's
+ * spare room, not the call. A reply cut short ends with finish reason `length`.
+ *
+ * @example
+ * replyBudget(7602, 1024, 8192) // 590
+ * replyBudget(8000, 1024, 8192) // null
+ */
+export function replyBudget(
+  promptTokens: number,
+  maxOutputTokens: number | undefined,
+  contextSize: number,
+): number | null {
+  const room = contextSize - promptTokens;
+  if (room < Math.min(MIN_REPLY_TOKENS, maxOutputTokens ?? MIN_REPLY_TOKENS)) return null;
+  return Math.min(maxOutputTokens ?? room, room);
+}
+
 function finishOf(
   stopReason: LlamaChatResponse["metadata"]["stopReason"],
   hasCalls: boolean,
@@ -260,11 +285,15 @@ export class LocalLanguageModel implements LanguageModelV3 {
         : undefined;
     if (forced) prefillReply(history, forced.prefill);
     const promptTokens = runtime.promptTokens(history, chatFunctions);
-    const maxTokens = options.maxOutputTokens;
-    if (promptTokens.length + (maxTokens ?? 1) > runtime.contextSize) {
+    const maxTokens = replyBudget(
+      promptTokens.length,
+      options.maxOutputTokens,
+      runtime.contextSize,
+    );
+    if (maxTokens === null) {
       throw new SpillwayError(
         "MODEL_CALL_FAILED",
-        `The prompt is ${promptTokens.length} tokens and the reply may take ${maxTokens ?? "some"}, more than the local model's context of ${runtime.contextSize} tokens (${runtime.path}). Raise contextWindow for local/${this.modelId} (up to its training context, ${runtime.trainContextSize}) or lower maxOutputTokens.`,
+        `The prompt is ${promptTokens.length} tokens, which leaves less than ${MIN_REPLY_TOKENS} for the reply in the local model's context of ${runtime.contextSize} tokens (${runtime.path}). Raise contextWindow for local/${this.modelId} (up to its training context, ${runtime.trainContextSize}) or lower maxOutputTokens.`,
         { file: runtime.path, promptTokens: promptTokens.length, contextSize: runtime.contextSize },
       );
     }
@@ -296,7 +325,7 @@ export class LocalLanguageModel implements LanguageModelV3 {
       const before = slot.sequence.tokenMeter.getState();
       response = (await slot.chat.generateResponse(history, {
         ...(chatFunctions ? { functions: chatFunctions, maxParallelFunctionCalls: 4 } : {}),
-        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        maxTokens,
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         ...(options.topP !== undefined ? { topP: options.topP } : {}),
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
