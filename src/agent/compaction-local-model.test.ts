@@ -20,12 +20,12 @@ import { sessionCounters } from "./session-counters.js";
  * Q4_K_M, through node-llama-cpp; `npm run model:fetch` assembles it) is both the agent and
  * the summarizer. A user sends it maintenance notes, one message at a time (a session resumed
  * with a new prompt each time, as a chat would), each holding a code; the window is small
- * enough that the first notes are compacted away; then the user asks for the first code. The
- * same conversation runs again with compaction off, as the control. Asserted: the real model
- * wrote the summary, the summary kept the code the agent needs, and the agent answers no
- * worse after compaction than the control. Both answers are printed: the 1.5B model replies
- * "ok" to the question too, with or without compaction (docs/agent-runtime.md). Skipped, with the reason printed, when the model file is
- * not on this machine.
+ * enough that the first notes are compacted away; then the user asks for the first code.
+ * Asserted: the real model wrote the summary, the summary kept the code the agent needs, the
+ * session completed with every call answered. Whether the agent then answers right is printed,
+ * not asserted: the 1.5B model replies "ok" to the question with or without compaction
+ * (docs/agent-runtime.md), so a control run without compaction could not fail the test and
+ * was dropped. Skipped, with the reason printed, when the model file is not on this machine.
  */
 
 function modelAbsent(): string | undefined {
@@ -136,7 +136,7 @@ async function converse(
 describe.skipIf(absent !== undefined)(
   `compaction with a real model (local/${DEFAULT_LOCAL_MODEL})`,
   () => {
-    it("summarizes with the real model, keeps what the agent needs, and answers no worse than without compaction", {
+    it("summarizes with the real model and keeps what the agent needs", {
       timeout: 2_400_000,
     }, async () => {
       const dir = await tempDir("spillway-local-compaction-");
@@ -150,11 +150,10 @@ describe.skipIf(absent !== undefined)(
         "compacted",
         "{ warn: 0.3, compact: 0.35, hard: 0.95, summaryMaxTokens: 200 }",
       );
-      const control = await converse(stores, dir, "control", "{ enabled: false }");
       const summaries = await stores.history.summaries(compacted.sessionId);
       console.log(
         `[local compaction] ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
-          `answer after compaction ${JSON.stringify(compacted.answer)}, without ${JSON.stringify(control.answer)}; ` +
+          `answer after compaction ${JSON.stringify(compacted.answer)}; ` +
           `summary ${JSON.stringify(summaries.at(-1)?.summary ?? null)}`,
       );
       // The real model wrote the summary (no fallback), and it covers the first note.
@@ -170,13 +169,8 @@ describe.skipIf(absent !== undefined)(
       // What the agent needs to carry on survived: the code is in the summary it is sent.
       expect(summaries.at(-1)!.text).toContain("4821");
       expect(compacted.status).toBe("completed");
-      // The model answers no worse with the summary than with the whole conversation.
-      if (control.answer?.includes("4821")) expect(compacted.answer).toContain("4821");
-      for (const session of [compacted.sessionId, control.sessionId]) {
-        const counters = await sessionCounters(stores.history, session);
-        expect(counters).toMatchObject({ missingToolResults: 0, truncatedCanonicalWrites: 0 });
-      }
-      expect(await stores.history.summaries(control.sessionId)).toEqual([]);
+      const counters = await sessionCounters(stores.history, compacted.sessionId);
+      expect(counters).toMatchObject({ missingToolResults: 0, truncatedCanonicalWrites: 0 });
     });
   },
 );
