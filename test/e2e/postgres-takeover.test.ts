@@ -27,8 +27,9 @@ import { onCleanup, tempDir } from "../helpers/temp-store.js";
 const NEEDLE = "NEEDLE-takeover-2291";
 const SESSIONS = 50;
 // Long enough that a worker starved by 25 sessions on 2 busy cores still renews in time (a
-// lease a live worker failed to renew may be taken: that is what a lease means).
-const SERVE_ARGS = ["--lease-ttl", "5", "--max-running-sessions", "60"];
+// lease a live worker failed to renew may be taken: that is what a lease means). 5 s was not,
+// once, with the whole suite and a local model sharing the cores: B took over its own session.
+const SERVE_ARGS = ["--lease-ttl", "10", "--max-running-sessions", "60"];
 
 /** Blind: generate, grep what it was shown, report; after an interruption, pick up from what it has. */
 const policy: Responder = async (request) => {
