@@ -18,6 +18,7 @@ import {
   type FixtureKind,
   readFixtureText,
 } from "./fixtures.js";
+import { type HandleRow, handleTable, measureHandle } from "./handle-measure.js";
 import {
   dropStore,
   exactTokens,
@@ -97,6 +98,7 @@ interface Results {
   rss: RssRow[];
   tokens: TokenRow[];
   records: RecordsRow[];
+  handle: HandleRow[];
 }
 
 /** Every measurement of one fixture that needs it in memory or in a store. */
@@ -138,6 +140,8 @@ async function benchFixture(fixture: Fixture, root: string, results: Results): P
     });
     progress(`${kind} ${mb} MB: grep with records x${GREP_REPEATS}`);
     results.records.push(...(await measureRecords(kept.store, record, kind, mb, GREP_REPEATS)));
+    progress(`${kind} ${mb} MB: handle message x${GREP_REPEATS}`);
+    results.handle.push(...(await measureHandle(kept.store, record, kind, mb, GREP_REPEATS)));
     progress(`${kind} ${mb} MB: page through`);
     results.page.push({ kind, mb, ...(await measurePage(kept.store, record)) });
     if (TOKEN_SIZES.includes(mb)) results.tokens.push(await tokenRow(fixture, text, record));
@@ -264,6 +268,10 @@ function jsonSummary(options: Options, h: Headline, results: Results, totalMs: n
       results.records.filter((r) => r.mb === h.mb && r.matches > 1).map((r) => r.ratio),
     ),
     records: results.records,
+    handleOk: results.handle.every((r) => r.ok),
+    // The handle message over one search for the task, at the headline size.
+    handleRatio: worst(results.handle.filter((r) => r.mb === h.mb).map((r) => r.ratio)),
+    handle: results.handle,
   };
 }
 
@@ -291,6 +299,7 @@ async function main(): Promise<void> {
     rss: [],
     tokens: [],
     records: [],
+    handle: [],
   };
   try {
     // Warm-up: loads the tokenizer tables and compiles the ingest path before any timing.
@@ -323,6 +332,7 @@ async function main(): Promise<void> {
     grepTable(results.grep, headline),
     searchTable(results.search, headline),
     recordsTable(results.records),
+    handleTable(results.handle),
     pageTable(results.page),
     rssTable(results.rss, headline),
     tokenTable(results.tokens),

@@ -16,8 +16,6 @@ import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store
 const SPECIFIC_SHARE = 0.1;
 /** Words of the task in the search example, at most. */
 const QUERY_WORDS = 4;
-/** The most matches one grep returns. */
-const MAX_GREP_MATCHES = 1000;
 /** Characters of the task searched (a long task is cut: its first words name what it asks). */
 const TASK_CHARS = 1_000;
 
@@ -71,13 +69,13 @@ async function specificLiterals(
   specificLines: number,
 ): Promise<string[]> {
   const literals: string[] = [];
-  // A grep returns at most MAX_GREP_MATCHES; past that a word is not specific on any output.
-  const limit = Math.min(specificLines, MAX_GREP_MATCHES - 1);
   for (const word of words) {
     for (const candidate of leadingParts(word)) {
-      const hits = await grepOutput(opened, { pattern: candidate, maxMatches: limit + 1 });
+      // One match described, the rest only counted: describing a thousand cost seconds.
+      const hits = await grepOutput(opened, { pattern: candidate, maxMatches: 1 });
       if (hits.matches.length === 0) continue;
-      if (hits.matches.length <= limit) literals.push(candidate);
+      if (hits.totalMatches !== null && hits.totalMatches <= specificLines)
+        literals.push(candidate);
       break;
     }
   }
