@@ -127,8 +127,8 @@ export function readCallLines(id: string, hints: ReadCallHints = {}): string[] {
     search?.query
       ? `  get_tool_output(id="${id}", mode="search", query=${JSON.stringify(search.query)})   the lines with these words, best first (any language)`
       : `  get_tool_output(id="${id}", mode="search", query)   the lines with the words you give, best first (any language)`,
-    search?.literal
-      ? `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(search.literal)}, context=2)   the lines with this exact text (regex=true for a regular expression)`
+    search?.wholeWords?.[0]
+      ? `  get_tool_output(id="${id}", mode="grep", pattern=${JSON.stringify(search.wholeWords[0])}, context=2)   the lines with this exact text (regex=true for a regular expression)`
       : `  get_tool_output(id="${id}", mode="grep", pattern, context)   the lines with an exact text (regex=true for a regular expression)`,
     `  get_tool_output(id="${id}", mode="slice", slice={"line_start": ${around.start}, "line_end": ${around.end}})   lines by number`,
     `  get_tool_output(id="${id}", mode="page", cursor=0)   read in order, page by page`,

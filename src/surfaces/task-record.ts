@@ -12,7 +12,7 @@ import type { SearchMatch } from "../retrieval/search.js";
 import { foldText, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { isBareSearchRecord, searchMatchAt } from "./get-tool-output/match-records.js";
-import { holdsWholeWord, type TaskSearch } from "./task-search.js";
+import { type TaskSearch, wholeWordTest } from "./task-search.js";
 
 /** Bounds of the record shown around the task search's best line (the rest is named by slice). */
 export const TASK_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
@@ -20,18 +20,25 @@ export const TASK_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
 /** Enclosing records tried past the innermost one, at most. */
 const MAX_LEVELS_OUT = 4;
 
+/** The distinct terms of a text, folded as the search folds them. */
+const termSet = (text: string) => new Set(termsOf(text).map(foldText));
+
 /**
- * How much of the task a record's text holds: the summed weights of the distinct task terms
- * in it, so a rare word of the task counts more than a common one.
+ * How much of the task some text holds: the summed weights of the distinct task terms in it
+ * (less the terms `except` holds), so a rare word of the task counts more than a common one.
  *
  * @example
  * taskWeight("kind: Pod\nreason: OOMKilled", new Map([["pod", 0.4], ["killed", 2.1]])) // 2.5
  */
-export function taskWeight(text: string, terms: ReadonlyMap<string, number>): number {
+function taskWeight(text: string, terms: ReadonlyMap<string, number>, except = ""): number {
+  const excluded = termSet(except);
   let total = 0;
-  for (const term of new Set(termsOf(text).map(foldText))) total += terms.get(term) ?? 0;
+  for (const term of termSet(text)) if (!excluded.has(term)) total += terms.get(term) ?? 0;
   return total;
 }
+
+/** A record's text with its header's names: what it holds of the task. */
+const withHeader = (record: MatchRecord) => `${record.header?.text ?? ""}\n${record.text}`;
 
 /** A search line, its record, and its rank key. */
 interface Candidate {
@@ -68,6 +75,10 @@ export async function rankedByRecord(
   const terms = search.terms ?? new Map<string, number>();
   const opened = await outputs.open(record.id, scope);
   try {
+    const words = search.wholeWords ?? [];
+    const lineHoldsOne = wholeWordTest(words);
+    // A question names a column in its own sentence's case ("team" for `Team`).
+    const headerHoldsOne = wholeWordTest(words, true);
     const candidates: Candidate[] = [];
     for (const [index, match] of search.matches.entries()) {
       const inner = await recordAround(opened, positionOf(match), TASK_RECORD).catch(
@@ -75,14 +86,13 @@ export async function rankedByRecord(
       );
       const bare = !inner || isBareSearchRecord(inner, match);
       const header = inner?.header?.text ?? "";
-      // A question names a column in its own sentence's case ("team" for `Team`).
-      const words = search.wholeWords ?? [];
-      const whole = holdsWholeWord(match.text, words) || holdsWholeWord(header, words, true);
+      const whole = lineHoldsOne(match.text) || headerHoldsOne(header);
       candidates.push({
         match,
         record: bare ? undefined : inner,
         group: whole ? 0 : 1,
-        score: match.score + (header ? headerWeight(header, match.text, terms) : 0),
+        // The header's names the row does not hold, as if they were in it.
+        score: match.score + (header ? taskWeight(header, terms, match.text) : 0),
         index,
       });
     }
@@ -95,15 +105,6 @@ export async function rankedByRecord(
   } finally {
     await opened.close();
   }
-}
-
-/** The weights of the task's terms a header holds and its row does not. */
-function headerWeight(header: string, row: string, terms: ReadonlyMap<string, number>): number {
-  const inRow = new Set(termsOf(row).map(foldText));
-  let total = 0;
-  for (const term of new Set(termsOf(header).map(foldText)))
-    if (!inRow.has(term)) total += terms.get(term) ?? 0;
-  return total;
 }
 
 const positionOf = (match: SearchMatch) => {
@@ -120,12 +121,12 @@ async function widened(
 ): Promise<MatchRecord> {
   const position = positionOf(match);
   let chosen = inner;
-  let weight = taskWeight(`${inner.header?.text ?? ""}\n${inner.text}`, terms);
+  let weight = taskWeight(withHeader(inner), terms);
   for (let level = 0; level < MAX_LEVELS_OUT && !inner.clipped; level++) {
     const outer = await outerRecord(opened, inner, position, TASK_RECORD);
     // An enclosing record over the bounds would show only the part around the line.
     if (!outer || outer.clipped) break;
-    const outerWeight = taskWeight(outer.text, terms);
+    const outerWeight = taskWeight(withHeader(outer), terms);
     if (outerWeight > weight) {
       chosen = outer;
       weight = outerWeight;

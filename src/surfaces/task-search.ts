@@ -24,9 +24,10 @@ export interface TaskSearch {
   readonly matches: readonly SearchMatch[];
   /** The task's words the output holds, rarest first (a search example). */
   readonly query?: string;
-  /** A word of the task as written that the output holds literally (a grep example). */
-  readonly literal?: string;
-  /** The task's words, as written, that the output holds whole on a few lines: lines holding one lead. */
+  /**
+   * The task's words, as written, that the output holds literally on a few lines: lines holding
+   * one whole lead, and the first is the grep example.
+   */
   readonly wholeWords?: readonly string[];
   /** The task's terms the output holds, with their search weights (rarer weighs more). */
   readonly terms?: ReadonlyMap<string, number>;
@@ -104,27 +105,29 @@ function wholeWordsFirst(
   matches: readonly SearchMatch[],
   literals: readonly string[],
 ): SearchMatch[] {
-  const whole = (m: SearchMatch) => holdsWholeWord(m.text, literals);
-  return [...matches.filter(whole), ...matches.filter((m) => !whole(m))];
+  const holdsOne = wholeWordTest(literals);
+  const whole = matches.map((m) => holdsOne(m.text));
+  return [...matches.filter((_, i) => whole[i]), ...matches.filter((_, i) => !whole[i])];
 }
 
 /**
- * True when `text` holds one of `words` whole: not inside a longer run of letters and digits
- * ("handle" is not in "handleRequest"); as written, or with `ignoreCase` in any case.
+ * A test for text that holds one of `words` whole: not inside a longer run of letters and digits
+ * ("handle" is not in "handleRequest"); as written, or with `ignoreCase` in any case. The
+ * patterns are compiled once, for every text the test is given.
  *
  * @example
- * holdsWholeWord("req=req-4hpi75 order=ord-1", ["req-4hpi75"]) // true
- * holdsWholeWord("| Team | Region |", ["team"], true) // true
+ * wholeWordTest(["req-4hpi75"])("req=req-4hpi75 order=ord-1") // true
+ * wholeWordTest(["team"], true)("| Team | Region |") // true
  */
-export function holdsWholeWord(
-  text: string,
+export function wholeWordTest(
   words: readonly string[],
   ignoreCase = false,
-): boolean {
+): (text: string) => boolean {
   const flags = ignoreCase ? "iu" : "u";
-  return words.some((w) =>
-    new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])`, flags).test(text),
+  const patterns = words.map(
+    (w) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(w)}(?![\\p{L}\\p{N}])`, flags),
   );
+  return (text) => patterns.some((p) => p.test(text));
 }
 
 /** The string values of a call's arguments, at any depth (unparsable arguments: none). */
@@ -173,7 +176,7 @@ export function withoutLocations(task: string, toolArgs: string): string {
  *
  * @example
  * await searchForTask(outputs, record, scope, "Which order did request req-4hpi75 handle?");
- * // { matches: [{ line: 347, text: "… req=req-4hpi75 … order=ord-16580 …", … }], query: "req-4hpi75", literal: "req-4hpi75" }
+ * // { matches: [{ line: 347, text: "… req=req-4hpi75 … order=ord-16580 …", … }], query: "req-4hpi75", wholeWords: ["req-4hpi75"], terms: Map {…} }
  */
 export async function searchForTask(
   outputs: OutputStore,
@@ -220,14 +223,7 @@ export async function searchForTask(
       found.matches.filter((m) => m.terms.some((t) => specific.has(t))),
       literals,
     ).slice(0, maxLines);
-    const literal = literals[0];
-    return {
-      matches,
-      wholeWords: literals,
-      ...(query ? { query } : {}),
-      ...(literal ? { literal } : {}),
-      terms: weight,
-    };
+    return { matches, wholeWords: literals, ...(query ? { query } : {}), terms: weight };
   } finally {
     await opened.close();
   }
