@@ -40,13 +40,13 @@ function reportsFirst(
   };
 }
 
-async function run(policy: Responder, maxTurns = 8) {
+async function run(policy: Responder, maxTurns = 8, prompt = "go") {
   const fixture = await agentFixture(policy);
   const agent = await fixture.agent("guard", {
     mcpServers: { test: testServerSpec() },
     maxTurns,
   });
-  const result = await runAgent({ agent, prompt: "go", stores: fixture.stores, cwd: fixture.dir });
+  const result = await runAgent({ agent, prompt, stores: fixture.stores, cwd: fixture.dir });
   return { fixture, result };
 }
 
@@ -259,14 +259,11 @@ describe("a report that repeats runtime text or states an unseen value", () => {
         .find((line) => line.includes("SHP-424242") && line.includes("status="));
       return toolCall("agent__final_report", { report: row?.trim() ?? "no named row" });
     };
-    const fixture = await agentFixture(responder);
-    const agent = await fixture.agent("guard", { mcpServers: { test: testServerSpec() } });
-    const result = await runAgent({
-      agent,
-      prompt: "Which status does the row with note SHP-424242 have?",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
+    const { result } = await run(
+      responder,
+      8,
+      "Which status does the row with note SHP-424242 have?",
+    );
     expect(result.status).toBe("completed");
     expect(result.report).toMatch(/^\d+\| id=\d+, .*status=\w+, note=SHP-424242$/);
     expect(result.turns).toBe(2);
