@@ -52,6 +52,7 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
         ? { taskText: context.state.taskText }
         : {}),
       ...(guided(context.settings, "taskRecord") ? { taskRecord: true } : {}),
+      ...(guided(context.settings, "valueKinds") ? { valueKinds: true } : {}),
       ...(context.state.liftedArguments.has(record.id)
         ? { liftedArguments: context.state.liftedArguments.get(record.id)! }
         : {}),

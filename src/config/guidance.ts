@@ -12,6 +12,7 @@ export const GUIDANCE_SWITCHES = [
   "notice",
   "taskSearch",
   "taskRecord",
+  "valueKinds",
   "evidenceQuotes",
   "repeatNotes",
   "finalTurn",
@@ -28,6 +29,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "the handle message's search for the task's words: its best lines and the example calls built from those words",
   taskRecord:
     "the handle message shows the task search's best line inside its record (JSON object, list item, CSV row, log entry)",
+  valueKinds:
+    "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
   evidenceQuotes: "the final turn's quote of what the session's reads returned about the task",
   repeatNotes:
     "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads",

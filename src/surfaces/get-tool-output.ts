@@ -109,6 +109,7 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
           ...(context.taskText ? { taskText: context.taskText } : {}),
           ...(context.liftedArguments ? { liftedArguments: context.liftedArguments } : {}),
           ...(context.taskRecord ? { taskRecord: true } : {}),
+          ...(context.valueKinds ? { valueKinds: true } : {}),
         },
       ),
     }),

@@ -209,10 +209,14 @@ async function taskSection(
   record: OutputRecord,
   scope: ReadScope,
   task: string,
-  withRecord: boolean,
+  options: HandleOptions,
 ): Promise<{ search?: TaskSearch; best?: MatchRecord }> {
+  const withRecord = options.taskRecord === true;
   const lines = withRecord ? TASK_LINES * 3 : TASK_LINES;
-  const search = await searchForTask(outputs, record, scope, task, lines, TASK_RECORD.maxChars);
+  const search = await searchForTask(outputs, record, scope, task, lines, {
+    maxLineChars: TASK_RECORD.maxChars,
+    valueKinds: options.valueKinds === true,
+  });
   const ranked = withRecord
     ? await rankedByRecord(outputs, record, scope, search).catch(() => undefined)
     : undefined;
@@ -228,6 +232,8 @@ export interface HandleOptions {
   readonly liftedArguments?: readonly string[];
   /** Show the search's best line inside its record (the `taskRecord` guidance switch). */
   readonly taskRecord?: boolean;
+  /** Show lines holding a value of a kind the task names (the `valueKinds` guidance switch). */
+  readonly valueKinds?: boolean;
 }
 
 /**
@@ -270,9 +276,10 @@ export async function defaultHandleMessage(
   // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
   // read refused), the message goes out without it rather than failing the tool call.
   const { search, best } = taskText
-    ? await taskSection(outputs, record, scope, taskText, options.taskRecord === true).catch(
-        () => ({ search: undefined, best: undefined }),
-      )
+    ? await taskSection(outputs, record, scope, taskText, options).catch(() => ({
+        search: undefined,
+        best: undefined,
+      }))
     : { search: undefined, best: undefined };
   const synopsis = await synopsisOf(
     outputs,

@@ -81,6 +81,8 @@ export interface Surface {
       readonly liftedArguments?: readonly string[];
       /** Show the task search's best line inside its record. */
       readonly taskRecord?: boolean;
+      /** Let the task search show lines holding a value of a kind the task names. */
+      readonly valueKinds?: boolean;
     },
   ): Promise<Placeholder>;
   execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;

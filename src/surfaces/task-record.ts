@@ -12,7 +12,7 @@ import type { SearchMatch } from "../retrieval/search.js";
 import { foldText, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { isBareSearchRecord, searchMatchAt } from "./get-tool-output/match-records.js";
-import { type TaskSearch, wholeWordTest } from "./task-search.js";
+import { leadGroup, type TaskSearch, wholeWordTest } from "./task-search.js";
 
 /** Bounds of the record shown around the task search's best line (the rest is named by slice). */
 export const TASK_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
@@ -44,9 +44,11 @@ const withHeader = (record: MatchRecord) => `${record.header?.text ?? ""}\n${rec
 interface Candidate {
   readonly match: SearchMatch;
   readonly record: MatchRecord | undefined;
-  /** 0 for a line holding a word of the task whole, as written: those lead. */
+  /** `leadGroup`'s: lines holding a task word whole lead, then those holding a named kind. */
   readonly group: number;
   readonly score: number;
+  /** The task terms the line's record holds, by weight: what decides between equal lines. */
+  readonly recordWeight: number;
   readonly index: number;
 }
 
@@ -56,9 +58,11 @@ interface Candidate {
  * counted once at its search weight: the row of team Platform and region US is the one under
  * `| Team | Region | Primary |`, though the row itself says only `| Platform | US | …`; a
  * word of the task its header holds whole ranks it with the lines that hold one (they lead).
- * The rest of a record does not count: a stack trace's frames would outweigh the line holding
- * the task's rarest word. Otherwise the search's order stands (lines holding a task word whole
- * first, then by score, equal scores in the order of the text). The best line's record is the
+ * The rest of a record only decides between lines that score the same (eight lines holding a
+ * security identifier: the one in the event that speaks of the task); as a score it would let a
+ * stack trace's frames outweigh the line holding the task's rarest word. Otherwise the search's
+ * order stands (lines holding a task word whole or a value of a kind it names first, then by
+ * score, then by record, equal ones in the order of the text). The best line's record is the
  * innermost one, or the enclosing record, within `TASK_RECORD`, that holds the most of the
  * task's terms (ties go to the smaller); `best` is `undefined` when its record is the line alone.
  *
@@ -76,7 +80,7 @@ export async function rankedByRecord(
   const opened = await outputs.open(record.id, scope);
   try {
     const words = search.wholeWords ?? [];
-    const lineHoldsOne = wholeWordTest(words);
+    const groupOf = leadGroup(words, search.valueShapes);
     // A question names a column in its own sentence's case ("team" for `Team`).
     const headerHoldsOne = wholeWordTest(words, true);
     const candidates: Candidate[] = [];
@@ -86,18 +90,24 @@ export async function rankedByRecord(
       );
       const bare = !inner || isBareSearchRecord(inner, match);
       const header = inner?.header?.text ?? "";
-      const whole = lineHoldsOne(match.text) || headerHoldsOne(header);
+      // A header holding a task word whole leads its row as the word in the row would.
+      const group = headerHoldsOne(header) ? 0 : groupOf(match.text);
       candidates.push({
         match,
         record: bare ? undefined : inner,
-        group: whole ? 0 : 1,
+        group,
         // The header's names the row does not hold, as if they were in it.
         score: match.score + (header ? taskWeight(header, terms, match.text) : 0),
+        recordWeight: inner ? taskWeight(withHeader(inner), terms) : 0,
         index,
       });
     }
     const ranked = candidates.sort(
-      (a, b) => a.group - b.group || b.score - a.score || a.index - b.index,
+      (a, b) =>
+        a.group - b.group ||
+        b.score - a.score ||
+        b.recordWeight - a.recordWeight ||
+        a.index - b.index,
     );
     const top = ranked[0]!;
     const best = top.record ? await widened(opened, top.record, top.match, terms) : undefined;

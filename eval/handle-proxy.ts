@@ -1,0 +1,126 @@
+/**
+ * `npm run eval:handles`: a deterministic proxy of the live benchmark, no model. For each task
+ * of a seed it stores the task's file as a read's result and builds the handle message the model
+ * would be shown first, with the task known; it counts the tasks whose expected value (or an
+ * accepted spelling) that message already holds. A model can still fail to report a value it was
+ * shown, and can find one it was not, so this bounds nothing: it says where the guidance points,
+ * in seconds rather than hours, and an ablation's difference shows task by task.
+ *
+ *   npm run eval:handles -- --tasks 90                       # a fresh seed, printed
+ *   npm run eval:handles -- --seed 223151 --ablate valueKinds --json
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSqliteOutputStore } from "../src/store/sqlite-output-store.js";
+import { defaultHandleMessage, type HandleOptions } from "../src/surfaces/handle-message.js";
+import { drawTasks, freshSeed } from "./tasks/draw.js";
+import type { LiveTask } from "./tasks/types.js";
+
+/** The guidance switches that change the handle message itself. */
+const HANDLE_SWITCHES = ["taskSearch", "taskRecord", "valueKinds"] as const;
+type HandleSwitch = (typeof HANDLE_SWITCHES)[number];
+
+const USAGE =
+  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,valueKinds] [--json]";
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function positive(flag: string, value: string | undefined): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) fail(`${flag} needs a positive whole number, not ${value}`);
+  return n;
+}
+
+function parse(argv: readonly string[]) {
+  let seed: number | undefined;
+  let tasks = 90;
+  let ablate: HandleSwitch[] = [];
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (flag === "--seed") seed = positive(flag, argv[++i]);
+    else if (flag === "--tasks") tasks = positive(flag, argv[++i]);
+    else if (flag === "--json") json = true;
+    else if (flag === "--ablate") {
+      const names = (argv[++i] ?? "").split(",").filter(Boolean);
+      const bad = names.filter((n) => !HANDLE_SWITCHES.includes(n as HandleSwitch));
+      if (names.length === 0 || bad.length > 0)
+        fail(
+          `--ablate: unknown ${bad.join(", ") || "(none)"}; valid: ${HANDLE_SWITCHES.join(", ")}`,
+        );
+      ablate = names as HandleSwitch[];
+    } else fail(`unknown argument ${flag}`);
+  }
+  return { seed: seed ?? freshSeed(), tasks, ablate, json };
+}
+
+/** The handle message a session with this task is shown for the task's file. */
+async function handleFor(task: LiveTask, options: HandleOptions, home: string): Promise<string> {
+  const store = await openSqliteOutputStore({ home });
+  try {
+    const scope = { sessionId: "ses_handles" };
+    const record = await store.put(
+      {
+        sessionId: scope.sessionId,
+        toolName: "fs__read_text_file",
+        toolArgs: JSON.stringify({ path: `data/${task.fileName}` }),
+      },
+      task.text,
+    );
+    return await defaultHandleMessage(record, store, scope, 5, {
+      ...options,
+      taskText: task.question,
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+const { seed, tasks, ablate, json } = parse(process.argv.slice(2));
+process.stderr.write(
+  `eval:handles: seed ${seed}, ${tasks} tasks; run it again with --seed ${seed}\n`,
+);
+const on = (name: HandleSwitch) => !ablate.includes(name);
+const options: HandleOptions = {
+  ...(on("taskRecord") ? { taskRecord: true } : {}),
+  ...(on("valueKinds") ? { valueKinds: true } : {}),
+};
+const byKind = new Map<string, { shown: number; tasks: number }>();
+const shownIds: string[] = [];
+let chars = 0;
+for (const task of drawTasks({ seed, count: tasks })) {
+  const home = mkdtempSync(join(tmpdir(), "spillway-handles-"));
+  try {
+    const message = on("taskSearch")
+      ? await handleFor(task, options, home)
+      : await handleFor({ ...task, question: "" }, options, home);
+    const shown = [task.expected, ...task.accepted].some((value) => message.includes(value));
+    chars += message.length;
+    const kind = byKind.get(task.kind) ?? { shown: 0, tasks: 0 };
+    byKind.set(task.kind, { shown: kind.shown + (shown ? 1 : 0), tasks: kind.tasks + 1 });
+    if (shown) shownIds.push(task.id);
+    process.stdout.write(
+      `${task.id} ${task.shape}/${task.kind}: ${shown ? "shown" : "not shown"} · ${message.length} characters\n`,
+    );
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+const kinds = Object.fromEntries([...byKind].sort(([a], [b]) => a.localeCompare(b)));
+process.stdout.write(
+  `expected value in the handle message: ${shownIds.length} of ${tasks} tasks (${Object.entries(
+    kinds,
+  )
+    .map(([kind, k]) => `${kind} ${k.shown}/${k.tasks}`)
+    .join(
+      ", ",
+    )}); ${chars} characters in all${ablate.length > 0 ? `; off: ${ablate.join(", ")}` : ""}\n`,
+);
+if (json)
+  process.stdout.write(
+    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, chars, kinds, shownIds })}\n`,
+  );

@@ -1,0 +1,34 @@
+/**
+ * `npm run eval:handles` (eval/handle-proxy.ts): the handle message of each task, checked for
+ * the expected value, with a switch off on demand; a bad flag names what would be valid.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const cli = ["tsx", "eval/handle-proxy.ts", "--seed", "890999", "--tasks", "1", "--json"];
+
+const lastJson = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!);
+
+describe("eval:handles", () => {
+  it("counts a task whose handle message shows its value, and not with the switch that shows it off", async () => {
+    // Task 890999-01 asks for the one IPv6 address in a log: only a value's kind names it.
+    const on = await run("npx", cli);
+    expect(on.stdout).toContain("890999-01 app-log/pattern: shown");
+    expect(lastJson(on.stdout)).toMatchObject({ seed: 890999, tasks: 1, shown: 1, ablate: [] });
+    const off = await run("npx", [...cli, "--ablate", "valueKinds"]);
+    expect(off.stdout).toContain("890999-01 app-log/pattern: not shown");
+    expect(lastJson(off.stdout)).toMatchObject({ shown: 0, ablate: ["valueKinds"] });
+  }, 120_000);
+
+  it("refuses an unknown switch, naming the valid ones", async () => {
+    const bad = await run("npx", [...cli, "--ablate", "notice"]).catch(
+      (error: { stderr: string; code: number }) => error,
+    );
+    expect(bad).toMatchObject({ code: 2 });
+    expect((bad as { stderr: string }).stderr).toContain(
+      "--ablate: unknown notice; valid: taskSearch, taskRecord, valueKinds",
+    );
+  }, 120_000);
+});
