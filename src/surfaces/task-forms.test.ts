@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
+import { taskFormLines } from "./task-forms.js";
 import { searchForTask } from "./task-search.js";
 
 async function stored(text: string) {
@@ -94,5 +95,21 @@ describe("the task search's values of a named kind", () => {
     // Event 30's member line, before event 9's (line 48), which comes first in the log.
     expect(shown[0]).toBe(153);
     expect(shown).toContain(48);
+  });
+
+  it("leaves out a kind not found within its time budget, and still answers", async () => {
+    const lines = Array.from({ length: 60_000 }, (_, i) => logLine(i));
+    lines[59_999] = "2026-03-14T09:59:00Z WARN upstream 2001:db8::c207 slow";
+    const { store, record } = await stored(lines.join("\n"));
+    const opened = await store.open(record.id, SCOPE);
+    try {
+      const task = "Which IPv6 address is in the log?";
+      const inTime = await taskFormLines(opened, task, 60_000, 20, undefined, 120_000);
+      expect(inTime.matches.map((m) => m.line)).toEqual([60_000]);
+      const late = await taskFormLines(opened, task, 60_000, 20, undefined, 1);
+      expect(late).toEqual({ matches: [], shapes: [] });
+    } finally {
+      await opened.close();
+    }
   });
 });

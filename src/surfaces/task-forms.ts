@@ -3,7 +3,9 @@
  * 40-character SHA"), for the handle message's search for the task (SW-33 in
  * docs/architecture.md): a search by words cannot find a value whose words the question does
  * not hold. A kind counts only when few lines hold it, as a word does: an IP address on every
- * line of an access log points nowhere.
+ * line of an access log points nowhere. Looking for kinds takes at most `KIND_BUDGET_MS` per
+ * message: a shape's regular expression runs at 10-30 MB/s, and the message is a pointer, not a
+ * reason to wait; in a larger output a kind not found in time is left out.
  */
 import { grepOutput } from "../retrieval/grep.js";
 import type { SearchMatch } from "../retrieval/search.js";
@@ -17,6 +19,9 @@ export interface TaskForms {
   readonly shapes: readonly RegExp[];
 }
 
+/** The time all the kinds a task names may take to look for, together. */
+export const KIND_BUDGET_MS = 1_000;
+
 /** No kind named, or none that few lines hold. */
 export const NO_FORMS: TaskForms = { matches: [], shapes: [] };
 
@@ -25,7 +30,8 @@ const rarity = (n: number, lines: number) => Math.log(1 + (lines - n + 0.5) / (n
 
 /**
  * The lines holding values of the kinds `task` names, for kinds held on at most `maxLines`
- * lines, in the order of the output; their scores add to the search's on the same line.
+ * lines, in the order of the output; their scores add to the search's on the same line. The
+ * kinds not looked for within `budgetMs`, together, are left out.
  *
  * @example
  * await taskFormLines(opened, "Which IPv6 address is in the log?", 2_000, 15);
@@ -37,15 +43,20 @@ export async function taskFormLines(
   totalLines: number,
   maxLines: number,
   maxLineChars?: number,
+  budgetMs = KIND_BUDGET_MS,
 ): Promise<TaskForms> {
   const forms = valueFormsNamed(task);
   if (forms.length === 0) return NO_FORMS;
   const matches: SearchMatch[] = [];
   const shapes: RegExp[] = [];
+  const deadline = Date.now() + budgetMs;
   for (const form of forms) {
+    const timeoutMs = deadline - Date.now();
+    if (timeoutMs < 1) break;
     const found = await grepOutput(opened, {
       pattern: form.pattern,
       regex: true,
+      timeoutMs,
       maxMatches: maxLines + 1,
       ...(maxLineChars ? { maxLineChars } : {}),
     }).catch(() => undefined);
