@@ -25,7 +25,7 @@ export const KIND_BUDGET_MS = 1_000;
 /** No kind named, or none that few lines hold. */
 export const NO_FORMS: TaskForms = { matches: [], shapes: [] };
 
-/** How much a line holding one of `n` of `lines` lines weighs: BM25's inverse document frequency. */
+/** What a line holding a kind that `n` of `lines` lines hold weighs: BM25's rarity (idf). */
 const rarity = (n: number, lines: number) => Math.log(1 + (lines - n + 0.5) / (n + 0.5));
 
 /**
@@ -35,7 +35,7 @@ const rarity = (n: number, lines: number) => Math.log(1 + (lines - n + 0.5) / (n
  *
  * @example
  * await taskFormLines(opened, "Which IPv6 address is in the log?", 2_000, 15);
- * // { matches: [{ line: 812, text: "… from 2001:db8::c207 …", score: 7.2, … }], shapes: [/…/] }
+ * // { matches: [{ line: 812, text: "… 2001:db8::c207 …", score: 7.2, … }], shapes: [/…/] }
  */
 export async function taskFormLines(
   opened: OpenedOutput,

@@ -4,8 +4,9 @@
  * rare words first), so the model is shown where the output speaks of what it was asked, whatever
  * the task's words look like. Lines are shown only when they hold a word specific to them (held
  * by at most a tenth of the lines): a word every line has says nothing. Lines holding a value of
- * a kind the task names (an IPv6 address, a UUID) join them, when few lines do. The examples the handle
- * message offers come from here too: the task's words the output holds, never a placeholder.
+ * a kind the task names (an IPv6 address, a UUID) join them, when few lines do. The examples the
+ * handle message offers come from here too: the task's words the output holds, never a
+ * placeholder.
  */
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
