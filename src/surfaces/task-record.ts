@@ -110,7 +110,9 @@ export async function rankedByRecord(
         a.index - b.index,
     );
     const top = ranked[0]!;
-    const best = top.record ? await widened(opened, top.record, top.match, terms) : undefined;
+    const best = top.record
+      ? await widened(opened, top.record, top.recordWeight, top.match, terms)
+      : undefined;
     return { matches: ranked.map((c) => c.match), ...(best ? { best } : {}) };
   } finally {
     await opened.close();
@@ -122,16 +124,20 @@ const positionOf = (match: SearchMatch) => {
   return { line: at.line, charOffset: at.matchCharStart };
 };
 
-/** `inner`, or the enclosing record within `TASK_RECORD` that holds more of the task's terms. */
+/**
+ * `inner` (holding `innerWeight` of the task's terms, as ranked), or the enclosing record within
+ * `TASK_RECORD` that holds more of them.
+ */
 async function widened(
   opened: Awaited<ReturnType<OutputStore["open"]>>,
   inner: MatchRecord,
+  innerWeight: number,
   match: SearchMatch,
   terms: ReadonlyMap<string, number>,
 ): Promise<MatchRecord> {
   const position = positionOf(match);
   let chosen = inner;
-  let weight = taskWeight(withHeader(inner), terms);
+  let weight = innerWeight;
   for (let level = 0; level < MAX_LEVELS_OUT && !inner.clipped; level++) {
     const outer = await outerRecord(opened, inner, position, TASK_RECORD);
     // An enclosing record over the bounds would show only the part around the line.
