@@ -12,7 +12,7 @@ const idOf = (text: string) => /out_[0-9a-z]{26}/.exec(text)![0];
 function reportsFirst(
   afterNote: "report-again" | "read" | "none",
   bytes = 40_000,
-  firstReport: (id: string) => string = () => "The service failed at 08:02.",
+  firstReport: (id: string) => string = () => "The service failed.",
 ): Responder {
   return (request, context) => {
     if (context.callIndex === 0) return toolCall("test__generate_output", { bytes, kind: "log" });
@@ -63,6 +63,18 @@ describe("a report before any read of an output shown by handle", () => {
     expect(seen[1]).toContain("call agent__final_report again with the same report");
     // A note, not an error code a model could take for data.
     expect(seen[1]).not.toContain("Error");
+  });
+
+  it("stating a value nothing showed: the note names the value, not only the missing read", async () => {
+    const { result } = await run(
+      reportsFirst("report-again", 40_000, () => "It failed at 08:02:77."),
+    );
+    expect(result.turns).toBe(3);
+    const seen = result.report!.split("\n---\n");
+    expect(seen[1]).toMatch(
+      /^agent__final_report: Not delivered: your report gives "08:02:77", which no tool result of this session showed\./,
+    );
+    expect(seen[1]).toContain("Read the output for the value your task asks for");
   });
 
   it("after the note, a read then a report: the report is taken and holds what the read returned", async () => {

@@ -9,7 +9,9 @@
  * - states a code-like value that no tool result of the session showed, nor the task.
  * Sent back in the final turn, the report gets one more final turn. A report quoting what a read
  * returned is never sent back: the checks look for the report's values in those results, and a
- * read's result, its header included, is what the read returned, not runtime text.
+ * read's result, its header included, is what the read returned, not runtime text. The most
+ * specific note is sent: a value nothing showed is named before the report is said to come
+ * before any read, since the name says what to check and the read is the way to check it.
  */
 import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
@@ -52,10 +54,12 @@ export async function reportGuard(
     rendered ??= shownResults(context);
     return rendered;
   };
+  const unread = state.finalTurn ? [] : await unreadOutputs(context);
   const note =
-    (state.finalTurn ? undefined : await unreadOutputs(context, report, shown)) ??
+    idGivenAsValue(context, report, unread) ??
     (await runtimeEcho(context, report, shown)) ??
-    (await unseenValue(context, report, shown));
+    (await unseenValue(context, report, shown)) ??
+    (await beforeAnyRead(context, report, unread, shown));
   if (note !== undefined) {
     state.reportsSentBack++;
     state.sentBackTurn = state.turn;
@@ -63,31 +67,53 @@ export async function reportGuard(
   return note;
 }
 
-/** The report gives an unread output's id as a value, or comes before any read at all. */
-async function unreadOutputs(
-  context: SessionContext,
-  report: string,
-  shown: () => Promise<ShownResults>,
-): Promise<string | undefined> {
-  const { state } = context;
-  if (state.shownByHandle.size === 0) return undefined;
-  const unread: { id: string; toolName: string }[] = [];
-  for (const id of state.shownByHandle) {
+/** An output shown by handle that no read has opened. */
+interface UnreadOutput {
+  readonly id: string;
+  readonly toolName: string;
+}
+
+/** The outputs shown by handle and never read. */
+async function unreadOutputs(context: SessionContext): Promise<UnreadOutput[]> {
+  const unread: UnreadOutput[] = [];
+  for (const id of context.state.shownByHandle) {
     const record = await context.outputs.get(id, { sessionId: context.sessionId });
     if (record.readCount === 0) unread.push({ id, toolName: record.toolName });
   }
-  const tools = context.surface
+  return unread;
+}
+
+/** The read tools' names, as a note names them. */
+const readTools = (context: SessionContext) =>
+  context.surface
     .tools()
     .map((t) => t.name)
     .join(" or ");
+
+/** The report gives an unread output's id as a value. */
+function idGivenAsValue(
+  context: SessionContext,
+  report: string,
+  unread: readonly UnreadOutput[],
+): string | undefined {
   const quoted = unread.find((o) => report.includes(o.id));
-  if (quoted)
-    return [
-      `Not delivered: your report gives ${quoted.id} as a value, but ${quoted.id} is only the name of the stored output of ${quoted.toolName}, not something it holds, and you have not read it.`,
-      `Read it first with ${tools}, as its tool result shows, asking for what your task asks; then report what that read returns.`,
-    ].join("\n");
+  if (!quoted) return undefined;
+  return [
+    `Not delivered: your report gives ${quoted.id} as a value, but ${quoted.id} is only the name of the stored output of ${quoted.toolName}, not something it holds, and you have not read it.`,
+    `Read it first with ${readTools(context)}, as its tool result shows, asking for what your task asks; then report what that read returns.`,
+  ].join("\n");
+}
+
+/** The report comes before any read of the outputs shown by handle, and is not grounded. */
+async function beforeAnyRead(
+  context: SessionContext,
+  report: string,
+  unread: readonly UnreadOutput[],
+  shown: () => Promise<ShownResults>,
+): Promise<string | undefined> {
+  const { state } = context;
   // One read of any of them: the model has looked at what it stored.
-  if (unread.length < state.shownByHandle.size || unread.length === 0) return undefined;
+  if (unread.length === 0 || unread.length < state.shownByHandle.size) return undefined;
   // A report whose values were all shown verbatim (a handle message's lines) is grounded: the
   // guards never send back a report quoting what the session showed.
   if (await groundedInShownText(report, state.taskText ?? "", shown)) return undefined;
@@ -98,7 +124,7 @@ async function unreadOutputs(
   const more = unread.length > NAMED ? ` and ${unread.length - NAMED} more` : "";
   return [
     `Not delivered yet: you have not read ${named}${more}. Its content is not in your context, and its id is only a name for it, not a value from it.`,
-    `If your task needs what it holds, read it now with ${tools}, as its tool result shows, and report what the read returns.`,
+    `If your task needs what it holds, read it now with ${readTools(context)}, as its tool result shows, and report what the read returns.`,
     "If your report does not depend on it, call agent__final_report again with the same report.",
   ].join("\n");
 }
