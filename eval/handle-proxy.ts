@@ -8,6 +8,7 @@
  *
  *   npm run eval:handles -- --tasks 90                       # a fresh seed, printed
  *   npm run eval:handles -- --seed 223151 --ablate valueKinds --json
+ *   npm run eval:handles -- --seed 223151 --ablate positionOrder
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,11 +19,11 @@ import { drawTasks, freshSeed } from "./tasks/draw.js";
 import type { LiveTask } from "./tasks/types.js";
 
 /** The guidance switches that change the handle message itself. */
-const HANDLE_SWITCHES = ["taskSearch", "taskRecord", "valueKinds"] as const;
+const HANDLE_SWITCHES = ["taskSearch", "taskRecord", "valueKinds", "positionOrder"] as const;
 type HandleSwitch = (typeof HANDLE_SWITCHES)[number];
 
 const USAGE =
-  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,valueKinds] [--json]";
+  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,valueKinds,positionOrder] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -88,6 +89,7 @@ const on = (name: HandleSwitch) => !ablate.includes(name);
 const options: HandleOptions = {
   ...(on("taskRecord") ? { taskRecord: true } : {}),
   ...(on("valueKinds") ? { valueKinds: true } : {}),
+  ...(on("positionOrder") ? { positionOrder: true } : {}),
 };
 const byKind = new Map<string, { shown: number; tasks: number }>();
 const shownIds: string[] = [];

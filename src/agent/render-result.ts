@@ -53,6 +53,7 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
         : {}),
       ...(guided(context.settings, "taskRecord") ? { taskRecord: true } : {}),
       ...(guided(context.settings, "valueKinds") ? { valueKinds: true } : {}),
+      ...(guided(context.settings, "positionOrder") ? { positionOrder: true } : {}),
       ...(context.state.liftedArguments.has(record.id)
         ? { liftedArguments: context.state.liftedArguments.get(record.id)! }
         : {}),

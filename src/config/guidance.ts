@@ -13,6 +13,7 @@ export const GUIDANCE_SWITCHES = [
   "taskSearch",
   "taskRecord",
   "valueKinds",
+  "positionOrder",
   "evidenceQuotes",
   "repeatNotes",
   "finalTurn",
@@ -31,6 +32,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "the handle message shows the task search's best line inside its record (JSON object, list item, CSV row, log entry)",
   valueKinds:
     "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
+  positionOrder:
+    "the handle message's task search ranks lines by the task words they hold, equal ones in the order of the output (latest first when the task asks for the last)",
   evidenceQuotes: "the final turn's quote of what the session's reads returned about the task",
   repeatNotes:
     "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads",

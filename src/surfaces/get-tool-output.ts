@@ -110,6 +110,7 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
           ...(context.liftedArguments ? { liftedArguments: context.liftedArguments } : {}),
           ...(context.taskRecord ? { taskRecord: true } : {}),
           ...(context.valueKinds ? { valueKinds: true } : {}),
+          ...(context.positionOrder ? { positionOrder: true } : {}),
         },
       ),
     }),

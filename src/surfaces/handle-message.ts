@@ -143,6 +143,11 @@ export function readCallLines(id: string, hints: ReadCallHints = {}): string[] {
 /** Lines of the task search shown in the handle message. */
 const TASK_LINES = 3;
 /**
+ * Lines of the task search ranked by their records before the best are shown: many lines can
+ * hold the same words (a region on every row of its table), and the record decides between them.
+ */
+const TASK_CANDIDATES = 30;
+/**
  * A task search line, cut around its rarest matched word (where the search centred it), so a
  * long line shows the part the task asked about rather than its start.
  */
@@ -212,10 +217,11 @@ async function taskSection(
   options: HandleOptions,
 ): Promise<{ search?: TaskSearch; best?: MatchRecord }> {
   const withRecord = options.taskRecord === true;
-  const lines = withRecord ? TASK_LINES * 3 : TASK_LINES;
+  const lines = withRecord ? TASK_CANDIDATES : TASK_LINES;
   const search = await searchForTask(outputs, record, scope, task, lines, {
     maxLineChars: TASK_RECORD.maxChars,
     valueKinds: options.valueKinds === true,
+    positionOrder: options.positionOrder === true,
   });
   const ranked = withRecord
     ? await rankedByRecord(outputs, record, scope, search).catch(() => undefined)
@@ -234,6 +240,8 @@ export interface HandleOptions {
   readonly taskRecord?: boolean;
   /** Show lines holding a value of a kind the task names (the `valueKinds` guidance switch). */
   readonly valueKinds?: boolean;
+  /** Show lines holding the same task words in the order of the output (`positionOrder`). */
+  readonly positionOrder?: boolean;
 }
 
 /**

@@ -83,6 +83,8 @@ export interface Surface {
       readonly taskRecord?: boolean;
       /** Let the task search show lines holding a value of a kind the task names. */
       readonly valueKinds?: boolean;
+      /** Let the task search show lines holding the same task words in the order of the output. */
+      readonly positionOrder?: boolean;
     },
   ): Promise<Placeholder>;
   execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;

@@ -10,10 +10,11 @@
  */
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
-import { type SearchMatch, searchOutput } from "../retrieval/search.js";
-import { foldText, termsOf } from "../retrieval/search-terms.js";
+import { MAX_SEARCH_RESULTS, type SearchMatch, searchOutput } from "../retrieval/search.js";
+import { foldText, isCjkTerm, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { mergedByLine, NO_FORMS, type TaskForms, taskFormLines } from "./task-forms.js";
+import { asksForLast, inTextOrder, withEvidence } from "./task-order.js";
 
 /** A term held by at most this share of the lines is specific to them. */
 const SPECIFIC_SHARE = 0.1;
@@ -47,6 +48,11 @@ export interface TaskSearchOptions {
   readonly maxLineChars?: number;
   /** Also find lines holding a value of a kind the task names (`valueKinds`; default false). */
   readonly valueKinds?: boolean;
+  /**
+   * Rank lines by the task words they hold, equal ones in the order of the output, latest first
+   * when the task asks for the last (`positionOrder`, SW-34; default false: BM25's order).
+   */
+  readonly positionOrder?: boolean;
 }
 
 /** Scripts written without spaces between words (and Korean, whose particles attach to words). */
@@ -130,18 +136,35 @@ function leadingFirst(
 
 /**
  * Where a line stands in the task search, before its score: 0 when it holds one of `words`
- * whole, as written (the task's own identifier); 1 when it holds a value of one of `shapes`
- * (a kind of value the task names); 2 otherwise.
+ * whole, as written, that the search splits into several terms (the task's own identifier); 1
+ * when it holds a value of one of `shapes` (a kind of value the task names); 2 otherwise. A word
+ * of one term found whole is that term's match, which the score already counts.
  *
  * @example
  * leadGroup(["req-4hpi75"])("req=req-4hpi75 order=ord-1") // 0
+ * leadGroup(["memory"])("memory: 512Mi") // 2
  */
 export function leadGroup(
   words: readonly string[],
   shapes: readonly RegExp[] = [],
 ): (text: string) => 0 | 1 | 2 {
-  const holdsWord = wholeWordTest(words);
+  const compound = words.filter((word) => new Set(termsOf(word).map(foldText)).size > 1);
+  const holdsWord = wholeWordTest(compound);
   return (text) => (holdsWord(text) ? 0 : shapes.some((shape) => shape.test(text)) ? 1 : 2);
+}
+
+/**
+ * The folded terms of each of the task's words, once per distinct set. A run of a script written
+ * without spaces is a sentence, not a word: each of its terms counts as a word of its own.
+ */
+function wordTermsOf(task: string): string[][] {
+  const sets = new Map<string, string[]>();
+  for (const word of taskWords(task)) {
+    const terms = [...new Set(termsOf(word).map(foldText))].sort();
+    const words = terms.some(isCjkTerm) ? terms.map((term) => [term]) : [terms];
+    for (const set of words) if (set.length > 0) sets.set(set.join(" "), set);
+  }
+  return [...sets.values()];
 }
 
 /** A search of form lines alone: the task's words are all common, its value kind is not. */
@@ -226,7 +249,7 @@ export async function searchForTask(
   maxLines: number,
   options: TaskSearchOptions = {},
 ): Promise<TaskSearch> {
-  const { maxLineChars, valueKinds = false } = options;
+  const { maxLineChars, valueKinds = false, positionOrder = false } = options;
   task = withoutLocations(task, record.toolArgs);
   if (record.kind === "binary" || task.trim() === "") return NOTHING;
   const opened = await outputs.open(record.id, scope);
@@ -234,7 +257,8 @@ export async function searchForTask(
     const asked = task.slice(0, TASK_CHARS);
     const found = await searchOutput(opened, {
       query: asked,
-      maxResults: maxLines * 3,
+      // In the order of the output, the first of many equal lines must be among those ranked.
+      maxResults: positionOrder ? MAX_SEARCH_RESULTS : maxLines * 3,
       ...(maxLineChars ? { maxLineChars } : {}),
     }).catch(() => undefined); // a task of common words only, or none: nothing to search for
     const lines = Math.max(1, found?.totalLines ?? record.lineCount ?? 1);
@@ -260,11 +284,13 @@ export async function searchForTask(
     const example = words.join(" ") || undefined;
     const literals = await specificLiterals(opened, words, specificLines);
     const searched = found.matches.filter((m) => m.terms.some((t) => specific.has(t)));
-    const matches = leadingFirst(
-      mergedByLine(searched, forms.matches),
-      literals,
-      forms.shapes,
-    ).slice(0, maxLines);
+    const merged = positionOrder
+      ? inTextOrder(
+          mergedByLine(withEvidence(searched, wordTermsOf(task), weight), forms.matches),
+          asksForLast(task),
+        )
+      : mergedByLine(searched, forms.matches);
+    const matches = leadingFirst(merged, literals, forms.shapes).slice(0, maxLines);
     return {
       matches,
       wholeWords: literals,
