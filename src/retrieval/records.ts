@@ -13,6 +13,7 @@ import { provenanceOf } from "./provenance.js";
 import { logEntry, paragraph, recordStartShape, ruleSection } from "./record-blocks.js";
 import { omittedParts, shownPart } from "./record-clip.js";
 import { type CsvProfile, csvProfile, csvRow } from "./record-csv.js";
+import { withTableHeader } from "./record-html-table.js";
 import { indentedBlock, listItem, outerListItem, spanOf } from "./record-indent.js";
 import { jsonLineRecord, jsonTreeRecord } from "./record-json.js";
 import { isBlank, LineWindow } from "./record-lines.js";
@@ -81,9 +82,9 @@ async function findRecord(
   // Markup's record is the element its indentation delimits (a table row with its cells), else
   // the paragraph: minified markup has no indentation to go by.
   if (kind === "html" || kind === "xml") {
-    return (
-      (await indentedBlock(window, at, fits)) ?? (await paragraph(window, at, limits.maxLines))
-    );
+    const element = await indentedBlock(window, at, fits);
+    if (element) return kind === "html" ? withTableHeader(window, element) : element;
+    return paragraph(window, at, limits.maxLines);
   }
   if (kind === "markdown") {
     return (
