@@ -59,6 +59,14 @@ describe("HTML table rows", () => {
     expect(record.header?.provenance.lineStart).toBe(record.lineStart - 4 + 1);
   });
 
+  it("finds the header of a long table, hundreds of lines above the row", async () => {
+    const rows = Array.from({ length: 150 }, (_, i) => row(`svc-${i}`, "eu-north-1", `${i} ms`));
+    const page = STATUS_PAGE.replace("      </tbody>", `${rows.join("\n")}\n      </tbody>`);
+    const { record } = await checkedRecord(page, "svc-140<");
+    expect(record.lineStart).toBeGreaterThan(700);
+    expect(record.header?.names).toEqual(["Service", "Region", "p95 latency"]);
+  });
+
   it("gives no header to a row of a table that has none, nor to the header row itself", async () => {
     expect((await checkedRecord(STATUS_PAGE, "ap-south-1")).record.header).toBeUndefined();
     expect((await checkedRecord(STATUS_PAGE, "p95 latency")).record.header).toBeUndefined();

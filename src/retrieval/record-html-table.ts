@@ -8,7 +8,7 @@ import type { LineWindow } from "./record-lines.js";
 import type { FoundRecord } from "./record-types.js";
 
 /** Lines above a row searched for its table's header cells, at most. */
-const LOOK_BACK = 400;
+const LOOK_BACK = 2_000;
 /** Lines of one header row, at most. */
 const HEADER_LINES = 20;
 

@@ -1,5 +1,5 @@
 /**
- * The task search ranks lines by the task's words they hold, each word once at its rarest term,
+ * The task search ranks lines by the task's terms they hold, a compound found whole once,
  * and shows lines holding the same words in the order of the output (SW-34): "the first error"
  * asks for a position, and a line's length says nothing about it.
  */
@@ -105,9 +105,11 @@ describe("evidenceOf", () => {
     ["9j7hs", "node"],
   ];
 
-  it("counts a word once, at its rarest term on the line", () => {
+  it("counts a compound found whole once, and each part found alone", () => {
     expect(evidenceOf(["pod", "ip", "podip"], words, weights)).toBe(3.8);
-    expect(evidenceOf(["node", "9j7hs"], words, weights)).toBe(5.2);
+    expect(evidenceOf(["pod", "ip"], words, weights)).toBeCloseTo(5.8);
+    expect(evidenceOf(["node", "9j7hs"], words, weights)).toBeCloseTo(9);
+    expect(evidenceOf(["9j7hs"], words, weights)).toBe(5.2);
     expect(evidenceOf(["podip", "9j7hs"], words, weights)).toBe(9);
   });
 

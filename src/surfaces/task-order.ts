@@ -25,14 +25,16 @@ export function asksForLast(task: string): boolean {
 }
 
 /**
- * How much of the task a line holds: for each of the task's words, the weight of its rarest term
- * on the line. A word counts once however many of its parts the line holds (`podIP` is the terms
- * `podip`, `pod` and `ip`), so a line holding one compound word cannot outweigh a line holding a
- * rarer one; lines holding the same words weigh exactly the same.
+ * How much of the task a line holds: the weights of the task's terms on it, where a term counts
+ * only when no longer term of the same word on the line contains it. A compound found whole
+ * counts once (`podIP` is the terms `podip`, `pod` and `ip`: only `podip` counts), so one word
+ * cannot outweigh a rarer one; the parts of a word that are not found whole each count
+ * (`INC-29703` is `inc` and `29703`: a line holding both outweighs one holding `29703` alone).
+ * Lines holding the same terms weigh exactly the same.
  *
  * @example
- * evidenceOf(["podip", "pod", "ip"], [["podip", "pod", "ip"], ["node", "9j7hs"]], weights);
- * // weights.get("podip"): the first word's rarest term, the second word absent
+ * evidenceOf(["podip", "pod", "ip"], [["ip", "pod", "podip"], ["9j7hs", "node"]], weights);
+ * // weights.get("podip"): the first word found whole, the second word absent
  */
 export function evidenceOf(
   lineTerms: readonly string[],
@@ -42,9 +44,10 @@ export function evidenceOf(
   const held = new Set(lineTerms);
   let evidence = 0;
   for (const terms of wordTerms) {
-    let best = 0;
-    for (const term of terms) if (held.has(term)) best = Math.max(best, weights.get(term) ?? 0);
-    evidence += best;
+    const found = terms.filter((term) => held.has(term));
+    for (const term of found)
+      if (!found.some((other) => other !== term && other.includes(term)))
+        evidence += weights.get(term) ?? 0;
   }
   return evidence;
 }
