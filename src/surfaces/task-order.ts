@@ -75,7 +75,7 @@ export function withEvidence(
  * `lastFirst`.
  *
  * @example
- * inTextOrder(mergedByLine(withEvidence(found.matches, weights), forms.matches), asksForLast(task));
+ * inTextOrder(withEvidence(found.matches, wordTerms, weights), asksForLast(task));
  */
 export function inTextOrder(matches: readonly SearchMatch[], lastFirst: boolean): SearchMatch[] {
   return [...matches].sort(
