@@ -93,7 +93,11 @@ describe("npm run triage (the README's main job)", () => {
     expect(stdout).toMatch(
       /^First error \(from out_[0-9a-z]{26}\): .*ERROR \[payment-svc\].*connection pool exhausted \(max=50\)/,
     );
-    expect(stderr).toMatch(/tool fs__read_text_file → out_\w+ 31\.5 MB \(ready\)/);
+    // The whole file stored and ready: inline, or from the background when the read outlasted
+    // the 5-second async trigger (on a loaded machine it does); both end with the same output.
+    expect(stderr).toMatch(
+      /tool fs__read_text_file(?: \(background\))? → out_\w+ 31\.5 MB \(?ready\b/,
+    );
     expect(stderr).toContain("── completed");
   }, 180_000);
 });
