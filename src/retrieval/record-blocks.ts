@@ -62,7 +62,12 @@ export function isRuleLine(text: string): boolean {
 /**
  * The shape most unindented lines of a head sample start with, when it is frequent enough to
  * mark record starts and carries more than words (a digit or a punctuation mark: a timestamp,
- * a bracketed field). `null` otherwise: then no line is a log record start.
+ * a bracketed field); else the first line's shape, when it carries more than words and recurs
+ * (a dump of entries that open with `Event[62]:` and whose sections start at column 0 too).
+ * `null` otherwise: then no line is a log record start.
+ *
+ * @example
+ * recordStartShape(["2026-03-14T08:00Z INFO a", "2026-03-14T08:01Z WARN b", "  at x", "2026-03-14T08:02Z INFO c"]); // "9-"
  */
 export function recordStartShape(headLines: readonly string[]): string | null {
   const counts = new Map<string, number>();
@@ -83,8 +88,13 @@ export function recordStartShape(headLines: readonly string[]): string | null {
       bestCount = count;
     }
   }
-  return best !== null && bestCount >= MIN_SHAPE_LINES && bestCount >= unindented * MIN_SHAPE_SHARE
-    ? best
+  if (best !== null && bestCount >= MIN_SHAPE_LINES && bestCount >= unindented * MIN_SHAPE_SHARE)
+    return best;
+  // A dump of records opens with its first record: the first line's shape, where it recurs.
+  const first = headLines.find((line) => !isBlank(line) && !isRuleLine(line));
+  const opening = first === undefined ? null : lineShape(first);
+  return opening !== null && opening !== "a" && (counts.get(opening) ?? 0) >= MIN_SHAPE_LINES
+    ? opening
     : null;
 }
 
