@@ -91,6 +91,21 @@ describe("guidance switches", () => {
     expect(off.requests.length).toBeGreaterThan(on.requests.length);
   });
 
+  it("repeatNotes: a tool call returning what the same call returned gets the whole message again", async () => {
+    const respond: Responder = (request, context) =>
+      context.callIndex < 2
+        ? generate()
+        : toolCall("agent__final_report", { report: toolMessages(request)[1]!.text });
+    const on = await run(respond, undefined);
+    const off = await run(respond, "repeatNotes");
+    const sameOutput =
+      /^\[spillway\] test__generate_output returned the same output as for an earlier call, byte for byte: it is stored whole again as out_\w+, the same as out_\w+\./;
+    expect(on.result.report).toMatch(sameOutput);
+    expect(off.result.report).toMatch(
+      /^\[spillway\] The output of test__generate_output is stored whole/,
+    );
+  });
+
   it("finalTurn: the last turn does not require the report, and without one the run fails", async () => {
     const grep = (id: string) => ({ id, mode: "grep", pattern: "ERROR", context: 0 });
     const reads: Responder = (request, context) =>

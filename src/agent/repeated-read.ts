@@ -1,6 +1,7 @@
 import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
+import { sortedKeys } from "../surfaces/repeated-output.js";
 import type { CallResult } from "./call-result.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import { type SessionContext, seedTexts } from "./session-context.js";
@@ -101,15 +102,5 @@ function isSurfaceRead(context: SessionContext, call: ModelToolCall): boolean {
 
 /** The tool and its arguments with keys in order, so `{a,b}` and `{b,a}` are the same call. */
 function readKey(call: ModelToolCall): string {
-  return `${call.toolName}\u0000${JSON.stringify(sorted(call.args))}`;
-}
-
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
-  );
+  return `${call.toolName}\u0000${JSON.stringify(sortedKeys(call.args))}`;
 }

@@ -111,6 +111,7 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
           ...(context.taskRecord ? { taskRecord: true } : {}),
           ...(context.valueKinds ? { valueKinds: true } : {}),
           ...(context.positionOrder ? { positionOrder: true } : {}),
+          ...(context.repeatNote ? { repeatNote: true } : {}),
         },
       ),
     }),

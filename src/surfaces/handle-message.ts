@@ -5,6 +5,7 @@ import type { SearchMatch } from "../retrieval/search.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { recordBody, recordHeader, searchMatchAt } from "./get-tool-output/match-records.js";
+import { earlierSameOutput } from "./repeated-output.js";
 import { type TaskLines, taskLines } from "./task-lines.js";
 import { rankedByRecord, TASK_RECORD } from "./task-record.js";
 import { searchForTask, type TaskSearch } from "./task-search.js";
@@ -242,6 +243,25 @@ export interface HandleOptions {
   readonly valueKinds?: boolean;
   /** Show lines holding the same task words in the order of the output (`positionOrder`). */
   readonly positionOrder?: boolean;
+  /**
+   * Say so when an earlier call of the session with the same tool and arguments returned the
+   * same bytes, and leave out what its message already showed (the `repeatNotes` switch).
+   */
+  readonly repeatNote?: boolean;
+}
+
+/**
+ * The head of the message for a call that returned what an earlier identical call did: the
+ * earlier message's search lines and synopsis are already in the context (or were compacted
+ * out of it with the turn), and calling the tool again only brings them back, so it keeps
+ * only what to do next (SW-35).
+ */
+function repeatHead(record: OutputRecord, earlier: OutputRecord): string[] {
+  return [
+    `[spillway] ${record.toolName} returned the same output as for an earlier call, byte for byte: it is stored whole again as ${record.id}, the same as ${earlier.id}.`,
+    "Its content is still NOT in your context, and calling the tool again brings back only this message. Do not guess it:",
+    "read it with get_tool_output, and report only what those reads return.",
+  ];
 }
 
 /**
@@ -280,6 +300,7 @@ export async function defaultHandleMessage(
       `  get_tool_output(id="${id}", mode="slice", slice={"start": 0, "length": 3000})   bytes as base64`,
     ].join("\n");
   }
+  const earlier = options.repeatNote ? await earlierSameOutput(outputs, record) : undefined;
   const json = record.kind === "json" || record.kind === "ndjson";
   // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
   // read refused), the message goes out without it rather than failing the tool call.
@@ -302,6 +323,7 @@ export async function defaultHandleMessage(
     ...(search ? { search } : {}),
     ...(lines ? { lines } : {}),
   });
+  if (earlier) return [...repeatHead(record, earlier), "", "Read it with:", ...calls].join("\n");
   return [
     ...head,
     ...(search ? searchLines(id, search, best, options.taskRecord === true) : []),

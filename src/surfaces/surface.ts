@@ -85,6 +85,8 @@ export interface Surface {
       readonly valueKinds?: boolean;
       /** Let the task search show lines holding the same task words in the order of the output. */
       readonly positionOrder?: boolean;
+      /** Say when an earlier identical call returned the same bytes, instead of the whole message. */
+      readonly repeatNote?: boolean;
     },
   ): Promise<Placeholder>;
   execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;
