@@ -12,7 +12,7 @@ import type { SearchMatch } from "../retrieval/search.js";
 import { foldText, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { isBareSearchRecord, searchMatchAt } from "./get-tool-output/match-records.js";
-import { leadGroup, type TaskSearch, wholeWordTest } from "./task-search.js";
+import { compoundWords, leadGroup, type TaskSearch, wholeWordTest } from "./task-search.js";
 
 /** Bounds of the record shown around the task search's best line (the rest is named by slice). */
 export const TASK_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
@@ -57,7 +57,8 @@ interface Candidate {
  * (SW-32). A table row is scored as if its header's names were in it, each task word they hold
  * counted once at its search weight: the row of team Platform and region US is the one under
  * `| Team | Region | Primary |`, though the row itself says only `| Platform | US | …`; a
- * word of the task its header holds whole ranks it with the lines that hold one (they lead).
+ * word of the task the search splits (`p95_latency`) that its header holds whole ranks it with
+ * the lines that hold one (they lead).
  * The rest of a record only decides between lines that score the same (eight lines holding a
  * security identifier: the one in the event that speaks of the task); as a score it would let a
  * stack trace's frames outweigh the line holding the task's rarest word. Otherwise the search's
@@ -81,8 +82,10 @@ export async function rankedByRecord(
   try {
     const words = search.wholeWords ?? [];
     const groupOf = leadGroup(words, search.valueShapes);
-    // A question names a column in its own sentence's case ("team" for `Team`).
-    const headerHoldsOne = wholeWordTest(words, true);
+    // A question names a column in its own sentence's case ("team" for `Team`). As for a line,
+    // only a word the search splits leads when the header holds it whole (`leadGroup`): a plain
+    // word there is one term, which the header's weight below counts already.
+    const headerHoldsOne = wholeWordTest(compoundWords(words), true);
     const candidates: Candidate[] = [];
     for (const [index, match] of search.matches.entries()) {
       const inner = await recordAround(opened, positionOf(match), TASK_RECORD).catch(

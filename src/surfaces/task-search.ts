@@ -148,9 +148,20 @@ export function leadGroup(
   words: readonly string[],
   shapes: readonly RegExp[] = [],
 ): (text: string) => 0 | 1 | 2 {
-  const compound = words.filter((word) => new Set(termsOf(word).map(foldText)).size > 1);
-  const holdsWord = wholeWordTest(compound);
+  const holdsWord = wholeWordTest(compoundWords(words));
   return (text) => (holdsWord(text) ? 0 : shapes.some((shape) => shape.test(text)) ? 1 : 2);
+}
+
+/**
+ * The words the search splits into several terms (`req-4hpi75`, `podIP`): found whole, such a
+ * word is evidence its parts' scores do not count; a word of one term found whole is that
+ * term's match, which the score counts already.
+ *
+ * @example
+ * compoundWords(["req-4hpi75", "status", "podIP"]) // ["req-4hpi75", "podIP"]
+ */
+export function compoundWords(words: readonly string[]): string[] {
+  return words.filter((word) => new Set(termsOf(word).map(foldText)).size > 1);
 }
 
 /**

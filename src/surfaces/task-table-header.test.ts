@@ -55,4 +55,26 @@ describe("the task search in an HTML table", () => {
     );
     expect(section).toContain('<td class="latency">151 ms</td>');
   });
+
+  it("does not put every row ahead of the line holding the task's rarest word for a plain word its header holds", async () => {
+    const { store } = await tempStore();
+    const page = statusPage()
+      .replace("<th>Region</th>", "<th>Region</th><th>Status</th>")
+      .replaceAll(
+        /(<td class="region">[^<]*<\/td>)/g,
+        '$1\n            <td class="status">Operational</td>',
+      )
+      .replace(
+        "  </body>",
+        "    <p>Resolved: we rotated the TLS terminators after the upstream fix for CVE-2026-23381.</p>\n  </body>",
+      );
+    const record = await store.put(origin("fs__read_text_file", "{}"), page);
+    const message = await defaultHandleMessage(record, store, SCOPE, 5, {
+      taskText: "Which CVE does the status page mention?",
+      taskRecord: true,
+      positionOrder: true,
+    });
+    const section = message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
+    expect(section).toContain("CVE-2026-23381");
+  });
 });
