@@ -78,6 +78,11 @@ export interface MatchRecord {
   };
   /** csv-row, table-row, when shown whole: its fields by header name, in order. */
   readonly fields?: readonly RecordField[];
+  /** In Markdown: the heading line of the section the record is in (record-section.ts). */
+  readonly section?: {
+    readonly text: string;
+    readonly provenance: Provenance;
+  };
 }
 
 /** A record as a finder found it: 0-based lines and characters of the whole record. */
@@ -89,4 +94,6 @@ export interface FoundRecord {
   readonly charEnd: number;
   readonly header?: { readonly charStart: number; readonly charEnd: number; names: string[] };
   readonly fields?: readonly RecordField[];
+  /** Characters [charStart, charEnd) of the heading line of the record's section. */
+  readonly section?: { readonly charStart: number; readonly charEnd: number };
 }

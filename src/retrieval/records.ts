@@ -17,6 +17,7 @@ import { withTableHeader } from "./record-html-table.js";
 import { indentedBlock, listItem, outerListItem, spanOf } from "./record-indent.js";
 import { jsonLineRecord, jsonTreeRecord } from "./record-json.js";
 import { isBlank, LineWindow } from "./record-lines.js";
+import { withSection } from "./record-section.js";
 import { tableRow } from "./record-table.js";
 import {
   DEFAULT_RECORD_LIMITS,
@@ -122,7 +123,8 @@ function largest(a: FoundRecord | null, b: FoundRecord | null): FoundRecord | nu
  * object (array element first) in pretty or minified JSON, the line's object in JSON lines,
  * the innermost list item in YAML, the row with its header's names in CSV and TSV, a log entry
  * with its continuation lines (stack traces), a test runner's failure block, a paragraph; when
- * no structure is found, the line with `context` lines each side (kind `lines`).
+ * no structure is found, the line with `context` lines each side (kind `lines`). In Markdown
+ * the record also names the heading of the match line's section (`section`).
  *
  * Bounded: at most `maxLines` lines (60) and `maxChars` characters (4,000) are shown; a larger
  * record shows the part around the match and lists the parts left out, each with the slice
@@ -145,7 +147,8 @@ export async function recordAround(
   const found =
     (await findRecord(output, reader, window, line, char, bounds)) ??
     (await linesAround(window, line, bounds.context));
-  return present(output, reader, window, found, line, char, bounds);
+  const placed = output.record.kind === "markdown" ? await withSection(window, found, line) : found;
+  return present(output, reader, window, placed, line, char, bounds);
 }
 
 /**
@@ -174,7 +177,10 @@ export async function outerRecord(
     found.charStart <= inner.charStart &&
     found.charEnd >= inner.charEnd &&
     found.charEnd - found.charStart > inner.charEnd - inner.charStart;
-  return encloses ? present(output, reader, window, found!, line, char, bounds) : null;
+  if (!encloses) return null;
+  const placed =
+    output.record.kind === "markdown" ? await withSection(window, found!, line) : found!;
+  return present(output, reader, window, placed, line, char, bounds);
 }
 
 /** The reader, the line window and the checked match position and bounds of a record request. */
@@ -249,6 +255,12 @@ async function present(
         return { text: h.text, names: found.header!.names, provenance: provenanceOf(output, h) };
       })()
     : undefined;
+  const section = found.section
+    ? await (async () => {
+        const h = await reader.readChars(found.section!.charStart, found.section!.charEnd);
+        return { text: h.text, provenance: provenanceOf(output, h) };
+      })()
+    : undefined;
   return {
     kind: found.kind,
     lineStart: found.first + 1,
@@ -259,6 +271,7 @@ async function present(
     provenance: provenanceOf(output, range),
     ...(clipped ? { clipped: { omitted } } : {}),
     ...(header ? { header } : {}),
+    ...(section ? { section } : {}),
     ...(found.fields && !clipped ? { fields: found.fields } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * failure block around each match, each record once however many of its matches it holds, as
  * many as fit a read's budget. Grep and search both show their matches this way.
  */
+import { clipText } from "../../core/clip-text.js";
 import { fieldsLine, type MatchAt, recordShows } from "../../retrieval/record-matches.js";
 import type { MatchRecord, OmittedPart } from "../../retrieval/record-types.js";
 import { recordAround } from "../../retrieval/records.js";
@@ -46,8 +47,12 @@ function omittedText(id: string, part: OmittedPart): string {
   return `${where} ${getToolOutputCall({ id, mode: "slice", slice })}`;
 }
 
+/** Characters of a section's heading shown in a record's header line. */
+const SECTION_CHARS = 200;
+
 /**
- * The line that introduces a record: its kind, its extent, and what it left out.
+ * The line that introduces a record: its kind, its extent, the header or section heading that
+ * says where it is, and what it left out.
  *
  * @example
  * recordHeader("out_1", record); // "[record: list item, lines 3-31]"
@@ -62,9 +67,13 @@ export function recordHeader(id: string, record: MatchRecord): string {
     record.lineStart === record.lineEnd && !record.header
       ? `, chars ${n(record.charStart)}-${n(record.charEnd)}`
       : "";
-  const header = record.header
-    ? `; names from the header, line ${n(record.header.provenance.lineStart)}`
-    : "";
+  const header =
+    (record.header
+      ? `; names from the header, line ${n(record.header.provenance.lineStart)}`
+      : "") +
+    (record.section
+      ? `; in the section under line ${n(record.section.provenance.lineStart)}: ${clipText(record.section.text.trim(), SECTION_CHARS, { sayLength: true })}`
+      : "");
   if (!record.clipped) return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${header}]`;
   const shown =
     p.lineStart === p.lineEnd && record.lineStart !== record.lineEnd
@@ -183,6 +192,7 @@ export function searchMatchAt(match: SearchMatch): MatchAt {
  * isBareSearchRecord(record, match); // true for a log line that is its own record
  */
 export function isBareSearchRecord(record: MatchRecord, match: SearchMatch): boolean {
+  if (record.section) return false;
   if (record.kind === "lines") return true;
   if (match.clipped) return record.clipped !== undefined;
   return !record.fields && !record.clipped && record.text === match.text;
