@@ -10,12 +10,17 @@ describe("a handle message in a session", () => {
     ).join("\n");
     const shown: string[] = [];
     // Each run echoes once, then reports (twice: a report before any read of the output shown
-    // by handle is sent back once).
+    // by handle is sent back once). The second run's echo ends with a line of its own: the
+    // same bytes again would be named as a repeat instead (repeated-output.ts).
     let echoNext = true;
+    let run = 0;
     const fixture = await agentFixture((request) => {
       if (echoNext) {
         echoNext = false;
-        return toolCall("test__echo", { text: big });
+        run++;
+        return toolCall("test__echo", {
+          text: run === 1 ? big : `${big}\nINFO order=ord_2000aa ok`,
+        });
       }
       const last = toolMessages(request).at(-1)!;
       if (last.toolName === "test__echo") shown.push(last.text);

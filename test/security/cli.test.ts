@@ -148,12 +148,16 @@ describe("defect: outputs put FIFO hung forever", () => {
       stdio: ["pipe", "pipe", "pipe"],
     });
     let out = "";
+    let err = "";
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
     });
+    child.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     child.stdin.end("from a pipe\n");
     const code = await new Promise<number | null>((done) => child.on("close", done));
-    expect(code).toBe(0);
+    expect(code, err).toBe(0);
     const slice = await runCli(["outputs", "slice", out.trim()], { cwd: dir, home });
     expect(slice.stdout).toBe("from a pipe\n");
   });
