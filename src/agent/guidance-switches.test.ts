@@ -204,14 +204,3 @@ describe("guidance switches", () => {
     expect(quoted(off.requests)).toBe(false);
   });
 });
-
-describe("guidance switches: the standing instructions", () => {
-  it("wholeResults: the system prompt does not ask for whole results", async () => {
-    const respond: Responder = () => toolCall("agent__final_report", { report: "r" });
-    const system = (r: ChatRequest[]) => textOf(r[0]!.messages[0]!);
-    const on = await run(respond, undefined);
-    const off = await run(respond, "wholeResults");
-    expect(system(on.requests)).toContain("ask a tool for its whole result");
-    expect(system(off.requests)).not.toContain("whole result");
-  });
-});

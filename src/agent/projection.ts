@@ -75,11 +75,6 @@ function operatingInstructions(context: SessionContext): string {
       .map((t) => t.name)
       .join(", ");
     lines.push(`Read stored outputs with ${tools}.`);
-    // A part asked for is all a tool returns, and then all that is stored (SW-28).
-    if (context.surface.name === "get_tool_output" && guided(context.settings, "wholeResults"))
-      lines.push(
-        "So ask a tool for its whole result, not its first or last lines: a large result is stored, and a search of it finds what you need.",
-      );
   }
   return lines.join("\n");
 }

@@ -18,7 +18,6 @@ export const GUIDANCE_SWITCHES = [
   "repeatNotes",
   "finalTurn",
   "reportGuards",
-  "wholeResults",
   "wholeReads",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
@@ -40,8 +39,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
   finalTurn: "the last turn requires the final report by name",
   reportGuards:
     "reports sent back once: made before any read, giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",
-  wholeResults:
-    "the standing instruction to ask tools for whole results, not their first or last lines",
   wholeReads:
     "a read-only tool called with optional numeric arguments (a part of its result) is run whole when the whole holds that part",
 };
