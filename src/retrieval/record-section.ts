@@ -6,7 +6,7 @@
  * nearest ATX heading (`#` to `######` and a space) above the record and outside fenced code,
  * where a `# comment` line of a shell snippet looks the same.
  */
-import type { LineWindow } from "./record-lines.js";
+import type { LineInfo, LineWindow } from "./record-lines.js";
 import type { FoundRecord } from "./record-types.js";
 
 /**
@@ -38,20 +38,17 @@ export async function withSection(
   if (!own || own.start > SCAN_CHARS || ATX_HEADING.test(own.text)) return found;
   // Walking up from the record: each heading with the number of fences between it and the
   // record; the fences above the record are known only once line 0 is reached.
-  const headings: { line: number; fencesBelow: number }[] = [];
+  const headings: { line: LineInfo; fencesBelow: number }[] = [];
   let fences = 0;
   for (let i = at - 1; i >= 0; i--) {
     const line = await window.line(i);
     if (!line) return found; // past the window's budget: which lines are code is unknown
     if (FENCE.test(line.text)) fences++;
-    else if (ATX_HEADING.test(line.text)) headings.push({ line: i, fencesBelow: fences });
+    else if (ATX_HEADING.test(line.text)) headings.push({ line, fencesBelow: fences });
   }
   // A line is outside code when an even number of fences lie above it.
   const heading = headings.find((h) => (fences - h.fencesBelow) % 2 === 0);
   if (!heading) return found;
-  const info = (await window.line(heading.line))!;
-  return {
-    ...found,
-    section: { charStart: info.start, charEnd: info.start + info.text.length },
-  };
+  const { start, text } = heading.line;
+  return { ...found, section: { charStart: start, charEnd: start + text.length } };
 }

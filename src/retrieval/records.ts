@@ -147,8 +147,7 @@ export async function recordAround(
   const found =
     (await findRecord(output, reader, window, line, char, bounds)) ??
     (await linesAround(window, line, bounds.context));
-  const placed = output.record.kind === "markdown" ? await withSection(window, found, line) : found;
-  return present(output, reader, window, placed, line, char, bounds);
+  return present(output, reader, window, found, line, char, bounds);
 }
 
 /**
@@ -177,10 +176,7 @@ export async function outerRecord(
     found.charStart <= inner.charStart &&
     found.charEnd >= inner.charEnd &&
     found.charEnd - found.charStart > inner.charEnd - inner.charStart;
-  if (!encloses) return null;
-  const placed =
-    output.record.kind === "markdown" ? await withSection(window, found!, line) : found!;
-  return present(output, reader, window, placed, line, char, bounds);
+  return encloses ? present(output, reader, window, found!, line, char, bounds) : null;
 }
 
 /** The reader, the line window and the checked match position and bounds of a record request. */
@@ -231,16 +227,21 @@ async function linesAround(
   return (await spanOf(window, "lines", line, line))!;
 }
 
-/** Reads the part of the record to show, with provenance, what was left out, and CSV names. */
+/**
+ * Reads the part of the record to show, with provenance, what was left out, CSV names, and in
+ * Markdown the heading of the match line's section.
+ */
 async function present(
   output: OpenedOutput,
   reader: TextReader,
   window: LineWindow,
-  found: FoundRecord,
+  record: FoundRecord,
   line: number,
   char: number,
   limits: Required<RecordLimits>,
 ): Promise<MatchRecord> {
+  const found =
+    output.record.kind === "markdown" ? await withSection(window, record, line) : record;
   const shown = await shownPart(window, found, line, char, limits);
   const range = await reader.readChars(shown.start, shown.end);
   const omitted = await omittedParts(window, found, {
@@ -249,18 +250,15 @@ async function present(
     end: range.end.char,
   });
   const clipped = omitted.length > 0;
+  // A part outside the shown range (a header row, a section heading), with its provenance.
+  const part = async (span: { readonly charStart: number; readonly charEnd: number }) => {
+    const read = await reader.readChars(span.charStart, span.charEnd);
+    return { text: read.text, provenance: provenanceOf(output, read) };
+  };
   const header = found.header
-    ? await (async () => {
-        const h = await reader.readChars(found.header!.charStart, found.header!.charEnd);
-        return { text: h.text, names: found.header!.names, provenance: provenanceOf(output, h) };
-      })()
+    ? { ...(await part(found.header)), names: found.header.names }
     : undefined;
-  const section = found.section
-    ? await (async () => {
-        const h = await reader.readChars(found.section!.charStart, found.section!.charEnd);
-        return { text: h.text, provenance: provenanceOf(output, h) };
-      })()
-    : undefined;
+  const section = found.section ? await part(found.section) : undefined;
   return {
     kind: found.kind,
     lineStart: found.first + 1,

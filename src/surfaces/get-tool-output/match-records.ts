@@ -67,14 +67,14 @@ export function recordHeader(id: string, record: MatchRecord): string {
     record.lineStart === record.lineEnd && !record.header
       ? `, chars ${n(record.charStart)}-${n(record.charEnd)}`
       : "";
-  const header =
+  const where =
     (record.header
       ? `; names from the header, line ${n(record.header.provenance.lineStart)}`
       : "") +
     (record.section
       ? `; in the section under line ${n(record.section.provenance.lineStart)}: ${clipText(record.section.text.trim(), SECTION_CHARS, { sayLength: true })}`
       : "");
-  if (!record.clipped) return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${header}]`;
+  if (!record.clipped) return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${where}]`;
   const shown =
     p.lineStart === p.lineEnd && record.lineStart !== record.lineEnd
       ? `part of line ${n(p.lineStart)}`
@@ -82,7 +82,7 @@ export function recordHeader(id: string, record: MatchRecord): string {
         ? `chars ${n(p.charStart)}-${n(p.charEnd)}`
         : `lines ${n(p.lineStart)}-${n(p.lineEnd)}`;
   const left = record.clipped.omitted.map((part) => omittedText(id, part)).join("; ");
-  return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${header}; too long to show whole, showing ${shown}; left out: ${left}]`;
+  return `[record: ${KIND_NAMES[record.kind]}, ${lines}${onOneLine}${where}; too long to show whole, showing ${shown}; left out: ${left}]`;
 }
 
 /** One line of a record as shown: `column` is undefined around the matches, null on a matching line without one. */
