@@ -227,6 +227,26 @@ describe("models: retry, fallback, and clear failures", () => {
     expect((await fixture.stores.history.getSession(result.sessionId)).status).toBe("failed");
   });
 
+  it("runs a call whose JSON arguments hold keyword arguments, and keeps the JSON it read", async () => {
+    const fixture = await agentFixture(
+      steps(() => ({
+        toolCalls: [{ name: "test__echo", arguments: '{ text="the = sign stays"}' }],
+      })),
+    );
+    const agent = await fixture.agent("keywords", { mcpServers: { test: testServerSpec() } });
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("completed");
+    expect(result.report).toMatch(/^test__echo: the = sign stays/);
+    const [call] = await fixture.stores.history.toolCalls(result.sessionId);
+    expect(call!.status).toBe("ok");
+    expect(JSON.parse(call!.argsText)).toEqual({ text: "the = sign stays" });
+  });
+
   it("names the missing API key variable", async () => {
     const fixture = await agentFixture(() => ({ text: "never" }));
     const agent = await fixture.agent("nokey", { models: ["openai/gpt-4.1"] });

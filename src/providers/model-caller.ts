@@ -13,6 +13,7 @@ import {
 import { isSpillwayError, SpillwayError } from "../core/errors.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import { languageModelFor, type ModelTarget } from "./models.js";
+import { parseToolArguments } from "./tool-arguments.js";
 
 /** A tool call as the model made it, with its arguments exactly as sent. */
 export interface ModelToolCall {
@@ -83,15 +84,6 @@ export interface CallModelOptions {
   readonly createModel?: (target: ModelTarget) => LanguageModel;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly onAttemptFailed?: (attempt: ModelAttempt & { willRetry: boolean }) => void;
-}
-
-function parseArgs(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
-  if (text.trim() === "") return { ok: true, value: {} };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, reason: (error as Error).message };
-  }
 }
 
 /** Records each tool call's raw JSON text as the provider returned it, before any parsing. */
@@ -213,8 +205,11 @@ async function callOnce(
     finishReason = result.finishReason;
   }
   const toolCalls = calls.map((call): ModelToolCall => {
-    const argsText = raw.get(call.toolCallId) ?? JSON.stringify(call.input ?? {});
-    const parsed = parseArgs(argsText);
+    const written = raw.get(call.toolCallId) ?? JSON.stringify(call.input ?? {});
+    const parsed = parseToolArguments(written);
+    // Keyword arguments read as keys are kept as the JSON that was read: the history then shows
+    // the model its call as a call is written.
+    const argsText = parsed.ok && parsed.repaired !== undefined ? parsed.repaired : written;
     if (!known.has(call.toolName)) {
       return {
         toolCallId: call.toolCallId,
