@@ -88,6 +88,31 @@ export class SearchCorpus {
     for (let t = 0; t < width; t++) this.counts[row * width + t] = Math.min(65_535, termCounts[t]!);
   }
 
+  /**
+   * Counts a table's column names in its rows: every matching row of output `source` (a CSV
+   * table, its header the line at byte 0) holds the terms its header holds, once each, as a
+   * reader takes a row with the names of its columns ("shipment id lost" finds the rows whose
+   * status is lost, not the header that names `shipment_id`). Rows that hold no term of the
+   * query stay out; with no matching header nothing changes. The same rule ranks a table row
+   * in the task search ([SW-32](../../docs/architecture.md#decision-log)).
+   */
+  nameColumns(source: number): void {
+    const width = this.terms.length;
+    let header = -1;
+    for (let row = 0; row < this.count && header === -1; row++)
+      if (this.sources[row] === source && this.starts[row] === 0 && this.windows[row] === 0)
+        header = row;
+    if (header === -1) return;
+    for (let row = 0; row < this.count; row++) {
+      if (row === header || this.sources[row] !== source || this.windows[row] === 1) continue;
+      for (let t = 0; t < width; t++) {
+        if (this.counts[header * width + t] === 0 || this.counts[row * width + t] !== 0) continue;
+        this.counts[row * width + t] = 1;
+        this.documentFrequency[t]!++;
+      }
+    }
+  }
+
   /** The inverse document frequency of each term over the documents searched so far. */
   weights(): number[] {
     const n = Math.max(this.documents, 1);

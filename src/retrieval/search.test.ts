@@ -66,6 +66,40 @@ describe("search: words, not exact text", () => {
     expect(found.matches[3]!.score).toBe(found.matches[4]!.score);
   });
 
+  it("counts a CSV row's column names in it: a row, not the header, answers 'shipment id lost'", async () => {
+    const statuses = ["delivered", "in_transit", "returned"];
+    const rows = Array.from(
+      { length: 200 },
+      (_, i) => `SHP-${100_000 + i},${500_000 + i},DHL,${statuses[i % 3]},gift wrap`,
+    );
+    for (const at of [39, 119, 189]) rows[at] = `SHP-${100_000 + at},${500_000 + at},UPS,lost,`;
+    const text = `shipment_id,order_id,carrier,status,notes\n${rows.join("\n")}\n`;
+    const { opened, record } = await openText(text);
+    expect(record.kind).toBe("csv");
+    const found = await searchOutput(opened, { query: "shipment id lost", maxResults: 4 });
+    expect(found.matches.slice(0, 3).map((m) => m.line)).toEqual([41, 121, 191]);
+    expect(found.matches[0]!.terms).toEqual(["shipment", "id", "lost"]);
+    // The header still holds its own words: it comes after the rows that hold them all.
+    expect(found.matches[3]!.line).toBe(1);
+    expectExact(found, text);
+    // A query of column names alone finds the header: no row holds a word of its own.
+    const names = await searchOutput(opened, { query: "shipment status" });
+    expect(names.matches.map((m) => m.line)).toEqual([1]);
+    // A first row of data is no header: its values do not count in the other rows.
+    const bare = await openText(`${rows.join("\n")}\n`);
+    expect(bare.record.kind).toBe("csv");
+    const noHeader = await searchOutput(bare.opened, { query: "SHP-100000 lost" });
+    expect(noHeader.matches[0]!.line).toBe(1);
+    expect(noHeader.matches.slice(1).every((m) => !m.terms.includes("100000"))).toBe(true);
+    // A log's first line is not a header: its words stay its own.
+    const log = await openText(
+      `shipment id service started\n${filler(50).join("\n")}\nshipment lost\n`,
+    );
+    expect(log.record.kind).not.toBe("csv");
+    const inLog = await searchOutput(log.opened, { query: "shipment id lost" });
+    expect(inLog.matches.find((m) => m.line === 52)!.terms).toEqual(["shipment", "lost"]);
+  });
+
   it("finds a time of day inside ISO timestamps: letters and digits meeting end a word", async () => {
     const lines = Array.from(
       { length: 300 },

@@ -9,6 +9,7 @@ import type { TextReader } from "../store/text-reader.js";
 import { intArg, textReaderOf } from "./common.js";
 import { defaultPatternTimeoutMs } from "./grep.js";
 import { type Provenance, provenanceOf } from "./provenance.js";
+import { csvProfile } from "./record-csv.js";
 import { checkRequest, searchRequestSchema } from "./request-schemas.js";
 import { type RankedRow, SearchCorpus } from "./search-corpus.js";
 import { scanOutput } from "./search-scan.js";
@@ -270,6 +271,21 @@ export async function describeRow(
   };
 }
 
+/** Characters read to tell a CSV output's header from a first row of data. */
+const HEADER_CHARS = 64 * 1024;
+
+/**
+ * Whether a CSV output's first line names its columns: at least three distinct names, shaped
+ * unlike the row after them (src/retrieval/record-csv.ts). A first row of data is no header, and
+ * its values must not count in the other rows.
+ */
+async function namesColumns(reader: TextReader): Promise<boolean> {
+  const end = Math.min(reader.totalChars, HEADER_CHARS);
+  const head = (await reader.readChars(0, end)).text;
+  const profile = csvProfile(head, end === reader.totalChars, true);
+  return profile !== null && profile.headerLastLine === 0;
+}
+
 /**
  * Searches one opened output and adds it to `corpus`; returns how far it got. The corpus
  * counts the lines and characters searched (the store's totals, less what the deadline left).
@@ -288,6 +304,7 @@ export async function searchInto(
   corpus.documents += totalLines;
   corpus.chars += totalChars;
   const outcome = await scanOutput(output, source, corpus, terms, deadline);
+  if (output.record.kind === "csv" && (await namesColumns(reader))) corpus.nameColumns(source);
   if (!outcome.timedOut) return { searchedLines: totalLines, ...outcome };
   const reached = await reader.positionAtByte(outcome.searchedBytes);
   const searchedLines = reached.atLineStart ? reached.line : reached.line + 1;
