@@ -184,7 +184,7 @@ describe("guidance switches", () => {
     expect(firstShown(off.result.report!)).not.toBe(first);
   });
 
-  it("evidenceQuotes: the final turn does not quote what the reads returned", async () => {
+  it("evidenceQuotes: the final turn does not quote what the session showed", async () => {
     const respond: Responder = (request, context) => {
       if (context.callIndex === 0) return generate();
       if (request.tools?.length === 1) return toolCall("agent__final_report", { report: "r" });
@@ -197,7 +197,7 @@ describe("guidance switches", () => {
     };
     const prompt = "Which status has request_id in the log?";
     const quoted = (r: ChatRequest[]) =>
-      noticeOf(r.at(-1)!)?.includes("The lines your reads returned");
+      noticeOf(r.at(-1)!)?.includes("The lines your tool results showed");
     const on = await run(respond, undefined, { maxTurns: 3, prompt });
     const off = await run(respond, "evidenceQuotes", { maxTurns: 3, prompt });
     expect(quoted(on.requests)).toBe(true);

@@ -218,7 +218,7 @@ describe("renderNotice: spillway's options (the default)", () => {
     expect(earlier).not.toContain("Your task was");
   });
 
-  it("the final turn restates the lines the reads returned that hold the task's words, guided only", () => {
+  it("the final turn restates the lines the session showed that hold the task's words, guided only", () => {
     const withTask = withTaskOf("What is the refund reference for event evt_ntngab003?");
     const evidence = {
       terms: ["evt_ntngab003"],
@@ -234,7 +234,7 @@ describe("renderNotice: spillway's options (the default)", () => {
       evidence,
     );
     expect(text).toContain(
-      "copying ids, codes, numbers and lines as the tool results wrote them.\n\nThe lines your reads returned that hold words of your task (best first, with their neighbours), as they were shown:\n  158:40: event=evt_ntngab003 ref=ANS-R8",
+      "copying ids, codes, numbers and lines as the tool results wrote them.\n\nThe lines your tool results showed that hold words of your task (best first; a read's with their neighbours), as they were shown:\n  158:40: event=evt_ntngab003 ref=ANS-R8",
     );
     const seed = renderNotice(
       withTask(context),

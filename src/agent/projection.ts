@@ -1,6 +1,5 @@
 import type { ModelMessage } from "ai";
 import { guided } from "../config/guidance.js";
-import { type ReadEvidence, readEvidence } from "../surfaces/read-evidence.js";
 import { asyncOutputsOf } from "./async-status.js";
 import { compactIfDue } from "./compaction-step.js";
 import { contextLimitsOf } from "./context-limits.js";
@@ -19,8 +18,8 @@ import {
   toolTokens,
 } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
+import { sessionEvidence } from "./session-evidence.js";
 import { planTurn } from "./turn-policy.js";
-import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";
 
 /**
  * Said after a reply with neither text nor a tool call. Empty replies are also left out of the
@@ -96,17 +95,6 @@ export function buildProjection(
   return asProjection("model input", () => project(context, tail, plan));
 }
 
-/** The lines the session's reads (results still in the tail) returned about the task's terms. */
-function finalEvidence(context: SessionContext, tail: ProjectionTail): ReadEvidence | undefined {
-  if (!context.state.taskText || !guided(context.settings, "evidenceQuotes")) return undefined;
-  const readTools = new Set([...context.surface.tools().map((t) => t.name), WAIT_FOR_TOOL_OUTPUT]);
-  const reads = tail.entries.flatMap((e) =>
-    e.result && readTools.has(e.result.toolName) && !e.shortened ? [e.result.text] : [],
-  );
-  const evidence = readEvidence(context.state.taskText, reads);
-  return evidence.lines.length > 0 ? evidence : undefined;
-}
-
 async function project(
   context: SessionContext,
   tail: ProjectionTail,
@@ -128,8 +116,8 @@ async function project(
     });
   }
   const asyncOutputs = await asyncOutputsOf(context, tail.asyncIds);
-  // Counted with the draft: the final turn restates what the reads returned about the task.
-  const evidence = plan.final ? finalEvidence(context, tail) : undefined;
+  // Counted with the draft: the final turn restates what the session showed about the task.
+  const evidence = plan.final ? await sessionEvidence(context) : undefined;
   // Counted as if sent: a notice may be needed once the context use is known.
   const draft = guided(context.settings, "notice")
     ? renderNotice(context, plan, 0, asyncOutputs, [], undefined, evidence)

@@ -33,7 +33,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
   positionOrder:
     "the handle message's task search ranks lines by the task words they hold, equal ones in the order of the output (latest first when the task asks for the last)",
-  evidenceQuotes: "the final turn's quote of what the session's reads returned about the task",
+  evidenceQuotes:
+    "the final turn's quote of what the session's reads and handle messages showed about the task, compacted turns included",
   repeatNotes:
     "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads; a tool call returning what the same call returned says so instead of repeating the handle message",
   finalTurn: "the last turn requires the final report by name",

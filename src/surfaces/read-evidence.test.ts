@@ -36,6 +36,26 @@ describe("readEvidence", () => {
     ]);
   });
 
+  it("quotes a handle message's line alone: the lines around it there are other places", () => {
+    const handle = [
+      "[spillway] The output of fs__read_text_file is stored whole as out_1 (…).",
+      "A search of it for the words of your task found these lines (best first). …",
+      "  146| level=error svc=catalog trace=9ed2 event=evt_ntngab003 refund_ref=ANS-R8P71E",
+      "  179| level=error svc=catalog trace=854f",
+      "  180| level=error svc=catalog trace=f3a4",
+    ].join("\n");
+    expect(readEvidence(task, [], [handle]).lines).toEqual([
+      "146| level=error svc=catalog trace=9ed2 event=evt_ntngab003 refund_ref=ANS-R8P71E",
+    ]);
+    // A read of the same line comes first, with its neighbours.
+    const grep = "157- before\n158:5: event=evt_ntngab003 refund_ref=ANS-R8P71E\n159- after";
+    expect(readEvidence(task, [grep], [handle]).lines.slice(0, 3)).toEqual([
+      "157- before",
+      "158:5: event=evt_ntngab003 refund_ref=ANS-R8P71E",
+      "159- after",
+    ]);
+  });
+
   it("gives nothing for reads that never hold the task's words, or a task of common words only", () => {
     expect(readEvidence(task, ["12:1: ERROR other"])).toEqual({ terms: [], lines: [] });
     expect(readEvidence("What is it?", ["12:1: what is it"])).toEqual({ terms: [], lines: [] });

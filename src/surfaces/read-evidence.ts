@@ -8,8 +8,11 @@ const NEIGHBOURS = 2;
 /** A longer line is cut: evidence points at a place, the tool result holds the whole line. */
 const MAX_LINE_CHARS = 300;
 
-/** A numbered line of a read: `158:14: text` (a grep match), `157- text` (context), `158: text`. */
-const NUMBERED = /^\s*(\d+)(?::\d+:|[-:])\s/;
+/**
+ * A numbered line of a read: `158:14: text` (a grep match), `157- text` (context), `158: text`,
+ * or of a handle message: `158| text`.
+ */
+const NUMBERED = /^\s*(\d+)(?::\d+:|[-:|])\s/;
 
 /** Read evidence: the task's terms that the lines name, and the lines. */
 export interface ReadEvidence {
@@ -18,35 +21,46 @@ export interface ReadEvidence {
 }
 
 /**
- * The lines of the session's reads that hold the task's words (as `mode="search"` cuts words:
- * any script, case and separators aside, common words left out), best first: a line's score is
- * the sum of its task words' rarity among the lines the reads returned, so the line that holds
- * the rare word the task named comes before the many that hold a common one. Each kept line
- * comes with its neighbours (inside a JSON object a grep showed whole, the whole object);
- * deduplicated, cut at MAX_EVIDENCE_CHARS. The final turn's notice restates them under the task,
- * so the report is written next to what the reads returned (SW-27).
+ * The lines of the session's reads, and of its handle messages, that hold the task's words (as
+ * `mode="search"` cuts words: any script, case and separators aside, common words left out),
+ * best first: a line's score is the sum of its task words' rarity among the lines found, so the
+ * line that holds the rare word the task named comes before the many that hold a common one. A
+ * read's line comes with its neighbours (inside a JSON object a grep showed whole, the whole
+ * object); a handle message's line alone. Deduplicated, cut at MAX_EVIDENCE_CHARS. The final
+ * turn's notice restates them under the task, so the report is written next to what the session
+ * showed, compacted turns included (SW-27).
  *
  * @example
  * readEvidence("Which refund has evt_1?", ['[out_1 grep "evt_1": 1 matching line]\n158:22: event=evt_1 refund_ref=ANS-7']);
  * // { terms: ["evt", "1"], lines: ["158:22: event=evt_1 refund_ref=ANS-7"] }
  */
-export function readEvidence(taskText: string, reads: readonly string[]): ReadEvidence {
+export function readEvidence(
+  taskText: string,
+  reads: readonly string[],
+  handleMessages: readonly string[] = [],
+): ReadEvidence {
   const taskTerms = queryTerms(taskText, MAX_QUERY_TERMS).terms;
   const empty = { terms: [], lines: [] };
   if (taskTerms.length === 0) return empty;
-  // Every numbered line of every read (latest read first), with the task words it holds.
-  const rows: { read: number; index: number; lines: string[]; hit: string[] }[] = [];
+  // Every numbered line of every read (latest read first), then of every handle message, with
+  // the task words it holds. A handle message's lines are the output's lines one by one (the
+  // line above another may be a thousand lines away): each stands alone, without neighbours.
+  const rows: { index: number; lines: string[]; hit: string[]; alone: boolean }[] = [];
   const counts = new Map<string, number>();
-  [...reads].reverse().forEach((read, r) => {
-    const lines = read.split("\n");
+  const texts = [
+    ...[...reads].reverse().map((text) => ({ text, alone: false })),
+    ...[...handleMessages].reverse().map((text) => ({ text, alone: true })),
+  ];
+  for (const { text, alone } of texts) {
+    const lines = text.split("\n");
     lines.forEach((line, index) => {
       if (!NUMBERED.test(line)) return;
       const held = new Set(termsOf(line.replace(NUMBERED, "")));
       const hit = taskTerms.filter((t) => held.has(t));
       for (const t of hit) counts.set(t, (counts.get(t) ?? 0) + 1);
-      if (hit.length > 0) rows.push({ read: r, index, lines, hit });
+      if (hit.length > 0) rows.push({ index, lines, hit, alone });
     });
-  });
+  }
   if (rows.length === 0) return empty;
   const total = rows.length;
   const weight = (t: string) => Math.log(1 + total / (counts.get(t) ?? 1));
@@ -60,10 +74,12 @@ export function readEvidence(taskText: string, reads: readonly string[]): ReadEv
   let used = 0;
   for (const row of ranked) {
     const blocks = recordBlocks(row.lines);
-    const [from, to] = blocks.get(row.index) ?? [
-      Math.max(0, row.index - NEIGHBOURS),
-      Math.min(row.lines.length - 1, row.index + NEIGHBOURS),
-    ];
+    const [from, to] = row.alone
+      ? [row.index, row.index]
+      : (blocks.get(row.index) ?? [
+          Math.max(0, row.index - NEIGHBOURS),
+          Math.min(row.lines.length - 1, row.index + NEIGHBOURS),
+        ]);
     const block: string[] = [];
     for (let j = from; j <= to; j++) {
       const line = row.lines[j]!;
@@ -71,7 +87,8 @@ export function readEvidence(taskText: string, reads: readonly string[]): ReadEv
       const key = `${NUMBERED.exec(line)![1]} ${line.replace(NUMBERED, "")}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      block.push(line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line);
+      const text = line.trimStart();
+      block.push(text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text);
     }
     const size = block.reduce((sum, line) => sum + line.length + 1, 0);
     if (block.length === 0) continue;

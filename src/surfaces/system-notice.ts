@@ -40,8 +40,8 @@ export interface NoticeView {
    */
   readonly task?: string;
   /**
-   * Lines the session's reads returned that name the task's identifiers (final turn, guided,
-   * with `task`): see readEvidence.
+   * Lines the session's reads and handle messages showed that hold the task's words (final
+   * turn, guided, with `task`): see readEvidence.
    */
   readonly evidence?: ReadEvidence;
 }
@@ -61,11 +61,11 @@ function taskReminder(task: string): string[] {
   ];
 }
 
-/** The final turn's restatement of what the reads returned about the task's terms. */
+/** The final turn's restatement of what the session showed about the task's terms. */
 function evidenceLines(evidence: ReadEvidence): string[] {
   return [
     "",
-    "The lines your reads returned that hold words of your task (best first, with their neighbours), as they were shown:",
+    "The lines your tool results showed that hold words of your task (best first; a read's with their neighbours), as they were shown:",
     ...evidence.lines.map((line) => `  ${line}`),
   ];
 }
