@@ -45,6 +45,11 @@ export interface LiveEpisode {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly seconds: number;
+  /** Seconds the model worked for the agent (its requests), where the harness measures them. */
+  readonly modelSeconds?: number;
+  /** Compactions of the session (spillway), and the seconds their summaries took. */
+  readonly compactions?: number;
+  readonly compactionSeconds?: number;
   /** The session turn by turn (for the report's worst sessions). */
   readonly transcript: readonly LiveTurn[];
 }
@@ -71,6 +76,12 @@ export interface PlayedSession {
   readonly requests: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Where the session's time went, where the policy's harness measures it. */
+  readonly time?: {
+    readonly modelSeconds: number;
+    readonly compactions: number;
+    readonly compactionSeconds: number;
+  };
   /** Every tool result the model was shown (for invented values). */
   readonly shown: string;
   readonly transcript: readonly LiveTurn[];
@@ -103,6 +114,7 @@ export function episodeOf(
     requests: played.requests,
     inputTokens: played.inputTokens,
     outputTokens: played.outputTokens,
+    ...(played.time ?? {}),
     transcript: played.transcript,
   };
 }

@@ -100,6 +100,31 @@ function sessionQuote(e: LiveEpisode): string[] {
 }
 
 /**
+ * Where each measured policy's time went: the model's seconds for the agent and for compaction
+ * summaries (each breaks the local model's prefix reuse), from the episodes that measured them.
+ *
+ * @example
+ * timeLines(episodes); // ["spillway: the model worked 331 minutes; 26 compactions in 17 of 30 sessions took 114 of them (35%).", ""]
+ */
+export function timeLines(episodes: readonly LiveEpisode[]): string[] {
+  const lines: string[] = [];
+  for (const [policy, list] of groupBy(episodes, (e) => e.policy)) {
+    const timed = list.filter((e) => e.modelSeconds !== undefined);
+    if (timed.length === 0) continue;
+    const compactionSeconds = timed.reduce((sum, e) => sum + (e.compactionSeconds ?? 0), 0);
+    const total = timed.reduce((sum, e) => sum + (e.modelSeconds ?? 0), 0) + compactionSeconds;
+    const compactions = timed.reduce((sum, e) => sum + (e.compactions ?? 0), 0);
+    const compacted = timed.filter((e) => (e.compactions ?? 0) > 0).length;
+    const minutes = (s: number) => Math.round(s / 60).toLocaleString("en-US");
+    const share = total > 0 ? Math.round((compactionSeconds / total) * 100) : 0;
+    lines.push(
+      `${policy}: the model worked ${minutes(total)} minutes over ${timed.length} sessions; ${compactions} compaction${compactions === 1 ? "" : "s"} in ${compacted} of them took ${minutes(compactionSeconds)} of those minutes (${share}%).`,
+    );
+  }
+  return lines.length > 0 ? [...lines, ""] : [];
+}
+
+/**
  * Writes the report and returns its path.
  *
  * @example
@@ -138,6 +163,7 @@ export async function writeLiveReport(options: LiveReportOptions): Promise<strin
     "",
     ...policyRows(figures),
     "",
+    ...timeLines(episodes),
     "## Per shape (right / tasks)",
     "",
     ...splitRows(episodes, (e) => e.shape, SHAPES, "shape"),

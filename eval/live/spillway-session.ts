@@ -68,6 +68,11 @@ export async function playSpillway(options: SpillwaySessionOptions): Promise<Pla
     options.transcriptChars ?? 1_200,
   );
   const fileReads = calls.filter((c) => c === FILE_TOOL_NAME).length;
+  const compactions = mine.filter(
+    (e): e is Extract<AgentEvent, { type: "compaction" }> =>
+      e.type === "compaction" && e.status === "compacted",
+  );
+  const seconds = (ms: number) => Math.round(ms) / 1000;
   return {
     report: result.report ?? null,
     failure: result.status === "completed" ? null : `session ${result.status}: ${result.error}`,
@@ -76,6 +81,11 @@ export async function playSpillway(options: SpillwaySessionOptions): Promise<Pla
     requests: modelCalls.length,
     inputTokens: modelCalls.reduce((sum, e) => sum + e.inputTokens, 0),
     outputTokens: modelCalls.reduce((sum, e) => sum + e.outputTokens, 0),
+    time: {
+      modelSeconds: seconds(modelCalls.reduce((sum, e) => sum + e.latencyMs, 0)),
+      compactions: compactions.length,
+      compactionSeconds: seconds(compactions.reduce((sum, e) => sum + e.durationMs, 0)),
+    },
     shown,
     transcript,
   };

@@ -110,6 +110,16 @@ describe("eval:live harness", () => {
     expect(text).not.toContain("Partial run");
     const minutes = Math.round(run.episodes.reduce((sum, e) => sum + e.seconds, 0) / 60);
     expect(text).toContain(`${minutes} minutes of sessions, summed, on test.`);
+    // spillway's sessions say where the model's time went; the peers' harness does not measure it.
+    for (const e of of("spillway")) {
+      expect(e.modelSeconds, e.taskId).toBeGreaterThan(0);
+      expect(e).toMatchObject({ compactions: 0, compactionSeconds: 0 });
+    }
+    for (const e of of("codex")) expect(e.modelSeconds).toBeUndefined();
+    expect(text).toMatch(
+      /\nspillway: the model worked \d+ minutes over 2 sessions; 0 compactions in 0 of them took 0 of those minutes \(0%\)\.\n/,
+    );
+    expect(text).not.toMatch(/\ncodex: the model worked/);
     // A report of fewer tasks than the seed's says it is partial and how to continue.
     const partial = await writeLiveReport({
       episodes: run.episodes,
