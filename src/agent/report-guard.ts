@@ -17,7 +17,6 @@ import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
-import type { ToolResultRef } from "../store/history.js";
 import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
 import { renderResult } from "./render-result.js";
 import {
@@ -29,6 +28,7 @@ import {
   withoutLinePrefix,
 } from "./report-checks.js";
 import type { SessionContext } from "./session-context.js";
+import { sessionResults } from "./session-results.js";
 
 /** Outputs named in the note, at most; the rest are counted. */
 const NAMED = 3;
@@ -156,30 +156,19 @@ interface ShownResults {
   readonly runtime: string[];
 }
 
-/** Sorts one result's text into `shown`. */
-async function sortResult(context: SessionContext, ref: ToolResultRef, shown: ShownResults) {
-  if (ref.kind === "batch") {
-    for (const item of ref.items) await sortResult(context, item.ref, shown);
-    return;
-  }
-  const text = await renderResult(context, ref);
-  const read =
-    ref.kind === "retrieval" && !ref.isError
-      ? ref.text.split(NOTHING_FOUND_MARK)[0]!
-      : ref.kind === "output" && ref.shown === "inline"
-        ? text
-        : "";
-  shown.returned.push(read);
-  shown.runtime.push(text.slice(read.length));
-}
-
 /** Every tool result of the session as the model was shown it. */
 async function shownResults(context: SessionContext): Promise<ShownResults> {
   const shown: ShownResults = { returned: [], runtime: [] };
-  for (const message of await context.history.messages(context.sessionId)) {
-    if (message.role !== "tool") continue;
-    for (const part of message.parts)
-      if (part.type === "tool-result") await sortResult(context, part.result, shown);
+  for (const { ref } of await sessionResults(context)) {
+    const text = await renderResult(context, ref);
+    const read =
+      ref.kind === "retrieval" && !ref.isError
+        ? ref.text.split(NOTHING_FOUND_MARK)[0]!
+        : ref.kind === "output" && ref.shown === "inline"
+          ? text
+          : "";
+    shown.returned.push(read);
+    shown.runtime.push(text.slice(read.length));
   }
   return shown;
 }

@@ -5,10 +5,10 @@
  * change the value a read showed; the quote is the text as it was shown.
  */
 import { guided } from "../config/guidance.js";
-import type { ToolResultRef } from "../store/history.js";
 import { type ReadEvidence, readEvidence } from "../surfaces/read-evidence.js";
 import { renderResult } from "./render-result.js";
 import type { SessionContext } from "./session-context.js";
+import { sessionResults } from "./session-results.js";
 import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";
 
 /** The session's tool results that show the output's numbered lines, by who chose the lines. */
@@ -17,24 +17,6 @@ interface ShownLines {
   readonly reads: string[];
   /** Handle messages (the task search's lines, the first and last lines), in order. */
   readonly handleMessages: string[];
-}
-
-async function sortResult(
-  context: SessionContext,
-  readTools: ReadonlySet<string>,
-  toolName: string,
-  ref: ToolResultRef,
-  into: ShownLines,
-): Promise<void> {
-  if (ref.kind === "batch") {
-    for (const item of ref.items)
-      await sortResult(context, readTools, item.toolName, item.ref, into);
-    return;
-  }
-  if (ref.kind === "error" || ("isError" in ref && ref.isError === true)) return;
-  if (readTools.has(toolName)) into.reads.push(await renderResult(context, ref));
-  else if (ref.kind === "output" && ref.shown !== "inline")
-    into.handleMessages.push(await renderResult(context, ref));
 }
 
 /**
@@ -50,11 +32,11 @@ export async function sessionEvidence(context: SessionContext): Promise<ReadEvid
   if (!task || !guided(context.settings, "evidenceQuotes")) return undefined;
   const readTools = new Set([...context.surface.tools().map((t) => t.name), WAIT_FOR_TOOL_OUTPUT]);
   const shown: ShownLines = { reads: [], handleMessages: [] };
-  for (const message of await context.history.messages(context.sessionId)) {
-    if (message.role !== "tool") continue;
-    for (const part of message.parts)
-      if (part.type === "tool-result")
-        await sortResult(context, readTools, part.toolName, part.result, shown);
+  for (const { toolName, ref } of await sessionResults(context)) {
+    if (ref.kind === "error" || ("isError" in ref && ref.isError === true)) continue;
+    if (readTools.has(toolName)) shown.reads.push(await renderResult(context, ref));
+    else if (ref.kind === "output" && ref.shown !== "inline")
+      shown.handleMessages.push(await renderResult(context, ref));
   }
   const evidence = readEvidence(task, shown.reads, shown.handleMessages);
   return evidence.lines.length > 0 ? evidence : undefined;
