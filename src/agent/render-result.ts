@@ -55,6 +55,7 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
       ...(guided(context.settings, "valueKinds") ? { valueKinds: true } : {}),
       ...(guided(context.settings, "positionOrder") ? { positionOrder: true } : {}),
       ...(guided(context.settings, "repeatNotes") ? { repeatNote: true } : {}),
+      ...(guided(context.settings, "readsOnly") ? {} : { shownLinesAreContent: true }),
       ...(context.state.liftedArguments.has(record.id)
         ? { liftedArguments: context.state.liftedArguments.get(record.id)! }
         : {}),

@@ -112,6 +112,7 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
           ...(context.valueKinds ? { valueKinds: true } : {}),
           ...(context.positionOrder ? { positionOrder: true } : {}),
           ...(context.repeatNote ? { repeatNote: true } : {}),
+          ...(context.shownLinesAreContent ? { shownLinesAreContent: true } : {}),
         },
       ),
     }),

@@ -87,6 +87,8 @@ export interface Surface {
       readonly positionOrder?: boolean;
       /** Say when an earlier identical call returned the same bytes, instead of the whole message. */
       readonly repeatNote?: boolean;
+      /** Say the lines shown are the output's own, which a report may use (`readsOnly` off). */
+      readonly shownLinesAreContent?: boolean;
     },
   ): Promise<Placeholder>;
   execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;
