@@ -20,6 +20,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_EXTRACTION } from "../src/extraction/settings.js";
+import { figuresOf, type ScenarioRuns } from "./extract-figures.js";
 import {
   type BenchEnv,
   CHUNKS,
@@ -29,19 +30,16 @@ import {
   measureRun,
   measureSeedReduce,
   pickContextWindow,
-  startModelServer,
-  targetOf,
 } from "./extract-measure.js";
+import { startModelServer, targetOf } from "./extract-model-process.js";
 import { buildLog, queryOf, type Scenario } from "./extract-policy.js";
 import {
   cacheTable,
-  figuresOf,
   jsonSummary,
   notes,
   overheadTable,
   type ReportContext,
   ratioTable,
-  type ScenarioRuns,
   sameWorkTable,
   summaryOf,
   summaryTable,

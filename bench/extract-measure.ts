@@ -1,8 +1,7 @@
 /**
- * The extraction benchmark's measurements: the model-server child, fresh stores, engines, the
- * context-window probe, one checked extraction run, the seed's reduce call and cache hits.
+ * The extraction benchmark's measurements: fresh stores, engines, the context-window probe, one
+ * checked extraction run, the seed's reduce call and cache hits.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isSpillwayError } from "../src/core/errors.js";
@@ -15,14 +14,9 @@ import { callModel, type ModelReply } from "../src/providers/model-caller.js";
 import type { ModelTarget } from "../src/providers/models.js";
 import type { OutputRecord } from "../src/store/output-store.js";
 import { openSqliteStores, type SpillwayStores } from "../src/store/sqlite-history-store.js";
-import type {
-  ChildMessage,
-  ParentMessage,
-  ServerSpan,
-  ServerStats,
-} from "./extract-model-server.js";
+import { type ModelServer, targetOf } from "./extract-model-process.js";
+import type { ServerSpan } from "./extract-model-server.js";
 import { type BenchLog, queryOf, type Scenario } from "./extract-policy.js";
-import { PROJECT_ROOT } from "./fixtures.js";
 import { forceGc } from "./measure.js";
 
 export const CHUNKS = 10;
@@ -30,70 +24,6 @@ export const CACHE_REPEATS = 5;
 const SESSION = "ses_bench";
 const RETRY_ONCE = { retry: { attempts: 1, backoffMs: 0 } } as const;
 const epochMs = () => performance.timeOrigin + performance.now();
-
-// ---------------------------------------------------------------------------------------------
-// The scripted model server, in a child process (bench/extract-model-server.ts).
-
-export interface ModelServer {
-  readonly baseURL: string;
-  stats(): Promise<ServerStats>;
-  close(): Promise<void>;
-}
-
-export async function startModelServer(latencyMs: number): Promise<ModelServer> {
-  const script = join(PROJECT_ROOT, "bench", "extract-model-server.ts");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", script, String(latencyMs)],
-    { cwd: PROJECT_ROOT, stdio: ["ignore", "ignore", "inherit", "ipc"] },
-  );
-  const pending = new Map<number, (stats: ServerStats) => void>();
-  let nextId = 0;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const baseURL = await new Promise<string>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the model server child exited with ${code}`)));
-    child.on("message", (message: ChildMessage) => {
-      if (message.type === "ready") resolve(message.baseURL);
-      else {
-        const { requests, failures, spans, cpuMs } = message;
-        pending.get(message.id)?.({ requests, failures, spans, cpuMs });
-      }
-    });
-  });
-  const send = (message: ParentMessage) => child.send(message);
-  return {
-    baseURL,
-    stats: () =>
-      new Promise((resolve) => {
-        const id = nextId++;
-        pending.set(id, (stats) => {
-          pending.delete(id);
-          resolve(stats);
-        });
-        send({ type: "stats", id });
-      }),
-    close: async () => {
-      if (child.connected) send({ type: "close" });
-      const timer = setTimeout(() => child.kill(), 2000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-export function targetOf(baseURL: string, contextWindow: number): ModelTarget {
-  return {
-    ref: "openai-compatible/scripted/scripted-policy",
-    provider: "openai-compatible",
-    name: "scripted",
-    model: "scripted-policy",
-    baseURL,
-    contextWindow,
-    maxOutputTokens: 500,
-    tokenizer: "o200k_base",
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Stores and engines.
