@@ -7,7 +7,7 @@ import type { SessionContext } from "./session-context.js";
 
 const NOW = 1_700_000_010_000;
 /** renderNotice reads the clock, the surface and the async settings only. */
-const contextWith = (readyMessage: "handle" | "seed-003") =>
+const contextWith = (readyMessage: "handle" | "ready-menu") =>
   ({
     clock: () => NOW,
     state: {},
@@ -17,7 +17,7 @@ const contextWith = (readyMessage: "handle" | "seed-003") =>
     },
   }) as unknown as SessionContext;
 /** The seed-exact setting: seed 003's texts word for word. */
-const context = contextWith("seed-003");
+const context = contextWith("ready-menu");
 /** spillway's default texts. */
 const guided = contextWith("handle");
 

@@ -70,7 +70,7 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
  * What an output over asyncTokenThreshold shows (the size trigger): the surface's handle message
  * by default, since its size, kind, synopsis and exact calls got a real model to read the output
  * where seed 003's terse ready text did not (SW-23); seed 003's text exactly with
- * `asyncReadyMessage: seed-003`.
+ * `asyncReadyMessage: ready-menu`.
  */
 export function readyText(context: RenderContext, record: OutputRecord): Promise<string> {
   if (seedTexts(context.settings))

@@ -96,9 +96,9 @@ describe("a read repeated turn after turn", () => {
     }
   });
 
-  it("is run in a seed-exact session (asyncReadyMessage: seed-003)", async () => {
+  it("is run in a seed-exact session (asyncReadyMessage: ready-menu)", async () => {
     const { result } = await run(policy([grep("NO-SUCH-TEXT"), grep("NO-SUCH-TEXT")]), "seed", {
-      asyncReadyMessage: "seed-003",
+      asyncReadyMessage: "ready-menu",
     });
     const seen = result.report!.split("\n---\n");
     expect(seen[1]).toContain("no matching lines");

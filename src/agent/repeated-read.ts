@@ -14,7 +14,7 @@ import { type SessionContext, seedTexts } from "./session-context.js";
  * error code may report an error's code (`REPEATED_CALL`) as its answer.
  * Only consecutive repeats are answered so: an older result may have left the projection
  * (compaction), and a read that failed (not ready yet) may be repeated. Sessions that keep the
- * original design's exact async texts (asyncReadyMessage: seed-003) run every call.
+ * original design's exact async texts (asyncReadyMessage: ready-menu) run every call.
  */
 export function answerRepeatedRead(
   context: SessionContext,

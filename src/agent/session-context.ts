@@ -98,7 +98,7 @@ export interface AsyncSettings {
    * What an output over tokenThreshold shows: the handle message, or the async design's ready
    * text (SW-23).
    */
-  readonly readyMessage?: "handle" | "seed-003";
+  readonly readyMessage?: "handle" | "ready-menu";
 }
 
 const ASYNC_OFF: AsyncSettings = {
@@ -113,12 +113,12 @@ export function asyncSettingsOf(settings: SessionSettings): AsyncSettings {
 }
 
 /**
- * The session speaks the async design's texts word for word (`asyncReadyMessage: seed-003`):
+ * The session speaks the async design's texts word for word (`asyncReadyMessage: ready-menu`):
  * its ready text, notice menu and wait answers, with every read run as asked; otherwise
  * spillway's own.
  */
 export function seedTexts(settings: SessionSettings): boolean {
-  return asyncSettingsOf(settings).readyMessage === "seed-003";
+  return asyncSettingsOf(settings).readyMessage === "ready-menu";
 }
 
 /**

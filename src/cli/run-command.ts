@@ -296,7 +296,7 @@ export function addRunCommand(program: Command): void {
     .addOption(
       new Option(
         "--async-ready-message <kind>",
-        "what an output over the threshold shows: the handle message (handle, the default) or the original async design's short ready text (seed-003)",
+        "what an output over the threshold shows: the handle message (handle, the default) or a short ready text with a menu of what to do next (ready-menu)",
       ).choices(ASYNC_READY_MESSAGES),
     )
     .option(

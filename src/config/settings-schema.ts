@@ -26,7 +26,7 @@ export type ToolOutputSurface = (typeof TOOL_OUTPUT_SURFACES)[number];
  * handle message (size, kind, synopsis, the calls that read it; the default, SW-23), or seed
  * 003's ready text, exact (`Tool Output ID … Use get_tool_output(…)` with extract and slice).
  */
-export const ASYNC_READY_MESSAGES = ["handle", "seed-003"] as const;
+export const ASYNC_READY_MESSAGES = ["handle", "ready-menu"] as const;
 
 export type AsyncReadyMessage = (typeof ASYNC_READY_MESSAGES)[number];
 

@@ -212,7 +212,7 @@ export const agentSettingsSchema = z
     asyncTimeoutSecs: z.number().min(0).optional(),
     asyncTokenThreshold: z.number().int().min(1).optional(),
     asyncMaxRunning: z.number().int().min(1).optional(),
-    asyncReadyMessage: z.enum(["handle", "seed-003"]).optional(),
+    asyncReadyMessage: z.enum(["handle", "ready-menu"]).optional(),
   })
   .strict()
   .describe(

@@ -221,7 +221,7 @@ export function sessionsRoutes(deps: ServerDeps): Hono<ServerEnv> {
     method: "get",
     path: "/v1/sessions/:id/continuation",
     tag: "sessions",
-    summary: "Seed 002: get_continuation",
+    summary: "The next chunk of a truncated result (get_continuation)",
     description:
       "Answers exactly what the get_continuation tool answers a model: the next characters of the result of tool_call_id from offset, ending with the truncation marker while more remains.",
     params: sessionIdParams,

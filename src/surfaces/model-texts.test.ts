@@ -1,7 +1,7 @@
 /**
  * What get_tool_output answers a model that asks for too much or too little: spillway's texts
  * give the exact calls that work; seed 003's texts stay word for word behind
- * asyncReadyMessage: seed-003 (seedTexts).
+ * asyncReadyMessage: ready-menu (seedTexts).
  */
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";

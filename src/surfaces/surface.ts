@@ -25,7 +25,7 @@ export interface SurfaceContext {
    * the size and the modes that work, and running outputs answer "Tool not ready".
    */
   readonly asyncTokenThreshold?: number;
-  /** Seed 003's texts word for word (asyncReadyMessage: seed-003) instead of spillway's. */
+  /** Seed 003's texts word for word (asyncReadyMessage: ready-menu) instead of spillway's. */
   readonly seedTexts?: boolean;
   /** The session's task (its first prompt): a search that finds nothing may point to its terms. */
   readonly taskText?: string;

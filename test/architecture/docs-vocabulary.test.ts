@@ -1,7 +1,7 @@
 /**
  * What users read names behaviours, not the design documents spillway was built from: no
- * "seed 003", "seed-exact" or "seed framework" in README.md or docs/ prose. Setting values that
- * are API (`asyncReadyMessage: seed-003`, `seedTexts`) stay, written as code.
+ * "seed 003", "seed-exact" or "seed framework" in README.md or docs/ prose. Code spans are let
+ * through: a command's `--seed` and what it prints are the evaluation's own words.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

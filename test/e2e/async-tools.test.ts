@@ -144,7 +144,7 @@ describe("async tools: the time trigger", () => {
     );
     expect(waits[3]).toContain("test__slow");
     // A small output is shown whole after the list (spillway's texts; seed 003's list alone
-    // with asyncReadyMessage: seed-003).
+    // with asyncReadyMessage: ready-menu).
     expect(waits[1]).toMatch(
       /^Completed tools:\n- test__slow \(id: (out_\w+), size: 3B\)\n\nThe output of test__slow \(\1\), whole:\none$/,
     );
@@ -269,7 +269,7 @@ describe("async tools: limits", () => {
 });
 
 describe("async tools: the size trigger", () => {
-  it("with asyncReadyMessage: seed-003, an output over asyncTokenThreshold is announced with seed 003's ready text; raw is refused with the size and the modes that work", async () => {
+  it("with asyncReadyMessage: ready-menu, an output over asyncTokenThreshold is announced with seed 003's ready text; raw is refused with the size and the modes that work", async () => {
     const respond: Responder = (request) => {
       const results = toolMessages(request);
       if (results.length === 0)
@@ -287,7 +287,7 @@ describe("async tools: the size trigger", () => {
         return toolCall("get_tool_output", { id: "out_00000000000000000000000000", mode: "raw" });
       return report(results.map((r) => r.text).join("\n====\n"));
     };
-    const { fixture, agent } = await setup(respond, { asyncReadyMessage: "seed-003" });
+    const { fixture, agent } = await setup(respond, { asyncReadyMessage: "ready-menu" });
     const result = await runAgent({
       agent,
       prompt: "size",
