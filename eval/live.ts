@@ -33,7 +33,7 @@ export const DEFAULT_LIVE_MODEL = "local/qwen2.5-coder-1.5b-instruct-q4_k_m";
 const DEFAULT_LIVE_LABEL = "Qwen2.5-Coder 1.5B Instruct Q4_K_M (local, greedy)";
 
 const USAGE =
-  "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
+  "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--show-outcomes] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -46,6 +46,8 @@ interface Args {
   tasks: number;
   seed: number | undefined;
   dev: boolean;
+  /** Progress lines say right or wrong (always with --dev). */
+  showOutcomes: boolean;
   policies: LivePolicy[];
   ablate: string[];
   only: { from: number; to: number } | undefined;
@@ -70,6 +72,7 @@ export function parseLiveArgs(argv: readonly string[]): Args {
     tasks: 30,
     seed: undefined,
     dev: false,
+    showOutcomes: false,
     policies: [...DEFAULT_LIVE_POLICIES],
     ablate: [],
     only: undefined,
@@ -87,6 +90,7 @@ export function parseLiveArgs(argv: readonly string[]): Args {
     else if (flag === "--tasks") args.tasks = wholeNumber(flag, value(), 1);
     else if (flag === "--seed") args.seed = wholeNumber(flag, value(), 1);
     else if (flag === "--dev") args.dev = true;
+    else if (flag === "--show-outcomes") args.showOutcomes = true;
     else if (flag === "--policies") {
       const list = value().split(",");
       const bad = list.filter((p) => !LIVE_POLICIES.includes(p as LivePolicy));
@@ -144,6 +148,8 @@ async function main(): Promise<void> {
     ...(args.chars ? { chars: args.chars } : {}),
     ...(args.only ? { only: args.only } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
+    // A development seed's outcomes are there to be looked at; a fresh seed's wait for its report.
+    showOutcomes: args.showOutcomes || args.dev,
   });
   // Figures compare policies on the same tasks: those every policy has played.
   const played = run.episodes.filter((e) => args.policies.includes(e.policy as LivePolicy));

@@ -60,6 +60,12 @@ export interface LiveRunOptions {
   /** A config file's text for the work directory (the scripted stand-in's provider, in tests). */
   readonly configText?: string;
   readonly log?: (line: string) => void;
+  /**
+   * Say in each progress line whether the answer was right, and quote a wrong one. Off by
+   * default: a run of a fresh seed is played blind, its sessions read only once it is complete,
+   * so that nothing is changed for its tasks while they are played (docs/evaluation.md).
+   */
+  readonly showOutcomes?: boolean;
 }
 
 export interface LiveRun {
@@ -69,6 +75,10 @@ export interface LiveRun {
   readonly seconds: number;
   readonly episodesFile: string;
 }
+
+/** Right or wrong, and invented, for a progress line. */
+const outcomeOf = (episode: LiveEpisode) =>
+  `${episode.correct ? "right" : "wrong"}${episode.invented ? " (invented)" : ""}`;
 
 /** The variant an ablation plays as. */
 export const variantOf = (ablate: readonly string[] = []) =>
@@ -215,11 +225,11 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
       spent += seconds;
       const left = todo.length - played;
       log(
-        `[${played}/${todo.length}] ${policy.padEnd(11)} ${task.id} ${task.shape}/${task.kind}: ${episode.correct ? "right" : "wrong"}${episode.invented ? " (invented)" : ""} · ${episode.requests} calls, ${episode.inputTokens} tokens, ${seconds.toFixed(0)} s` +
+        `[${played}/${todo.length}] ${policy.padEnd(11)} ${task.id} ${task.shape}/${task.kind}: ${options.showOutcomes ? outcomeOf(episode) : "played"} · ${episode.requests} calls, ${episode.inputTokens} tokens, ${seconds.toFixed(0)} s` +
           (left > 0 ? ` · about ${duration((spent / played) * left)} left` : "") +
-          (episode.correct
-            ? ""
-            : ` · ${(episode.report ?? episode.failure ?? "").slice(0, 90).replace(/\s+/g, " ")}`),
+          (options.showOutcomes && !episode.correct
+            ? ` · ${(episode.report ?? episode.failure ?? "").slice(0, 90).replace(/\s+/g, " ")}`
+            : ""),
       );
     }
   } finally {

@@ -154,8 +154,19 @@ describe("eval:live harness", () => {
       workDir: work,
       configText: configText(),
     };
-    const first = await runLive({ ...options, policies: ["spillway"], only: { from: 1, to: 1 } });
+    const progress: string[] = [];
+    const first = await runLive({
+      ...options,
+      policies: ["spillway"],
+      only: { from: 1, to: 1 },
+      log: (line) => progress.push(line),
+    });
     expect(first.episodes).toHaveLength(1);
+    // A fresh seed is played blind: the progress line neither judges nor quotes the answer.
+    const blind = progress.filter((line) => line.startsWith("[1/1]"));
+    expect(blind).toHaveLength(1);
+    expect(blind[0]).toContain(": played · ");
+    expect(blind[0]).not.toMatch(/wrong|right|zzq-90817/i);
     expect(first.episodes[0]).toMatchObject({
       correct: false,
       invented: true,
@@ -165,12 +176,19 @@ describe("eval:live harness", () => {
     // A crash cut the last line short: the next run drops it and plays that episode again.
     const { appendFile } = await import("node:fs/promises");
     await appendFile(join(out, "episodes-32.jsonl"), '{"taskId":"32-02","pol');
-    const second = await runLive({ ...options, policies: ["spillway"] });
+    const second = await runLive({
+      ...options,
+      policies: ["spillway"],
+      showOutcomes: true,
+      log: (line) => progress.push(line),
+    });
     expect(second.episodes.map((e) => e.taskId)).toEqual([
       first.episodes[0]!.taskId,
       lookupTasks(32)[1]!.id,
     ]);
     const lines = (await readFile(join(out, "episodes-32.jsonl"), "utf8")).trim().split("\n");
     expect(lines).toHaveLength(2);
+    // Asked to, the progress line says how the answer went and quotes a wrong one.
+    expect(progress.some((line) => /: wrong \(invented\) · .* · It is ZZQ-90817/.test(line))).toBe(true);
   });
 });
