@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteOutputStore } from "../src/store/sqlite-output-store.js";
 import { defaultHandleMessage, type HandleOptions } from "../src/surfaces/handle-message.js";
+import { bestResult } from "./handle-best.js";
 import { drawTasks, freshSeed } from "./tasks/draw.js";
 import type { LiveTask } from "./tasks/types.js";
 
@@ -91,8 +92,9 @@ const options: HandleOptions = {
   ...(on("valueKinds") ? { valueKinds: true } : {}),
   ...(on("positionOrder") ? { positionOrder: true } : {}),
 };
-const byKind = new Map<string, { shown: number; tasks: number }>();
+const byKind = new Map<string, { shown: number; best: number; tasks: number }>();
 const shownIds: string[] = [];
+const bestIds: string[] = [];
 let chars = 0;
 for (const task of drawTasks({ seed, count: tasks })) {
   const home = mkdtempSync(join(tmpdir(), "spillway-handles-"));
@@ -100,13 +102,21 @@ for (const task of drawTasks({ seed, count: tasks })) {
     const message = on("taskSearch")
       ? await handleFor(task, options, home)
       : await handleFor({ ...task, question: "" }, options, home);
-    const shown = [task.expected, ...task.accepted].some((value) => message.includes(value));
+    const values = [task.expected, ...task.accepted];
+    const shown = values.some((value) => message.includes(value));
+    const best = bestResult(message).join("\n");
+    const inBest = values.some((value) => best.includes(value));
     chars += message.length;
-    const kind = byKind.get(task.kind) ?? { shown: 0, tasks: 0 };
-    byKind.set(task.kind, { shown: kind.shown + (shown ? 1 : 0), tasks: kind.tasks + 1 });
+    const kind = byKind.get(task.kind) ?? { shown: 0, best: 0, tasks: 0 };
+    byKind.set(task.kind, {
+      shown: kind.shown + (shown ? 1 : 0),
+      best: kind.best + (inBest ? 1 : 0),
+      tasks: kind.tasks + 1,
+    });
     if (shown) shownIds.push(task.id);
+    if (inBest) bestIds.push(task.id);
     process.stdout.write(
-      `${task.id} ${task.shape}/${task.kind}: ${shown ? "shown" : "not shown"} · ${message.length} characters\n`,
+      `${task.id} ${task.shape}/${task.kind}: ${shown ? (inBest ? "shown, in the best result" : "shown") : "not shown"} · ${message.length} characters\n`,
     );
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -118,11 +128,13 @@ process.stdout.write(
     kinds,
   )
     .map(([kind, k]) => `${kind} ${k.shown}/${k.tasks}`)
+    .join(", ")}); in the search's best result: ${bestIds.length} (${Object.entries(kinds)
+    .map(([kind, k]) => `${kind} ${k.best}/${k.tasks}`)
     .join(
       ", ",
     )}); ${chars} characters in all${ablate.length > 0 ? `; off: ${ablate.join(", ")}` : ""}\n`,
 );
 if (json)
   process.stdout.write(
-    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, chars, kinds, shownIds })}\n`,
+    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, best: bestIds.length, chars, kinds, shownIds, bestIds })}\n`,
   );

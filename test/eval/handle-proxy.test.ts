@@ -17,6 +17,9 @@ describe("eval:handles", () => {
     const on = await run("npx", cli);
     expect(on.stdout).toContain("890999-01 app-log/pattern: shown");
     expect(lastJson(on.stdout)).toMatchObject({ seed: 890999, tasks: 1, shown: 1, ablate: [] });
+    // Whether it is in the search's best result is counted apart, never more often than shown.
+    expect(lastJson(on.stdout).best).toBeLessThanOrEqual(1);
+    expect(on.stdout).toContain("in the search's best result:");
     const off = await run("npx", [...cli, "--ablate", "valueKinds"]);
     expect(off.stdout).toContain("890999-01 app-log/pattern: not shown");
     expect(lastJson(off.stdout)).toMatchObject({ shown: 0, ablate: ["valueKinds"] });

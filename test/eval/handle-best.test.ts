@@ -1,0 +1,37 @@
+/** The task search's best result in a handle message (eval/handle-best.ts), as eval:handles counts it. */
+import { describe, expect, it } from "vitest";
+import { bestResult } from "../../eval/handle-best.js";
+
+const HEADER =
+  "A search of it for the words of your task found these lines (best first). They are where to look, not the answer: check them against what your task asks.";
+
+describe("bestResult", () => {
+  it("is the record the best line was found in, not the lines after it", () => {
+    const message = [
+      "[spillway] The output of fs__read_text_file is stored whole as out_x (…).",
+      "",
+      HEADER,
+      "  [record: log entry, lines 1,482-1,484; the search found lines 1,482, 1,484]",
+      "  1482| ERROR payment failed order=ord_7",
+      "  1483| java.net.SocketTimeoutException: Read timed out",
+      "  1484| 	at Client.authorize(Client.java:212)",
+      "  90| INFO order=ord_7 placed",
+      "",
+      "Read it with:",
+      "  get_tool_output(id=\"out_x\", mode=\"page\", cursor=0)",
+    ].join("\n");
+    expect(bestResult(message)).toEqual([
+      "  1482| ERROR payment failed order=ord_7",
+      "  1483| java.net.SocketTimeoutException: Read timed out",
+      "  1484| 	at Client.authorize(Client.java:212)",
+    ]);
+  });
+
+  it("is the first line shown when the best line has no record, and nothing without a search", () => {
+    const lines = `${HEADER}\n  12| status=lost id=SHP-1\n  40| status=lost id=SHP-2\n\nRead it with:`;
+    expect(bestResult(lines)).toEqual(["  12| status=lost id=SHP-1"]);
+    const oneLine = `${HEADER}\n  [record: JSON object, line 1, chars 7,173-7,776; the search found line 1]\n  1| {"id":7}\n  9| other\n`;
+    expect(bestResult(oneLine)).toEqual(['  1| {"id":7}']);
+    expect(bestResult("[spillway] stored whole.\n\nFirst lines:\n  1| a")).toEqual([]);
+  });
+});
