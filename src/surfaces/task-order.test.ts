@@ -52,6 +52,44 @@ describe("the task search's order of equal lines", () => {
   });
 });
 
+describe("a word inside free text", () => {
+  /** JSON lines: the payments service warns with "error" in its message before its first error. */
+  function events(): { text: string; firstError: number; warning: number } {
+    const lines = Array.from({ length: 400 }, (_, i) => {
+      const svc = ["cart", "search", "payments", "mailer"][i % 4]!;
+      const level = svc === "payments" && i % 40 === 10 ? "error" : "info";
+      const msg =
+        svc === "payments" && i === 6 ? "retrying after an error from the bank" : "request served";
+      return JSON.stringify({ level, svc, trace_id: `t${1000 + i}`, msg });
+    });
+    return { text: lines.join("\n"), firstError: 11, warning: 7 };
+  }
+
+  it("counts half: a line whose level is the task's word comes before one whose message mentions it", async () => {
+    const { text, firstError, warning } = events();
+    const { store } = await tempStore();
+    const record = await store.put(origin("logs__read", '{"path":"events.jsonl"}'), text);
+    const task = "What is the trace_id of the first error the payments service logged?";
+    const found = await searchForTask(store, record, SCOPE, task, 3, { positionOrder: true });
+    const lines = found.matches.map((m) => m.line);
+    expect(lines[0]).toBe(firstError);
+    // The message's mention ranks after every line whose level is an error.
+    expect(lines).not.toContain(warning);
+    expect(lines).toHaveLength(3);
+  });
+
+  it("weighs a term held only inside quoted free text at half", () => {
+    const weights = new Map([
+      ["error", 4],
+      ["payments", 2],
+    ]);
+    const words = [["error"], ["payments"]];
+    expect(evidenceOf(["error", "payments"], words, weights, new Set(["error", "payments"]))).toBe(6);
+    expect(evidenceOf(["error", "payments"], words, weights, new Set(["payments"]))).toBe(4);
+    expect(evidenceOf(["error", "payments"], words, weights)).toBe(6);
+  });
+});
+
 describe("the task search in a script written without spaces", () => {
   it("counts each of the task's terms, not the whole sentence as one word", async () => {
     // Every tenth line reports a connection; three a failed one, the first at line 216. Line 5

@@ -1,12 +1,27 @@
 /**
  * The order of the task search's lines (SW-34 in docs/architecture.md). Lines are ranked by the
- * task's words they hold, each weighed by its rarity, and lines holding the same words are shown
- * in the order of the output: BM25's length and repetition terms rank a short line above a long
+ * task's words they hold, each weighed by its rarity (half inside quoted free text), and lines
+ * holding the same words are shown in the order of the output: BM25's length and repetition terms rank a short line above a long
  * one, which says nothing about which of a hundred `level=error` lines the task wants, while
  * "the first error" or "the last failure" asks for a position. A task that asks for the last or
  * latest of something is shown the latest first.
  */
 import type { SearchMatch } from "../retrieval/search.js";
+import { termsOf } from "../retrieval/search-terms.js";
+
+/** A quoted string of several words: free text (a message, a note), not a field's value. */
+const QUOTED_PROSE = /"[^"\n]*\s[^"\n]*"/g;
+/** What a term found only inside free text counts for, against a field's value. */
+const PROSE_SHARE = 0.5;
+
+/**
+ * The terms of a line outside its quoted free text: a word that is a field's whole value
+ * (`"level":"error"`, `status=lost`) says what the line is; the same word inside a message or a
+ * note (`"msg":"retrying after an error"`) only mentions it.
+ */
+function valueTerms(text: string): Set<string> {
+  return new Set(termsOf(text.replace(QUOTED_PROSE, " ")));
+}
 
 /** Words that ask for the end of the output rather than its start, in English, Chinese and Japanese. */
 const ASKS_FOR_LAST =
@@ -30,7 +45,9 @@ export function asksForLast(task: string): boolean {
  * counts once (`podIP` is the terms `podip`, `pod` and `ip`: only `podip` counts), so one word
  * cannot outweigh a rarer one; the parts of a word that are not found whole each count
  * (`INC-29703` is `inc` and `29703`: a line holding both outweighs one holding `29703` alone).
- * Lines holding the same terms weigh exactly the same.
+ * Lines holding the same terms weigh exactly the same. With `outsideProse`, the terms the line
+ * holds outside its quoted free text, a term found only inside that text counts half: "the first
+ * error" asks for a line whose level is `error` before one whose message mentions an error.
  *
  * @example
  * evidenceOf(["podip", "pod", "ip"], [["ip", "pod", "podip"], ["9j7hs", "node"]], weights);
@@ -40,6 +57,7 @@ export function evidenceOf(
   lineTerms: readonly string[],
   wordTerms: readonly (readonly string[])[],
   weights: ReadonlyMap<string, number>,
+  outsideProse?: ReadonlySet<string>,
 ): number {
   const held = new Set(lineTerms);
   let evidence = 0;
@@ -47,14 +65,16 @@ export function evidenceOf(
     const found = terms.filter((term) => held.has(term));
     for (const term of found)
       if (!found.some((other) => other !== term && other.includes(term)))
-        evidence += weights.get(term) ?? 0;
+        evidence +=
+          (weights.get(term) ?? 0) * (!outsideProse || outsideProse.has(term) ? 1 : PROSE_SHARE);
   }
   return evidence;
 }
 
 /**
  * `matches` with each score replaced by the line's evidence (`evidenceOf`), given the folded
- * terms of each distinct task word.
+ * terms of each distinct task word; a term the line holds only inside quoted free text counts
+ * half.
  *
  * @example
  * withEvidence(found.matches, wordTerms, weights); // lines holding the same words score the same
@@ -66,7 +86,12 @@ export function withEvidence(
 ): SearchMatch[] {
   return matches.map((match) => ({
     ...match,
-    score: evidenceOf(match.terms, wordTerms, weights),
+    score: evidenceOf(
+      match.terms,
+      wordTerms,
+      weights,
+      valueTerms(match.text),
+    ),
   }));
 }
 
