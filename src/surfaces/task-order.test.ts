@@ -84,7 +84,9 @@ describe("a word inside free text", () => {
       ["payments", 2],
     ]);
     const words = [["error"], ["payments"]];
-    expect(evidenceOf(["error", "payments"], words, weights, new Set(["error", "payments"]))).toBe(6);
+    expect(evidenceOf(["error", "payments"], words, weights, new Set(["error", "payments"]))).toBe(
+      6,
+    );
     expect(evidenceOf(["error", "payments"], words, weights, new Set(["payments"]))).toBe(4);
     expect(evidenceOf(["error", "payments"], words, weights)).toBe(6);
   });

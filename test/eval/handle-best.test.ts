@@ -18,7 +18,7 @@ describe("bestResult", () => {
       "  90| INFO order=ord_7 placed",
       "",
       "Read it with:",
-      "  get_tool_output(id=\"out_x\", mode=\"page\", cursor=0)",
+      '  get_tool_output(id="out_x", mode="page", cursor=0)',
     ].join("\n");
     expect(bestResult(message)).toEqual([
       "  1482| ERROR payment failed order=ord_7",

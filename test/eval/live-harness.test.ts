@@ -189,6 +189,8 @@ describe("eval:live harness", () => {
     const lines = (await readFile(join(out, "episodes-32.jsonl"), "utf8")).trim().split("\n");
     expect(lines).toHaveLength(2);
     // Asked to, the progress line says how the answer went and quotes a wrong one.
-    expect(progress.some((line) => /: wrong \(invented\) · .* · It is ZZQ-90817/.test(line))).toBe(true);
+    expect(progress.some((line) => /: wrong \(invented\) · .* · It is ZZQ-90817/.test(line))).toBe(
+      true,
+    );
   });
 });
