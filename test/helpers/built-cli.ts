@@ -58,6 +58,8 @@ export async function ensureBuilt(): Promise<void> {
 export interface CliRun {
   readonly code: number | null;
   readonly stdout: string;
+  /** stdout as the bytes written (an exported binary output). */
+  readonly stdoutBytes: Buffer;
   readonly stderr: string;
   readonly ms: number;
 }
@@ -65,7 +67,7 @@ export interface CliRun {
 export interface CliOptions {
   readonly cwd: string;
   readonly home: string;
-  readonly input?: string;
+  readonly input?: string | Buffer;
   /** Called with the child once it is spawned (e.g. to send it a signal). */
   readonly onSpawn?: (child: ChildProcess, stderr: () => string) => void;
 }
@@ -92,14 +94,16 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", fail);
-    child.on("close", (code) =>
+    child.on("close", (code) => {
+      const stdoutBytes = Buffer.concat(out);
       done({
         code,
-        stdout: Buffer.concat(out).toString("utf8"),
+        stdout: stdoutBytes.toString("utf8"),
+        stdoutBytes,
         stderr: Buffer.concat(err).toString("utf8"),
         ms: Date.now() - started,
-      }),
-    );
+      });
+    });
     options.onSpawn?.(child, () => Buffer.concat(err).toString("utf8"));
     child.stdin.end(options.input);
   });

@@ -3,20 +3,15 @@
  * its own temporary --home and working directory (made before its tests, removed after), and the
  * binary is built first when a source file is newer.
  */
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
-import { BIN, ensureBuilt } from "./built-cli.js";
+import { type CliRun, ensureBuilt, runCli } from "./built-cli.js";
 
-export interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stdoutBytes: Buffer;
-  readonly stderr: string;
-}
+/** One run of the binary: its exit code, stdout (as text and as bytes) and stderr. */
+export type Run = CliRun;
 
 export interface OutputsCli {
   /** The --home of this file's runs (set once its `beforeAll` ran). */
@@ -49,27 +44,7 @@ export function outputsCli(): OutputsCli {
     await rm(work, { recursive: true, force: true });
   });
   const run = (args: string[], input?: string | Buffer): Promise<Run> =>
-    new Promise((done, fail) => {
-      const child = spawn(process.execPath, [BIN, "--home", home, ...args], {
-        cwd: work,
-        stdio: ["pipe", "pipe", "pipe"],
-      });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-      child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-      child.on("error", fail);
-      child.on("close", (code) => {
-        const stdoutBytes = Buffer.concat(out);
-        done({
-          code,
-          stdout: stdoutBytes.toString("utf8"),
-          stdoutBytes,
-          stderr: Buffer.concat(err).toString("utf8"),
-        });
-      });
-      child.stdin.end(input);
-    });
+    runCli(args, { cwd: work, home, ...(input !== undefined ? { input } : {}) });
   const ok = async (args: string[], input?: string | Buffer): Promise<Run> => {
     const result = await run(args, input);
     expect(result.stderr.includes("error "), result.stderr).toBe(false);
