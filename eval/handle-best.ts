@@ -4,9 +4,8 @@
  * or the first line the search shows. A weak model tends to take what it is shown first, so the
  * proxy counts the tasks whose expected value is there apart from those where it is anywhere.
  */
+import { TASK_SEARCH_HEAD } from "../src/surfaces/handle-message.js";
 
-/** The search section's header, as the handle message writes it. */
-const SEARCH_HEADER = "A search of it for the words of your task found these lines";
 /** A record's header line: `[record: log entry, lines 3,482-3,486; …]` or `line 12; …`. */
 const RECORD_RANGE = /^\s*\[record: [^\]]*?\blines? ([\d,]+)(?:-([\d,]+))?/;
 const NUMBERED = /^\s*(\d+)\| /;
@@ -22,7 +21,7 @@ const lineNumber = (text: string) => Number(text.replaceAll(",", ""));
  */
 export function bestResult(message: string): string[] {
   const lines = message.split("\n");
-  const start = lines.findIndex((line) => line.startsWith(SEARCH_HEADER));
+  const start = lines.findIndex((line) => line.startsWith(TASK_SEARCH_HEAD));
   if (start === -1) return [];
   const section: string[] = [];
   for (const line of lines.slice(start + 1)) {

@@ -180,13 +180,15 @@ const SHOWN_LINES_HEAD = [
   "It is too large to show whole: the lines below are some of its lines, exactly as they are in it, with their numbers, and get_tool_output reads the rest.",
   "Report only what the output's lines say (these or those you read), never a guess.",
 ];
-const READS_ONLY_SEARCH_LABEL =
-  "A search of it for the words of your task found these lines (best first). They are where to look, not the answer: check them against what your task asks.";
-const SHOWN_SEARCH_LABEL =
-  "A search of it for the words of your task found these lines (best first). One of them may answer your task: check it against what your task asks, and read more when none does.";
+/** The first words of the task search's section, whatever the switch says after them. */
+export const TASK_SEARCH_HEAD =
+  "A search of it for the words of your task found these lines (best first).";
+const READS_ONLY_SEARCH_LABEL = `${TASK_SEARCH_HEAD} They are where to look, not the answer: check them against what your task asks.`;
+const SHOWN_SEARCH_LABEL = `${TASK_SEARCH_HEAD} One of them may answer your task: check it against what your task asks, and read more when none does.`;
 
 /**
- * The task search's best lines, labelled as what they are: places to check, not the answer. The
+ * The task search's best lines, labelled as what they are: places to check (with `readsOnly`
+ * off, lines of the output one of which may answer the task, to be checked), not the answer. The
  * best comes inside its record when it has one; lines that record holds are not repeated. With
  * `wholeBest`, when the best line is its own record (a JSON-lines event, a long log line), the
  * lines share a record's bound instead of each being cut short: the fields beside the one a line

@@ -1,10 +1,10 @@
 /**
  * The order of the task search's lines (SW-34 in docs/architecture.md). Lines are ranked by the
  * task's words they hold, each weighed by its rarity (half inside quoted free text), and lines
- * holding the same words are shown in the order of the output: BM25's length and repetition terms rank a short line above a long
- * one, which says nothing about which of a hundred `level=error` lines the task wants, while
- * "the first error" or "the last failure" asks for a position. A task that asks for the last or
- * latest of something is shown the latest first.
+ * holding the same words are shown in the order of the output: BM25's length and repetition
+ * terms rank a short line above a long one, which says nothing about which of a hundred
+ * `level=error` lines the task wants, while "the first error" or "the last failure" asks for a
+ * position. A task that asks for the last or latest of something is shown the latest first.
  */
 import type { SearchMatch } from "../retrieval/search.js";
 import { termsOf } from "../retrieval/search-terms.js";
@@ -86,12 +86,7 @@ export function withEvidence(
 ): SearchMatch[] {
   return matches.map((match) => ({
     ...match,
-    score: evidenceOf(
-      match.terms,
-      wordTerms,
-      weights,
-      valueTerms(match.text),
-    ),
+    score: evidenceOf(match.terms, wordTerms, weights, valueTerms(match.text)),
   }));
 }
 
