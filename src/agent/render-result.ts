@@ -9,6 +9,7 @@ import {
   asyncRunningText,
 } from "../surfaces/async-texts.js";
 import { continuationMarker } from "../surfaces/get-continuation.js";
+import type { HandleGuidance } from "../surfaces/handle-message.js";
 import { type SessionContext, seedTexts } from "./session-context.js";
 
 /** What rendering reads of a session (a viewer such as `sessions show` can build just this). */
@@ -41,6 +42,17 @@ async function cached(
   return text;
 }
 
+/** What the session's guidance switches change in the handle message. */
+function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
+  return {
+    taskRecord: guided(settings, "taskRecord"),
+    valueKinds: guided(settings, "valueKinds"),
+    positionOrder: guided(settings, "positionOrder"),
+    repeatNote: guided(settings, "repeatNotes"),
+    shownLinesAreContent: !guided(settings, "readsOnly"),
+  };
+}
+
 /** The surface's placeholder text for an oversized output (marker included for continuations). */
 export function placeholderText(context: RenderContext, record: OutputRecord): Promise<string> {
   return cached(context, `placeholder:${record.id}`, async () => {
@@ -51,11 +63,7 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
       ...(context.state.taskText && guided(context.settings, "taskSearch")
         ? { taskText: context.state.taskText }
         : {}),
-      ...(guided(context.settings, "taskRecord") ? { taskRecord: true } : {}),
-      ...(guided(context.settings, "valueKinds") ? { valueKinds: true } : {}),
-      ...(guided(context.settings, "positionOrder") ? { positionOrder: true } : {}),
-      ...(guided(context.settings, "repeatNotes") ? { repeatNote: true } : {}),
-      ...(guided(context.settings, "readsOnly") ? {} : { shownLinesAreContent: true }),
+      guidance: handleGuidance(context.settings),
       ...(context.state.liftedArguments.has(record.id)
         ? { liftedArguments: context.state.liftedArguments.get(record.id)! }
         : {}),

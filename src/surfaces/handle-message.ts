@@ -253,12 +253,11 @@ async function taskSection(
   return { search: { ...search, matches }, ...(ranked?.best ? { best: ranked.best } : {}) };
 }
 
-/** What the handle message draws on besides the output: the task, and the call's own story. */
-export interface HandleOptions {
-  /** The session's task: the message searches the output for its words. */
-  readonly taskText?: string;
-  /** The limiting arguments of the call that were not applied: it was run whole. */
-  readonly liftedArguments?: readonly string[];
+/**
+ * What the guidance switches change in the handle message (docs/agent-runtime.md lists them);
+ * the runtime passes them as one object, so a new switch changes this type and its reader only.
+ */
+export interface HandleGuidance {
   /** Show the search's best line inside its record (the `taskRecord` guidance switch). */
   readonly taskRecord?: boolean;
   /** Show lines holding a value of a kind the task names (the `valueKinds` guidance switch). */
@@ -275,6 +274,14 @@ export interface HandleOptions {
    * than that its content is not in the message (the `readsOnly` switch off).
    */
   readonly shownLinesAreContent?: boolean;
+}
+
+/** What the handle message draws on besides the output: the task, the call's own story, the switches. */
+export interface HandleOptions extends HandleGuidance {
+  /** The session's task: the message searches the output for its words. */
+  readonly taskText?: string;
+  /** The limiting arguments of the call that were not applied: it was run whole. */
+  readonly liftedArguments?: readonly string[];
 }
 
 /**

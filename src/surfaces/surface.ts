@@ -2,6 +2,7 @@ import type { TokenizerName } from "../core/tokens.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import type { Extractor } from "../extraction/extractor.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
+import type { HandleGuidance } from "./handle-message.js";
 
 /** The model-facing tool sets over stored outputs. */
 export const SURFACE_NAMES = ["get_tool_output", "tool_output", "get_continuation"] as const;
@@ -79,16 +80,8 @@ export interface Surface {
       readonly taskText?: string;
       /** The limiting arguments of the call that were not applied: it was run whole. */
       readonly liftedArguments?: readonly string[];
-      /** Show the task search's best line inside its record. */
-      readonly taskRecord?: boolean;
-      /** Let the task search show lines holding a value of a kind the task names. */
-      readonly valueKinds?: boolean;
-      /** Let the task search show lines holding the same task words in the order of the output. */
-      readonly positionOrder?: boolean;
-      /** Say when an earlier identical call returned the same bytes, instead of the whole message. */
-      readonly repeatNote?: boolean;
-      /** Say the lines shown are the output's own, which a report may use (`readsOnly` off). */
-      readonly shownLinesAreContent?: boolean;
+      /** What the guidance switches change in the handle message. */
+      readonly guidance?: HandleGuidance;
     },
   ): Promise<Placeholder>;
   execute(toolName: string, args: unknown, context: SurfaceContext): Promise<SurfaceAnswer>;
