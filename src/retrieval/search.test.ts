@@ -238,6 +238,34 @@ describe("search: words, not exact text", () => {
     expect(pair.matches[0]!.text).toContain("返品を受付");
   });
 
+  it("centres a long line's excerpt on the passage holding the most of the query", async () => {
+    // Two customers share a name; only the second's e-mail has every word of the query. The
+    // name is the line's rarest word, so its first occurrence is the wrong customer's.
+    const filler = (i: number) => ({
+      id: 7000 + i,
+      qty: 22,
+      customer: { name: `Buyer ${i}`, email: `buyer.${i}@mail.example.net` },
+    });
+    const customer = (email: string) => ({ name: "Tomas Walsh", email });
+    const orders = [
+      ...Array.from({ length: 30 }, (_, i) => filler(i)),
+      { id: 8001, qty: 1, customer: customer("tomas.walsh@mail.example.net"), code: "X3XWK9" },
+      ...Array.from({ length: 30 }, (_, i) => filler(40 + i)),
+      { id: 8002, qty: 1, customer: customer("tomas.walsh.22@mail.example.net"), code: "NTZ7WA" },
+      ...Array.from({ length: 30 }, (_, i) => filler(80 + i)),
+    ];
+    const text = JSON.stringify({ data: orders });
+    const { opened } = await openText(text);
+    const found = await searchOutput(opened, {
+      query: "tomas.walsh.22@mail.example.net",
+      maxLineChars: 240,
+    });
+    expect(found.matches[0]!.text).toContain("tomas.walsh.22@mail.example.net");
+    expect(found.matches[0]!.text).toContain("NTZ7WA");
+    expect(found.matches[0]!.text).not.toContain("X3XWK9");
+    expectExact(found, text);
+  });
+
   it("searches a line of several MB in windows, with bounded reads and exact offsets", async () => {
     const piece = "abcdefghij ".repeat(100_000); // 1.1 MB
     const long = `${piece.repeat(4)}needle-7f3a9c ${piece.repeat(3)}unicorn ${piece}`;

@@ -12,8 +12,9 @@ import { type Provenance, provenanceOf } from "./provenance.js";
 import { csvProfile } from "./record-csv.js";
 import { checkRequest, searchRequestSchema } from "./request-schemas.js";
 import { type RankedRow, SearchCorpus } from "./search-corpus.js";
+import { rowFocus } from "./search-focus.js";
 import { scanOutput } from "./search-scan.js";
-import { isCjkTerm, queryTerms, termsOf } from "./search-terms.js";
+import { queryTerms } from "./search-terms.js";
 import { ScanTerms } from "./search-text.js";
 
 export const DEFAULT_SEARCH_RESULTS = 10;
@@ -185,59 +186,10 @@ export function termsSummary(corpus: SearchCorpus): SearchTerm[] {
   }));
 }
 
-/** Characters of a long line looked through for the word its excerpt centres on. */
-const FOCUS_SCAN_CHARS = 1 << 20;
-const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
-
-/** The word (a run of letters, marks and digits) of `text` around offset `at`. */
-function wordAround(text: string, at: number, length: number): string {
-  let from = at;
-  while (from > 0 && WORD_CHAR.test(text[from - 1]!)) from--;
-  let to = at + length;
-  while (to < text.length && WORD_CHAR.test(text[to]!)) to++;
-  return text.slice(from, to);
-}
-
-/** The first offset in `text` where `term` is a term as termsOf cuts words, or -1. */
-function termOffset(text: string, folded: string, term: string): number {
-  for (let at = folded.indexOf(term); at !== -1; at = folded.indexOf(term, at + 1)) {
-    // CJK terms are character pairs of the folded text: any occurrence is one.
-    if (isCjkTerm(term) || termsOf(wordAround(text, at, term.length)).includes(term)) return at;
-  }
-  return -1;
-}
-
 /**
- * Where in a long line the excerpt is centred: on the first occurrence (in the line's first MiB)
- * of the matched word the line holds least often, the rarer in the output on a tie, then the
- * next, so an excerpt of a one-line JSON document shows the object holding what was asked, not
- * the first object holding a common word. A word found in none (past the first MiB, or written
- * in a form that folding changes) leaves the row's first matched word.
- */
-async function rarestFocus(
-  reader: TextReader,
-  row: RankedRow,
-  start: number,
-  terms: readonly string[],
-  weights: readonly number[] | undefined,
-): Promise<number> {
-  if (!weights || row.termIndexes.length < 2) return row.focus;
-  const order = row.termIndexes
-    .map((term, i) => ({ term, count: row.termCounts[i]! }))
-    .sort((a, b) => a.count - b.count || weights[b.term]! - weights[a.term]!);
-  const { text } = await reader.readChars(start, start + Math.min(row.chars, FOCUS_SCAN_CHARS));
-  // Lower-casing keeps lengths in all but a few scripts; a shifted offset only moves the excerpt.
-  const folded = text.toLowerCase();
-  for (const { term } of order) {
-    const at = termOffset(text, folded, terms[term]!);
-    if (at !== -1) return at;
-  }
-  return row.focus;
-}
-
-/**
- * A ranked row as a match: its line, or an excerpt around its rarest matched word (`weights`,
- * one per term) or its first.
+ * A ranked row as a match: its line, or an excerpt around the passage where to look for the query
+ * (`rowFocus`: the rarest word's occurrence with the most of the query around it; `weights`, one
+ * per term, decide between words held equally often).
  */
 export async function describeRow(
   output: OpenedOutput,
@@ -253,7 +205,14 @@ export async function describeRow(
   let to = end;
   let focus = row.focus;
   if (row.chars > maxLineChars) {
-    focus = await rarestFocus(reader, row, start, terms, weights);
+    focus = await rowFocus(
+      (from, to) => reader.readChars(from, to),
+      row,
+      start,
+      terms,
+      maxLineChars,
+      weights,
+    );
     const centred = start + focus - Math.floor(maxLineChars / 2);
     from = Math.max(start, Math.min(centred, end - maxLineChars));
     to = from + maxLineChars;
