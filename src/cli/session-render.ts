@@ -128,6 +128,17 @@ function callLine(view: HistoryView, part: Extract<HistoryPart, { type: "tool-ca
   return `→ ${part.toolName} ${args}  [${part.toolCallId}]${child ? `  → sub-agent session ${child.id}` : ""}`;
 }
 
+/**
+ * What a clipped result's "more lines" note adds for a stored output: the command that prints it
+ * whole (`outputs show` prints its record and a synopsis, not its content).
+ *
+ * @example
+ * wholeOutputPointer("out_abc"); // "; the whole output: spillway outputs export out_abc"
+ */
+export function wholeOutputPointer(outputId: string): string {
+  return `; the whole output: spillway outputs export ${outputId}`;
+}
+
 async function resultLines(
   view: HistoryView,
   message: HistoryMessage,
@@ -141,7 +152,7 @@ async function resultLines(
     `── turn ${message.turn} · result of ${part.toolName} [${part.toolCallId}${call ? ` · ${call.status}` : ""}${took}] ` +
     `${await describeRef(view, part.result)}${child ? ` · sub-agent session ${child.id} (${child.status})` : ""}`;
   const ref = part.result;
-  const more = ref.kind === "output" ? `; whole output: spillway outputs show ${ref.outputId}` : "";
+  const more = ref.kind === "output" ? wholeOutputPointer(ref.outputId) : "";
   // A handle message is short by design and is the point of the projection: always whole.
   const whole = view.full || (ref.kind === "output" && ref.shown === "handle");
   const text = await projectedText(view, ref);

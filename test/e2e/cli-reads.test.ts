@@ -1,6 +1,7 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { wholeOutputPointer } from "../../src/cli/session-render.js";
 import { KUBECTL_PODS_YAML, ORDERS_CSV } from "../../src/retrieval/fixtures/record-shapes.js";
 import { LINES, outputsCli, sha, TEXT } from "../helpers/outputs-cli.js";
 
@@ -164,6 +165,13 @@ describe("outputs page and export", () => {
     }
     expect(parts.length).toBeGreaterThan(5);
     expect(Buffer.concat(parts).equals(Buffer.from(content))).toBe(true);
+  });
+
+  it("the command sessions show names for a clipped result prints the output whole", async () => {
+    const id = await putFile("pointed.txt", TEXT);
+    const command = /spillway (.+)$/.exec(wholeOutputPointer(id))![1]!.split(" ");
+    const printed = await ok(command);
+    expect(printed.stdout).toBe(TEXT);
   });
 
   it("exports text and invalid UTF-8 byte for byte; verify says ok", async () => {
