@@ -59,6 +59,16 @@ describe("valueFormsNamed", () => {
     ]);
   });
 
+  it("takes a number's digit count from the question, in English or Japanese", () => {
+    const text = "slip 497048255288 code 4970482552884 at 17:04:11 order 2026112812345678 pin 0042";
+    expect(valuesOf("Which 13-digit code is in the notes?", text)).toEqual(["4970482552884"]);
+    expect(valuesOf("在庫メモの13桁のコードは?", text)).toEqual(["4970482552884"]);
+    expect(valuesOf("The PIN has 4 digits. What is it?", text)).toEqual(["0042"]);
+    // Hexadecimal digits are the digest's form; no count, no number form.
+    expect(valuesOf("Which 12 hex digits follow the slip?", text)).toEqual(["497048255288"]);
+    expect(valueFormsNamed("Which code is in the notes?")).toEqual([]);
+  });
+
   it("finds UUIDs, MAC addresses, e-mail addresses and URLs by the names people use", () => {
     const text =
       "id 314f1889-4839-46b8-af8b-69f97fe6a11f nic 00:1A:2b:3c:4D:5e mail ops.team+alerts@example.co.uk see https://example.com/a?b=1 end";

@@ -113,6 +113,22 @@ function hexForm(question: string): ValueForm | undefined {
   };
 }
 
+/** A count of decimal digits the question gives: "13-digit", "6 digits", "13桁" (Japanese). */
+const STATED_DIGITS = /\b(\d{1,2})[ -]digits?\b|(\d{1,2}) ?桁/i;
+
+/**
+ * The number a question gives the length of ("the 13-digit code", "a 6-digit PIN"): that many
+ * decimal digits, whole. A length of hexadecimal digits is the hexadecimal form's.
+ */
+function digitsForm(question: string): ValueForm | undefined {
+  if (HEX_NAMED.test(question)) return undefined;
+  const stated = STATED_DIGITS.exec(question);
+  if (!stated) return undefined;
+  const length = Number(stated[1] ?? stated[2]);
+  if (length < 2 || length > 40) return undefined;
+  return { name: `${length}-digit number`, pattern: `${START}[0-9]{${length}}${END}` };
+}
+
 /**
  * The kinds of value a question names, in the order above: each one's values have a shape a
  * search for words cannot find ("the IPv6 address" is not in `2001:db8::1`).
@@ -129,5 +145,7 @@ export function valueFormsNamed(question: string): ValueForm[] {
   );
   const hex = hexForm(question);
   if (hex) forms.push(hex);
+  const digits = digitsForm(question);
+  if (digits) forms.push(digits);
   return forms;
 }
