@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,28 +21,58 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+/** True while the build holding `lock` may still be running: its process lives, or it just began. */
+function lockHeld(lock: string): boolean {
+  const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+  // No build takes a quarter of an hour: such a lock is a dead build's whose pid was reused.
+  if (since === undefined || Date.now() - since > 15 * 60_000) return false;
+  let pid = 0;
+  try {
+    pid = Number(readFileSync(join(lock, "pid"), "utf8"));
+  } catch {
+    // Not written yet (the builder is between mkdir and writing it), or the lock is gone.
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return Date.now() - since < 10_000;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /**
- * Builds dist when a source file is newer. One build at a time across test files (a lock
- * directory in the temp dir; a lock older than 2 minutes is a crashed build's and is taken over).
+ * Builds dist when a source file is newer. One build at a time across test files: a lock
+ * directory in the temp dir holding the builder's pid. While it is held, nobody runs the CLI (tsc
+ * writes dist/cli/main.js before the modules it imports, so a fresh-looking binary can still be
+ * half built), and a lock whose process is gone is a crashed build's and is taken over, however
+ * long a build takes on a loaded machine.
  */
 export async function ensureBuilt(): Promise<void> {
   const lock = join(
     tmpdir(),
     `spillway-build-lock-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`,
   );
+  const wait = () => new Promise((done) => setTimeout(done, 200));
   for (;;) {
+    if (lockHeld(lock)) {
+      await wait();
+      continue;
+    }
+    if (existsSync(lock)) {
+      await rm(lock, { recursive: true, force: true }); // a crashed build's
+      continue;
+    }
     const built = existsSync(BIN) ? statSync(BIN).mtimeMs : 0;
     if (built >= newestSource(join(ROOT, "src"))) return;
     try {
       await mkdir(lock);
     } catch {
-      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-      if (since !== undefined && Date.now() - since > 120_000)
-        await rm(lock, { recursive: true, force: true });
-      await new Promise((done) => setTimeout(done, 200));
+      await wait();
       continue;
     }
     try {
+      writeFileSync(join(lock, "pid"), String(process.pid));
       execFileSync(
         process.execPath,
         [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
