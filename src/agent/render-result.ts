@@ -49,6 +49,7 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
     valueKinds: guided(settings, "valueKinds"),
     positionOrder: guided(settings, "positionOrder"),
     repeatNote: guided(settings, "repeatNotes"),
+    shownLinesAreContent: !guided(settings, "readsOnly"),
   };
 }
 
