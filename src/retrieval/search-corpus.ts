@@ -32,8 +32,6 @@ export interface RankedRow extends RowPlace {
   readonly score: number;
   /** Indexes (into the query's terms) of the terms the document holds. */
   readonly termIndexes: number[];
-  /** How often the document holds each of them (same order; at most 65,535). */
-  readonly termCounts: number[];
 }
 
 const INITIAL_ROWS = 1024;
@@ -164,14 +162,7 @@ export class SearchCorpus {
     const width = this.terms.length;
     return order.map((row) => {
       const termIndexes: number[] = [];
-      const termCounts: number[] = [];
-      for (let t = 0; t < width; t++) {
-        const count = this.counts[row * width + t]!;
-        if (count > 0) {
-          termIndexes.push(t);
-          termCounts.push(count);
-        }
-      }
+      for (let t = 0; t < width; t++) if (this.counts[row * width + t]! > 0) termIndexes.push(t);
       return {
         source: this.sources[row]!,
         byteStart: this.starts[row]!,
@@ -180,7 +171,6 @@ export class SearchCorpus {
         window: this.windows[row] === 1,
         score: scores[row]!,
         termIndexes,
-        termCounts,
       };
     });
   }

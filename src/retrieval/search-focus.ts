@@ -10,6 +10,7 @@
  * rarest word: words a query holds by chance (a number inside an id) add up, one rare word does
  * not happen by chance.
  */
+import type { TextReader } from "../store/text-reader.js";
 import type { RankedRow } from "./search-corpus.js";
 import { isCjkTerm, termsOf } from "./search-terms.js";
 
@@ -135,10 +136,10 @@ export function passageFocus(
  * first MiB, or in a form folding changes) keeps its first matched word.
  *
  * @example
- * const focus = await rowFocus(readChars, row, start, terms, 500, weights);
+ * const focus = await rowFocus(reader, row, start, terms, 500, weights);
  */
 export async function rowFocus(
-  readChars: (from: number, to: number) => Promise<{ text: string }>,
+  reader: Pick<TextReader, "readChars">,
   row: RankedRow,
   start: number,
   terms: readonly string[],
@@ -146,7 +147,7 @@ export async function rowFocus(
   weights: readonly number[] | undefined,
 ): Promise<number> {
   if (!weights || row.termIndexes.length < 2) return row.focus;
-  const { text } = await readChars(start, start + Math.min(row.chars, FOCUS_SCAN_CHARS));
+  const { text } = await reader.readChars(start, start + Math.min(row.chars, FOCUS_SCAN_CHARS));
   const words = row.termIndexes.map((term) => terms[term]!);
   const at = passageFocus(
     text,

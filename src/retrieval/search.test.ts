@@ -238,7 +238,7 @@ describe("search: words, not exact text", () => {
     expect(pair.matches[0]!.text).toContain("返品を受付");
   });
 
-  it("centres a long line's excerpt on the passage holding the most of the query", async () => {
+  it("centres a long line's excerpt on its rarest word where most of the query is around it", async () => {
     // Two customers share a name; only the second's e-mail has every word of the query. The
     // name is the line's rarest word, so its first occurrence is the wrong customer's.
     const filler = (i: number) => ({

@@ -205,14 +205,7 @@ export async function describeRow(
   let to = end;
   let focus = row.focus;
   if (row.chars > maxLineChars) {
-    focus = await rowFocus(
-      (from, to) => reader.readChars(from, to),
-      row,
-      start,
-      terms,
-      maxLineChars,
-      weights,
-    );
+    focus = await rowFocus(reader, row, start, terms, maxLineChars, weights);
     const centred = start + focus - Math.floor(maxLineChars / 2);
     from = Math.max(start, Math.min(centred, end - maxLineChars));
     to = from + maxLineChars;

@@ -13,7 +13,7 @@ export interface GgufInfo {
   readonly architecture: string;
   /** `general.name`, when the file has one. */
   readonly name?: string;
-  /** `general.size_label`, e.g. `1.5B`. */
+  /** `general.size_label`: the parameter count as the publisher writes it (`7B`, `500M`). */
   readonly sizeLabel?: string;
   /** Sum of every tensor's elements (embeddings included). */
   readonly parameters: number;
@@ -199,10 +199,10 @@ async function readValue(cursor: FileCursor, type: number): Promise<unknown> {
  * when it is not a GGUF file (or is cut short), MODEL_FILE_NOT_FOUND when it does not exist.
  *
  * @example
- * const info = await readGgufInfo("/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf");
- * info.architecture; // "qwen2"
+ * const info = await readGgufInfo("/models/model-q4_k_m.gguf");
+ * info.architecture; // the `general.architecture` key, e.g. "llama"
  * info.quantization; // "Q4_K_M"
- * info.contextLength; // 32768
+ * info.contextLength; // the trained context, e.g. 8192
  */
 export async function readGgufInfo(path: string): Promise<GgufInfo> {
   let handle: import("node:fs/promises").FileHandle;
