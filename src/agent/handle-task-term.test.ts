@@ -43,14 +43,14 @@ describe("a handle message in a session", () => {
     });
     expect(shown).toHaveLength(2);
     // A resumed run keeps the session's task, its first prompt: its handle message searches
-    // for those words too. The one line holding them is shown labelled as a place to check,
+    // for those words too. The one line holding them is shown labelled as a line to check,
     // and the example calls carry the task's words.
     for (const text of shown) {
       expect(text).toContain(
-        "A search of it for the words of your task found these lines (best first). They are where to look, not the answer",
+        "A search of it for the words of your task found these lines (best first). One of them may answer your task",
       );
       // Only that line: the words every line holds ("order") are no reason to show one.
-      const found = text.split("check them against what your task asks.\n")[1]!.split("\n\n")[0];
+      const found = text.split("read more when none does.\n")[1]!.split("\n\n")[0];
       expect(found).toBe("  1235| WARN order=ord_7731xk refund=ANS-1");
       expect(text).toContain('mode="search", query="ord_7731xk refund")');
       expect(text).toContain('mode="grep", pattern="ord_7731xk", context=2)');

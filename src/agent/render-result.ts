@@ -49,7 +49,6 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
     valueKinds: guided(settings, "valueKinds"),
     positionOrder: guided(settings, "positionOrder"),
     repeatNote: guided(settings, "repeatNotes"),
-    shownLinesAreContent: !guided(settings, "readsOnly"),
   };
 }
 

@@ -15,7 +15,6 @@ export const GUIDANCE_SWITCHES = [
   "valueKinds",
   "positionOrder",
   "evidenceQuotes",
-  "readsOnly",
   "repeatNotes",
   "finalTurn",
   "reportGuards",
@@ -36,8 +35,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "the handle message's task search ranks lines by the task words they hold, equal ones in the order of the output (latest first when the task asks for the last)",
   evidenceQuotes:
     "the final turn's quote of what the session's reads and handle messages showed about the task, compacted turns included",
-  readsOnly:
-    "the handle message says the output's content is not in the message and a report holds only what reads return (off: it says the lines it shows are the output's own, which a report may use)",
   repeatNotes:
     "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads; a tool call returning what the same call returned says so instead of repeating the handle message",
   finalTurn: "the last turn requires the final report by name",

@@ -167,28 +167,28 @@ function recordRows(id: string, record: MatchRecord, foundLines: readonly number
 }
 
 /**
- * The message's first words after its size, as the `readsOnly` switch has them: on, the content
- * is said not to be in the message and only reads count, though the message shows some of its
- * lines; off, those lines are said to be what they are, the output's own, which a report may use
- * (the report guards already count them as content: SW-25).
+ * The message's first words after its size: the lines it shows are the output's own, exactly as
+ * they are in it, which a report may use (the report guards count them as content: SW-25). On
+ * fresh live tasks, a message saying instead that the content was not in it, though it showed
+ * lines of it, answered no better and cost more tokens (decision SW-38).
  */
-const READS_ONLY_HEAD = [
-  "It is too large to show here, so its content is NOT in this message. Do not guess it:",
-  "read it with get_tool_output, and report only what those reads return.",
-];
 const SHOWN_LINES_HEAD = [
   "It is too large to show whole: the lines below are some of its lines, exactly as they are in it, with their numbers, and get_tool_output reads the rest.",
   "Report only what the output's lines say (these or those you read), never a guess.",
 ];
+/** A binary output shows no lines: its content is only what reads return. */
+const BINARY_HEAD = [
+  "It is too large to show here, so its content is NOT in this message. Do not guess it:",
+  "read it with get_tool_output, and report only what those reads return.",
+];
 /** The first words of the task search's section, whatever the switch says after them. */
 export const TASK_SEARCH_HEAD =
   "A search of it for the words of your task found these lines (best first).";
-const READS_ONLY_SEARCH_LABEL = `${TASK_SEARCH_HEAD} They are where to look, not the answer: check them against what your task asks.`;
 const SHOWN_SEARCH_LABEL = `${TASK_SEARCH_HEAD} One of them may answer your task: check it against what your task asks, and read more when none does.`;
 
 /**
- * The task search's best lines, labelled as what they are: places to check (with `readsOnly`
- * off, lines of the output one of which may answer the task, to be checked), not the answer. The
+ * The task search's best lines, labelled as what they are: lines of the output, one of which may
+ * answer the task, to be checked against it. The
  * best comes inside its record when it has one; lines that record holds are not repeated. With
  * `wholeBest`, when the best line is its own record (a JSON-lines event, a long log line), the
  * lines share a record's bound instead of each being cut short: the fields beside the one a line
@@ -199,7 +199,6 @@ function searchLines(
   search: TaskSearch,
   best: MatchRecord | undefined,
   wholeBest: boolean,
-  shownAsContent: boolean,
 ): string[] {
   if (search.matches.length === 0) return [];
   const inBest = search.matches.map((m, i) =>
@@ -213,7 +212,7 @@ function searchLines(
       : SYNOPSIS_LINE_CHARS;
   return [
     "",
-    shownAsContent ? SHOWN_SEARCH_LABEL : READS_ONLY_SEARCH_LABEL,
+    SHOWN_SEARCH_LABEL,
     ...(best ? recordRows(id, best, found) : []),
     ...rest.map((m) => searchRow(m, rowChars)),
   ];
@@ -269,11 +268,6 @@ export interface HandleGuidance {
    * same bytes, and leave out what its message already showed (the `repeatNotes` switch).
    */
   readonly repeatNote?: boolean;
-  /**
-   * Say that the lines the message shows are the output's own, which a report may use, rather
-   * than that its content is not in the message (the `readsOnly` switch off).
-   */
-  readonly shownLinesAreContent?: boolean;
 }
 
 /** What the handle message draws on besides the output: the task, the call's own story, the switches. */
@@ -316,10 +310,9 @@ export async function defaultHandleMessage(
     record.kind === "binary"
       ? `${number(record.byteSize)} bytes of binary${record.mediaType ? ` ${record.mediaType}` : ""}`
       : `${number(record.byteSize)} bytes, ${number(record.lineCount)} lines, ~${number(record.tokenEstimate)} tokens, kind ${record.kind}`;
-  const shownAsContent = options.shownLinesAreContent === true && record.kind !== "binary";
   const head = [
     `[spillway] The output of ${record.toolName} is stored whole as ${id} (${size}).`,
-    ...(shownAsContent ? SHOWN_LINES_HEAD : READS_ONLY_HEAD),
+    ...(record.kind === "binary" ? BINARY_HEAD : SHOWN_LINES_HEAD),
     ...(liftedArguments && liftedArguments.length > 0
       ? [
           `Your call asked for part of it (${liftedArguments.join(", ")}); the tool was read whole instead, so nothing it holds is out of reach.`,
@@ -360,7 +353,7 @@ export async function defaultHandleMessage(
   if (earlier) return [...repeatHead(record, earlier), "", "Read it with:", ...calls].join("\n");
   return [
     ...head,
-    ...(search ? searchLines(id, search, best, options.taskRecord === true, shownAsContent) : []),
+    ...(search ? searchLines(id, search, best, options.taskRecord === true) : []),
     "",
     "Read it with:",
     ...calls,

@@ -45,7 +45,7 @@ describe("the handle message's search for the task", () => {
     expect(searchSection(message)).toContain(
       "2212| 2026-03-14T09:12:00Z NOTE [boot] BOOT-MARKER-ALPHA reached",
     );
-    expect(message).toContain("They are where to look, not the answer");
+    expect(message).toContain("One of them may answer your task: check it against");
     expect(exampleValues(message)[0]).toMatch(/^(boot marker|marker boot)/);
     expect(message).toContain('slice={"line_start": 2202, "line_end": 2222}');
   });

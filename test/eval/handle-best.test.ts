@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { bestResult } from "../../eval/handle-best.js";
 
 const HEADER =
-  "A search of it for the words of your task found these lines (best first). They are where to look, not the answer: check them against what your task asks.";
+  "A search of it for the words of your task found these lines (best first). One of them may answer your task: check it against what your task asks, and read more when none does.";
 
 describe("bestResult", () => {
   it("is the record the best line was found in, not the lines after it", () => {

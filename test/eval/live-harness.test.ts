@@ -80,7 +80,7 @@ describe("eval:live harness", () => {
       for (const e of of(policy))
         expect(e, `${policy} ${e.taskId}`).toMatchObject({ correct: false, invented: false });
     // What each policy showed is in the transcript: the handle message, the persisted output, the cut.
-    expect(of("spillway")[0]!.transcript[0]!.shown).toContain("get_tool_output(");
+    expect(of("spillway")[0]!.transcript[0]!.shown).toContain("get_tool_output reads the rest");
     expect(of("claude-code")[0]!.transcript[0]!.shown).toContain("<persisted-output>");
     expect(of("paging")[0]!.transcript[0]!.shown).toContain(
       "Call get_continuation with tool_call_id=",
