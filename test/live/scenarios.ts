@@ -2,9 +2,10 @@
  * The live scenarios: every seed-000 `tool_output` mode, every `get_tool_output` mode,
  * `get_continuation` paging, a slow tool that goes async then `wait_for_tool_output`, and an
  * async sub-agent. The prompt asks as a person would (the get_tool_output scenarios name neither
- * the mode nor a pattern) and never gives the answer; a scenario passes only
- * when the answer is in the final report AND a retrieval call's result (as the model was
- * shown it) held it.
+ * the mode nor a pattern) and never gives the answer. A scenario passes only when the answer is
+ * in the final report AND a tool result, as the model was shown it, held it: the handle message
+ * counts, because its search for the task may show the very line asked for. A scenario that
+ * names a strategy (`mustShow`) needs a retrieval call's result that showed both.
  */
 import { buildReport, incidentLog, numberedLines, ordersJson, token } from "./scenario-data.js";
 
