@@ -134,4 +134,48 @@ describe("readWhole", () => {
     expect(part).toMatchObject({ text: "not in the whole" });
     expect(released).toBe(1);
   });
+
+  it("recognizes a part whose line breaks the server normalized (a CRLF file's last lines)", async () => {
+    const crlf = `${LINES.join("\r\n")}\r\n`;
+    // As the MCP filesystem server's `tail` does: breaks normalized to \n, the whole read as is.
+    const run = async (args: unknown): Promise<ToolOutcome> => {
+      const { tail } = args as { tail?: number };
+      const text = tail ? LINES.slice(-tail).join("\n") : crlf;
+      return { type: "content", text, isError: false };
+    };
+    const outcome = await readWhole(FILE_SCHEMA, { path: "a", tail: 10 }, run);
+    expect(outcome).toMatchObject({ text: crlf, lifted: { arguments: ["tail"] } });
+  });
+
+  it("recognizes it in a CRLF stream whose pieces split a \\r\\n, and not a part it lacks", async () => {
+    const crlf = LINES.join("\r\n");
+    const streamOf = (text: string, piece: number): TextStream => ({
+      byteLength: Buffer.byteLength(text),
+      async *chunks() {
+        for (let i = 0; i < text.length; i += piece) yield text.slice(i, i + piece);
+      },
+      release: async () => {},
+    });
+    // Every piece boundary falls somewhere else in "line N\r\n" for one of these sizes.
+    for (const piece of [5, 6, 7, 8, 9]) {
+      const run =
+        (part: string) =>
+        async (args: unknown): Promise<ToolOutcome> => ({
+          type: "content",
+          text: (args as { tail?: number }).tail ? part : streamOf(crlf, piece),
+          isError: false,
+        });
+      const tail = LINES.slice(-3).join("\n");
+      const found = await readWhole(FILE_SCHEMA, { path: "a", tail: 3 }, run(tail));
+      expect(found.type === "content" && found.lifted?.arguments, `pieces of ${piece}`).toEqual([
+        "tail",
+      ]);
+      const middle = "line 250\nline 251\nline 252";
+      const inside = await readWhole(FILE_SCHEMA, { path: "a", tail: 3 }, run(middle));
+      expect(inside.type === "content" && inside.lifted?.arguments).toEqual(["tail"]);
+      const joined = "line 250line 251";
+      const absent = await readWhole(FILE_SCHEMA, { path: "a", tail: 3 }, run(joined));
+      expect(absent).toMatchObject({ text: joined });
+    }
+  });
 });

@@ -50,18 +50,29 @@ export function declaredReadOnly(definition: JsonSchema): boolean {
   );
 }
 
-/** Whether `whole` holds `part` (read piece by piece when it is a stream; the piece boundaries overlap). */
+/** Line breaks as a line feed: `\r\n` and a lone `\r` alike. */
+const lineFeeds = (text: string) => text.replace(/\r\n?/g, "\n");
+
+/**
+ * Whether `whole` holds `part`, whatever line breaks each was written with: a server may
+ * normalize the breaks of the part it cuts (the last lines of a CRLF file, returned with line
+ * feeds) and not those of the whole. A stream is read piece by piece, the boundaries overlapping,
+ * a piece's final `\r` held back until the next shows whether a `\n` follows it.
+ */
 async function holds(whole: string | TextStream, part: string): Promise<boolean> {
-  const needle = part.trim();
+  const needle = lineFeeds(part.trim());
   if (needle === "") return true;
-  if (!isTextStream(whole)) return whole.includes(needle);
+  if (!isTextStream(whole)) return lineFeeds(whole).includes(needle);
   let carried = "";
   for await (const piece of whole.chunks()) {
-    const text = carried + piece;
+    const raw = carried + piece;
+    const held = raw.endsWith("\r") ? 1 : 0;
+    const text = lineFeeds(raw.slice(0, raw.length - held));
     if (text.includes(needle)) return true;
-    carried = text.slice(Math.max(0, text.length - needle.length + 1));
+    carried =
+      text.slice(Math.max(0, text.length - needle.length + 1)) + raw.slice(raw.length - held);
   }
-  return false;
+  return lineFeeds(carried).includes(needle);
 }
 
 const lengthOf = (text: string | TextStream | undefined) =>

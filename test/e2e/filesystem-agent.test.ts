@@ -29,7 +29,7 @@ function filesystemServer(root: string) {
 }
 
 /** Writes a log of about `bytes` with the needle as its middle line; returns its SHA-256. */
-async function writeLog(path: string, bytes: number): Promise<string> {
+async function writeLog(path: string, bytes: number, lineBreak = "\n"): Promise<string> {
   await mkdir(dirname(path), { recursive: true });
   const hash = createHash("sha256");
   const out = createWriteStream(path);
@@ -44,8 +44,8 @@ async function writeLog(path: string, bytes: number): Promise<string> {
   for (let i = 0; written < bytes; i++) {
     const line =
       !planted && written >= bytes / 2
-        ? `${NEEDLE}\n`
-        : `2026-03-14T09:${String(Math.floor(i / 6000) % 60).padStart(2, "0")}:00.${String(i % 1000).padStart(3, "0")}Z INFO [api-gateway] request_id=req_${i.toString(16)} path=/v1/orders status=200 duration_ms=${i % 97}\n`;
+        ? `${NEEDLE}${lineBreak}`
+        : `2026-03-14T09:${String(Math.floor(i / 6000) % 60).padStart(2, "0")}:00.${String(i % 1000).padStart(3, "0")}Z INFO [api-gateway] request_id=req_${i.toString(16)} path=/v1/orders status=200 duration_ms=${i % 97}${lineBreak}`;
     if (line.startsWith(NEEDLE)) planted = true;
     await write(line);
     written += line.length;
@@ -61,10 +61,11 @@ async function setup(
   surface: string,
   bytes: number,
   settings: Record<string, unknown> = {},
+  lineBreak = "\n",
 ) {
   const fixture = await agentFixture(respond);
   const root = join(fixture.dir, "files");
-  const sha256 = await writeLog(join(root, "app.log"), bytes);
+  const sha256 = await writeLog(join(root, "app.log"), bytes, lineBreak);
   const agent = await fixture.agent("triage", {
     mcpServers: { fs: filesystemServer(root) },
     maxTurns: 80,
@@ -236,13 +237,14 @@ describe("server-filesystem, a partial read", () => {
     };
 
   /** A session over a 2 MB app.log whose model reads its last lines, then reports them. */
-  async function tailSession(extra: Record<string, unknown> = {}) {
+  async function tailSession(extra: Record<string, unknown> = {}, lineBreak = "\n") {
     let root = "";
     const session = await setup(
       tailThenReport(() => root),
       "get_tool_output",
       2 * 1024 * 1024,
       extra,
+      lineBreak,
     );
     root = session.root;
     const result = await runAgent({
@@ -263,6 +265,14 @@ describe("server-filesystem, a partial read", () => {
     );
     const record = await expectStoredWhole(fixture, result.sessionId, sha256, 2 * 1024 * 1024);
     expect(JSON.parse(record.toolArgs)).toEqual({ path: join(root, "app.log") });
+  }, 120_000);
+
+  it("runs it whole for a CRLF file too, whose last lines the server returns with line feeds", async () => {
+    const { fixture, sha256, result } = await tailSession({}, "\r\n");
+    expect(result.status).toBe("completed");
+    const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
+    expect(handle).toContain("the tool was read whole instead");
+    await expectStoredWhole(fixture, result.sessionId, sha256, 2 * 1024 * 1024);
   }, 120_000);
 
   it("returns the part asked for with guidance.wholeReads off", async () => {
