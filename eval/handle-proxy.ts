@@ -4,7 +4,9 @@
  * would be shown first, with the task known; it counts the tasks whose expected value (or an
  * accepted spelling) that message already holds. A model can still fail to report a value it was
  * shown, and can find one it was not, so this bounds nothing: it says where the guidance points,
- * in seconds rather than hours, and an ablation's difference shows task by task.
+ * in seconds rather than hours, and an ablation's difference shows task by task. It also plays
+ * the search a model makes with its question as the query (handle-search.ts), and counts the
+ * tasks whose value is in its best result and in its answer.
  *
  *   npm run eval:handles -- --tasks 90                       # a fresh seed, printed
  *   npm run eval:handles -- --seed 223151 --ablate valueKinds --json
@@ -16,6 +18,7 @@ import { join } from "node:path";
 import { openSqliteOutputStore } from "../src/store/sqlite-output-store.js";
 import { defaultHandleMessage, type HandleOptions } from "../src/surfaces/handle-message.js";
 import { bestResult } from "./handle-best.js";
+import { searchByQuestion } from "./handle-search.js";
 import { drawTasks, freshSeed } from "./tasks/draw.js";
 import type { LiveTask } from "./tasks/types.js";
 
@@ -60,8 +63,15 @@ function parse(argv: readonly string[]) {
   return { seed: seed ?? freshSeed(), tasks, ablate, json };
 }
 
-/** The handle message a session with this task is shown for the task's file. */
-async function handleFor(task: LiveTask, options: HandleOptions, home: string): Promise<string> {
+/**
+ * The handle message a session with this task is shown for the task's file, and the search of
+ * that file by the task's question.
+ */
+async function handleFor(
+  task: LiveTask,
+  options: HandleOptions,
+  home: string,
+): Promise<{ message: string; search?: { best: string; answer: string } }> {
   const store = await openSqliteOutputStore({ home });
   try {
     const scope = { sessionId: "ses_handles" };
@@ -73,10 +83,12 @@ async function handleFor(task: LiveTask, options: HandleOptions, home: string): 
       },
       task.text,
     );
-    return await defaultHandleMessage(record, store, scope, 5, {
+    const message = await defaultHandleMessage(record, store, scope, 5, {
       ...options,
       taskText: task.question,
     });
+    if (task.question.trim() === "") return { message };
+    return { message, search: await searchByQuestion(store, record, scope, task.question) };
   } finally {
     await store.close();
   }
@@ -95,14 +107,20 @@ const options: HandleOptions = {
 const byKind = new Map<string, { shown: number; best: number; tasks: number }>();
 const shownIds: string[] = [];
 const bestIds: string[] = [];
+const searchBestIds: string[] = [];
+const searchIds: string[] = [];
 let chars = 0;
 for (const task of drawTasks({ seed, count: tasks })) {
   const home = mkdtempSync(join(tmpdir(), "spillway-handles-"));
   try {
-    const message = on("taskSearch")
-      ? await handleFor(task, options, home)
-      : await handleFor({ ...task, question: "" }, options, home);
+    const { message, search } = await handleFor(
+      on("taskSearch") ? task : { ...task, question: "" },
+      options,
+      home,
+    );
     const values = [task.expected, ...task.accepted];
+    if (search && values.some((value) => search.best.includes(value))) searchBestIds.push(task.id);
+    if (search && values.some((value) => search.answer.includes(value))) searchIds.push(task.id);
     const shown = values.some((value) => message.includes(value));
     const best = bestResult(message).join("\n");
     const inBest = values.some((value) => best.includes(value));
@@ -134,7 +152,11 @@ process.stdout.write(
       ", ",
     )}); ${chars} characters in all${ablate.length > 0 ? `; off: ${ablate.join(", ")}` : ""}\n`,
 );
+if (on("taskSearch"))
+  process.stdout.write(
+    `get_tool_output's search with the question as its query: the expected value in its best result on ${searchBestIds.length} of ${tasks} tasks, in its answer on ${searchIds.length}\n`,
+  );
 if (json)
   process.stdout.write(
-    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, best: bestIds.length, chars, kinds, shownIds, bestIds })}\n`,
+    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, best: bestIds.length, searchBest: searchBestIds.length, searchAnswer: searchIds.length, chars, kinds, shownIds, bestIds, searchBestIds, searchIds })}\n`,
   );

@@ -1,6 +1,7 @@
 /**
  * `npm run eval:handles` (eval/handle-proxy.ts): the handle message of each task, checked for
- * the expected value, with a switch off on demand; a bad flag names what would be valid.
+ * the expected value, with a switch off on demand, and the search by the task's question; a bad
+ * flag names what would be valid.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -20,6 +21,12 @@ describe("eval:handles", () => {
     // Whether it is in the search's best result is counted apart, never more often than shown.
     expect(lastJson(on.stdout).best).toBeLessThanOrEqual(1);
     expect(on.stdout).toContain("in the search's best result:");
+    // The search a model makes with its question as the query holds no word of the address:
+    // only the handle message's search for the kind of value finds it.
+    expect(on.stdout).toContain(
+      "get_tool_output's search with the question as its query: the expected value in its best result on 0 of 1 tasks, in its answer on 0",
+    );
+    expect(lastJson(on.stdout)).toMatchObject({ searchBest: 0, searchAnswer: 0 });
     const off = await run("npx", [...cli, "--ablate", "valueKinds"]);
     expect(off.stdout).toContain("890999-01 app-log/pattern: not shown");
     expect(lastJson(off.stdout)).toMatchObject({ shown: 0, ablate: ["valueKinds"] });

@@ -1,0 +1,43 @@
+/**
+ * The model's first read a proxy can play without a model: `get_tool_output`'s search of the
+ * task's file by the task's own words, as a model that copies its question into `query` makes
+ * it. The best result is the search with `max_results: 1` (the best line inside its record);
+ * the answer is the search with its default count, within a read's budget.
+ */
+import type { OutputRecord, OutputStore, ReadScope } from "../src/store/output-store.js";
+import { createGetToolOutputSurface } from "../src/surfaces/get-tool-output.js";
+import type { SurfaceContext } from "../src/surfaces/surface.js";
+
+/** Characters a read's answer may take (a small model's budget in the live benchmark's window). */
+const READ_CHARS = 8_000;
+
+/**
+ * The best result and the whole answer of a search of `record` by `question`.
+ *
+ * @example
+ * const { best, answer } = await searchByQuestion(store, record, scope, task.question);
+ */
+export async function searchByQuestion(
+  outputs: OutputStore,
+  record: OutputRecord,
+  scope: ReadScope,
+  question: string,
+): Promise<{ best: string; answer: string }> {
+  const surface = createGetToolOutputSurface({ synopsisLines: 5 });
+  const context: SurfaceContext = {
+    outputs,
+    scope,
+    maxChars: READ_CHARS,
+    tokenizer: "o200k_base",
+    outputOfToolCall: async () => undefined,
+  };
+  const search = async (extra: Record<string, unknown>) =>
+    (
+      await surface.execute(
+        "get_tool_output",
+        { id: record.id, mode: "search", query: question, ...extra },
+        context,
+      )
+    ).text;
+  return { best: await search({ max_results: 1 }), answer: await search({}) };
+}
