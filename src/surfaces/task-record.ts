@@ -9,9 +9,9 @@
 import type { MatchRecord } from "../retrieval/record-types.js";
 import { outerRecord, recordAround } from "../retrieval/records.js";
 import type { SearchMatch } from "../retrieval/search.js";
-import { foldText, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { isBareSearchRecord, searchMatchAt } from "./get-tool-output/match-records.js";
+import { termWeight, withHeader } from "./record-weight.js";
 import { compoundWords, leadGroup, type TaskSearch, wholeWordTest } from "./task-search.js";
 
 /** Bounds of the record shown around the task search's best line (the rest is named by slice). */
@@ -19,26 +19,6 @@ export const TASK_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
 
 /** Enclosing records tried past the innermost one, at most. */
 const MAX_LEVELS_OUT = 4;
-
-/** The distinct terms of a text, folded as the search folds them. */
-const termSet = (text: string) => new Set(termsOf(text).map(foldText));
-
-/**
- * How much of the task some text holds: the summed weights of the distinct task terms in it
- * (less the terms `except` holds), so a rare word of the task counts more than a common one.
- *
- * @example
- * taskWeight("kind: Pod\nreason: OOMKilled", new Map([["pod", 0.4], ["killed", 2.1]])) // 2.5
- */
-function taskWeight(text: string, terms: ReadonlyMap<string, number>, except = ""): number {
-  const excluded = termSet(except);
-  let total = 0;
-  for (const term of termSet(text)) if (!excluded.has(term)) total += terms.get(term) ?? 0;
-  return total;
-}
-
-/** A record's text with its header's names: what it holds of the task. */
-const withHeader = (record: MatchRecord) => `${record.header?.text ?? ""}\n${record.text}`;
 
 /** A search line, its record, and its rank key. */
 interface Candidate {
@@ -100,8 +80,8 @@ export async function rankedByRecord(
         record: bare ? undefined : inner,
         group,
         // The header's names the row does not hold, as if they were in it.
-        score: match.score + (header ? taskWeight(header, terms, match.text) : 0),
-        recordWeight: inner ? taskWeight(withHeader(inner), terms) : 0,
+        score: match.score + (header ? termWeight(header, terms, match.text) : 0),
+        recordWeight: inner ? termWeight(withHeader(inner), terms) : 0,
         index,
       });
     }
@@ -145,7 +125,7 @@ async function widened(
     const outer = await outerRecord(opened, inner, position, TASK_RECORD);
     // An enclosing record over the bounds would show only the part around the line.
     if (!outer || outer.clipped) break;
-    const outerWeight = taskWeight(withHeader(outer), terms);
+    const outerWeight = termWeight(withHeader(outer), terms);
     if (outerWeight > weight) {
       chosen = outer;
       weight = outerWeight;

@@ -1,15 +1,18 @@
 import { SpillwayError } from "../../core/errors.js";
+import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS } from "../../retrieval/search.js";
 import { searchSession } from "../../retrieval/search-session.js";
 import { renderSessionSearch } from "../render-search.js";
 import type { SurfaceContext } from "../surface.js";
 import { readerFor, withOpened } from "./read.js";
 import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
 import { renderSearchRecords } from "./search-records.js";
+import { tiesByRecord } from "./search-ties.js";
 
 /**
  * mode="search": the lines that best match the query's words, best first; with an id in that
- * output, each inside its record (search-records.ts); without one, in every output of the
- * session (those out of the context included).
+ * output, each inside its record (search-records.ts), equal lines ordered by how much of the
+ * query their records hold (search-ties.ts); without one, in every output of the session (those
+ * out of the context included).
  */
 export async function searchMode(
   args: GetToolOutputArgs,
@@ -30,10 +33,22 @@ export async function searchMode(
   };
   if (args.id !== undefined) {
     const id = args.id;
-    const result = await readerFor(id, context)({ mode: "search", ...request });
-    return withOpened(id, context, (opened) =>
-      renderSearchRecords(result, opened, context.maxChars),
-    );
+    const keep = args.max_results ?? DEFAULT_SEARCH_RESULTS;
+    // Every line the search keeps is ranked, so equal lines past the cut can be weighed by their
+    // records (search-ties.ts); a count out of range goes as given, for the search's own error.
+    const valid = Number.isInteger(keep) && keep >= 1 && keep <= MAX_SEARCH_RESULTS;
+    const result = await readerFor(
+      id,
+      context,
+    )({
+      mode: "search",
+      ...request,
+      ...(valid ? { maxResults: MAX_SEARCH_RESULTS } : {}),
+    });
+    return withOpened(id, context, async (opened) => {
+      const matches = await tiesByRecord(opened, result, keep);
+      return renderSearchRecords({ ...result, matches }, opened, context.maxChars);
+    });
   }
   if (!("sessionId" in context.scope)) {
     throw new SpillwayError(
