@@ -7,7 +7,7 @@ import type { McpServerHandshake } from "../providers/mcp/index.js";
 /** The gateway's own instructions to the client's model. */
 export const GATEWAY_INSTRUCTIONS =
   "Tool results pass through spillway, which stores every one whole. A result too large to show is replaced by a " +
-  "message naming its output id (out_…): its content is NOT in that message, so read it with get_tool_output " +
+  "message naming its output id (out_…) that shows only some of its lines: read the rest with get_tool_output " +
   "(search, grep, slice, page, json) instead of guessing. Pass a stored output into another tool's argument as " +
   '"spillway://outputs/<id>" and the exact content is sent in its place.';
 

@@ -282,13 +282,14 @@ export interface HandleOptions extends HandleGuidance {
  * The head of the message for a call that returned what an earlier identical call did: the
  * earlier message's search lines and synopsis are already in the context (or were compacted
  * out of it with the turn), and calling the tool again only brings them back, so it keeps
- * only what to do next (SW-35).
+ * only what to do next (SW-35). Like the first message, it says the lines shown are the
+ * output's own (SW-38).
  */
 function repeatHead(record: OutputRecord, earlier: OutputRecord): string[] {
   return [
     `[spillway] ${record.toolName} returned the same output as for an earlier call, byte for byte: it is stored whole again as ${record.id}, the same as ${earlier.id}.`,
-    "Its content is still NOT in your context, and calling the tool again brings back only this message. Do not guess it:",
-    "read it with get_tool_output, and report only what those reads return.",
+    "Calling the tool again brings back only this message; get_tool_output reads the output's lines.",
+    "Report only what the output's lines say, never a guess.",
   ];
 }
 

@@ -53,6 +53,11 @@ describe("a call that returns what an earlier identical call returned", () => {
     expect(again.split("\n")[0]).toBe(
       `[spillway] fs__read_text_file returned the same output as for an earlier call, byte for byte: it is stored whole again as ${later.id}, the same as ${earlier.id}.`,
     );
+    // As the first message does (SW-38), it never says the output's lines are not shown.
+    expect(again.split("\n")[1]).toBe(
+      "Calling the tool again brings back only this message; get_tool_output reads the output's lines.",
+    );
+    expect(again).not.toContain("NOT in");
     expect(again).toContain(`get_tool_output(id="${later.id}", mode="search", query=`);
     expect(again).not.toContain("First lines:");
     expect(again).not.toContain("found these lines");
