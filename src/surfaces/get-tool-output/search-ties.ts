@@ -1,6 +1,6 @@
 /**
  * A search's equal lines ordered by their records (SW-39 in docs/architecture.md). BM25 scores a
- * line by itself, so the same line in many records (`nodeName: node-kcckw` in eight pods) ties,
+ * line by itself, so the same line in many records (`nodeName: node-a` in every pod on that node) ties,
  * and the order of the text decides which record is shown first. The record that also holds the
  * query's other words (the pod of `app: billing` whose `podIP` was asked for) is the one the
  * query is about, so among lines of the same score, the one whose record holds more of the
@@ -17,7 +17,7 @@ import { termWeight, withHeader } from "../record-weight.js";
 import { searchMatchAt } from "./match-records.js";
 
 /** Equal lines whose records are weighed, at most (each is a read around the line). */
-export const MAX_TIED_RECORDS = 30;
+const MAX_TIED_RECORDS = 30;
 /** Bounds of a record weighed (the task search's record bounds). */
 const WEIGHED_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
 
