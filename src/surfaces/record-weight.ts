@@ -6,6 +6,9 @@
 import type { MatchRecord } from "../retrieval/record-types.js";
 import { foldText, termsOf } from "../retrieval/search-terms.js";
 
+/** Bounds of a record weighed or shown around a search line (the rest is named by slice). */
+export const WEIGHED_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
+
 /** The distinct terms of a text, folded as the search folds them. */
 const termSet = (text: string) => new Set(termsOf(text).map(foldText));
 

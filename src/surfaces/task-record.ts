@@ -11,11 +11,11 @@ import { outerRecord, recordAround } from "../retrieval/records.js";
 import type { SearchMatch } from "../retrieval/search.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { isBareSearchRecord, searchMatchAt } from "./get-tool-output/match-records.js";
-import { termWeight, withHeader } from "./record-weight.js";
+import { termWeight, WEIGHED_RECORD, withHeader } from "./record-weight.js";
 import { compoundWords, leadGroup, type TaskSearch, wholeWordTest } from "./task-search.js";
 
 /** Bounds of the record shown around the task search's best line (the rest is named by slice). */
-export const TASK_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
+export const TASK_RECORD = WEIGHED_RECORD;
 
 /** Enclosing records tried past the innermost one, at most. */
 const MAX_LEVELS_OUT = 4;

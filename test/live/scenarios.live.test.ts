@@ -100,14 +100,14 @@ interface Outcome {
 const outcomes: Outcome[] = [];
 
 /**
- * The texts the named tools' calls returned (every tool's without names), as the model was shown
- * them: rendered as `spillway sessions show` renders them, with the session's task, so a handle
- * message holds the lines its search for the task showed.
+ * Every tool result of the sessions, with its tool, as the model was shown it: rendered as
+ * `spillway sessions show` renders them, with the session's task, so a handle message holds the
+ * lines its search for the task showed.
  */
-async function shownTexts(home: string, sessionIds: string[], tools?: readonly string[]) {
+async function shownTexts(home: string, sessionIds: string[]) {
   const stores = await openSqliteStores({ home });
   try {
-    const texts: string[] = [];
+    const texts: { toolName: string; text: string }[] = [];
     for (const sessionId of sessionIds) {
       const session = await stores.history.getSession(sessionId);
       const context = viewerRenderContext(
@@ -117,8 +117,11 @@ async function shownTexts(home: string, sessionIds: string[], tools?: readonly s
       );
       for (const message of await stores.history.messages(sessionId)) {
         for (const part of message.parts) {
-          if (part.type !== "tool-result" || (tools && !tools.includes(part.toolName))) continue;
-          texts.push(await projectedResultText(context, part.result));
+          if (part.type !== "tool-result") continue;
+          texts.push({
+            toolName: part.toolName,
+            text: await projectedResultText(context, part.result),
+          });
         }
       }
     }
@@ -199,10 +202,14 @@ async function play(scenario: Scenario, seed: number, model: string): Promise<Ou
     },
   });
   const answer = scenario.answer(seed);
-  const retrieved = (await shownTexts(home, sessions, scenario.retrieval)).some(
-    (text) => text.includes(answer) && (!scenario.mustShow || text.includes(scenario.mustShow)),
+  const results = await shownTexts(home, sessions);
+  const retrieved = results.some(
+    ({ toolName, text }) =>
+      scenario.retrieval.includes(toolName) &&
+      text.includes(answer) &&
+      (!scenario.mustShow || text.includes(scenario.mustShow)),
   );
-  const shown = (await shownTexts(home, sessions)).some((text) => text.includes(answer));
+  const shown = results.some(({ text }) => text.includes(answer));
   const inReport = (result.report ?? "").includes(answer);
   const calls = await callsOf(home, result.sessionId);
   return {

@@ -13,13 +13,11 @@
 import { recordAround } from "../../retrieval/records.js";
 import type { SearchMatch, SearchResult } from "../../retrieval/search.js";
 import type { OpenedOutput } from "../../store/output-store.js";
-import { termWeight, withHeader } from "../record-weight.js";
+import { termWeight, WEIGHED_RECORD, withHeader } from "../record-weight.js";
 import { searchMatchAt } from "./match-records.js";
 
 /** Equal lines whose records are weighed, at most (each is a read around the line). */
 const MAX_TIED_RECORDS = 30;
-/** Bounds of a record weighed (the task search's record bounds). */
-const WEIGHED_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
 
 /**
  * The matches with each run of equal scores ordered by how much of the query their records hold
