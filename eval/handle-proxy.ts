@@ -88,7 +88,12 @@ async function handleFor(
       taskText: task.question,
     });
     if (task.question.trim() === "") return { message };
-    return { message, search: await searchByQuestion(store, record, scope, task.question) };
+    return {
+      message,
+      search: await searchByQuestion(store, record, scope, task.question, {
+        positionOrder: options.positionOrder === true,
+      }),
+    };
   } finally {
     await store.close();
   }

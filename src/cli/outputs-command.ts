@@ -124,6 +124,13 @@ export function addOutputsCommand(program: Command): void {
     .argument("[query]", 'the words to find, any language, e.g. "boot marker"')
     .option("--session <id>", "search every output of this session instead of one")
     .option(`--max ${N}`, "lines to show (1-100, default 10)", integer(1, 100))
+    .addOption(
+      new Option(
+        "--ranking <ranking>",
+        "bm25 (default), or coverage: lines holding the rarest words first, equal lines in the output's order",
+      ).choices(["bm25", "coverage"]),
+    )
+    .option("--latest-first", "equal lines from the end of the output (the latest first)")
     .option(
       `--timeout-ms ${N}`,
       "deadline of the whole search in ms (default 5000 + 25 per MB)",

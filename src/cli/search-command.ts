@@ -6,6 +6,7 @@
  */
 import { readOutput } from "../retrieval/read-output.js";
 import type { SearchMatch, SearchResult, SearchSummary } from "../retrieval/search.js";
+import type { SearchRanking } from "../retrieval/search-corpus.js";
 import { type SessionSearchResult, searchSession } from "../retrieval/search-session.js";
 import { type CliContext, OWNER_SCOPE, withStore } from "./context.js";
 import { EXIT_OK, UsageError } from "./errors.js";
@@ -16,6 +17,8 @@ export interface SearchOptions {
   readonly session?: string;
   readonly max?: number;
   readonly timeoutMs?: number;
+  readonly ranking?: SearchRanking;
+  readonly latestFirst?: boolean;
 }
 
 /** `17.23  4812: text` (with the output id first when `withOutput`). */
@@ -33,7 +36,7 @@ function notes(summary: SearchSummary, where: string): string[] {
   const words = summary.terms.map((t) => `${printable(t.term)}: ${formatCount(t.lines)}`);
   const count = summary.matchingLines;
   const out = [
-    `# ${formatCount(count)} matching line${count === 1 ? "" : "s"} in ${where} (lines holding each word: ${words.join(", ")}); best first, score then line`,
+    `# ${formatCount(count)} matching line${count === 1 ? "" : "s"} in ${where} (lines holding each word: ${words.join(", ")}); best first, score then line${summary.latestFirst ? " from the end" : ""}${summary.ranking === "coverage" ? " (coverage ranking)" : ""}`,
   ];
   if (summary.ignoredWords.length > 0)
     out.push(
@@ -79,6 +82,8 @@ export async function searchCommand(
     query,
     ...(options.max !== undefined ? { maxResults: options.max } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.ranking !== undefined ? { ranking: options.ranking } : {}),
+    ...(options.latestFirst ? { latestFirst: true } : {}),
   };
   const result = await withStore<SearchResult | SessionSearchResult>(context, (store) =>
     session !== undefined

@@ -32,7 +32,7 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
   valueKinds:
     "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
   positionOrder:
-    "the handle message's task search ranks lines by the task words they hold, equal ones in the order of the output (latest first when the task asks for the last)",
+    "searches rank lines by the words they hold, equal ones in the order of the output (latest first when the task asks for the last): the handle message's task search and the model's own search",
   evidenceQuotes:
     "the final turn's quote of what the session's reads and handle messages showed about the task, compacted turns included",
   repeatNotes:

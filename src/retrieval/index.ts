@@ -71,6 +71,7 @@ export {
   type SearchTerm,
   searchOutput,
 } from "./search.js";
+export type { SearchRanking } from "./search-corpus.js";
 export {
   type SessionSearchResult,
   type SkippedOutput,

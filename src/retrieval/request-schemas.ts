@@ -73,6 +73,8 @@ const searchShape = {
   maxLineChars: int.optional(),
   timeoutMs: int.optional(),
   maxCandidates: int.optional(),
+  ranking: z.enum(["bm25", "coverage"], { error: '"bm25" or "coverage"' }).optional(),
+  latestFirst: bool.optional(),
 };
 
 const REQUEST = "an object with the mode's fields";

@@ -7,10 +7,28 @@
  * idf = ln(1 + (N - df + 0.5) / (df + 0.5)): N documents, df of them holding the term. A
  * document's length is its number of characters, and the average length is the searched
  * characters over the searched documents, which the store already knows: no pass to count words.
+ * The `coverage` ranking is BM25 with k1 = 0: a document scores the idf of each term it holds,
+ * once, whatever its length, so documents holding the same terms tie and keep the order of the
+ * text ([SW-40](../../docs/architecture.md#decision-log)).
  */
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
+
+/**
+ * How documents are ranked: `bm25`, or `coverage` (the idf of each query term a document holds,
+ * once: term repetitions and document length do not count).
+ */
+export type SearchRanking = "bm25" | "coverage";
+
+/** How a corpus ranks: its ranking, and whether equal documents are taken from the end. */
+export interface RankingOrder {
+  readonly ranking: SearchRanking;
+  /** Equal scores from the end of the text (the latest first) instead of its start. */
+  readonly latestFirst: boolean;
+}
+
+const BM25_ORDER: RankingOrder = { ranking: "bm25", latestFirst: false };
 
 /** Where a document starts: which output (its index in the search), its first byte. */
 export interface DocumentAt {
@@ -58,6 +76,7 @@ export class SearchCorpus {
   constructor(
     readonly terms: readonly string[],
     readonly maxRows: number,
+    readonly order: RankingOrder = BM25_ORDER,
   ) {
     this.documentFrequency = new Float64Array(terms.length);
     this.counts = new Uint16Array(INITIAL_ROWS * terms.length);
@@ -125,12 +144,14 @@ export class SearchCorpus {
     const averageChars = Math.max(this.chars / Math.max(this.documents, 1), 1);
     const width = this.terms.length;
     const scores = new Float64Array(this.count);
+    const coverage = this.order.ranking === "coverage";
     for (let row = 0; row < this.count; row++) {
       const norm = BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[row]!) / averageChars);
       let score = 0;
       for (let t = 0; t < width; t++) {
         const tf = this.counts[row * width + t]!;
-        if (tf > 0) score += (weights[t]! * tf * (BM25_K1 + 1)) / (tf + norm);
+        if (tf === 0) continue;
+        score += coverage ? weights[t]! : (weights[t]! * tf * (BM25_K1 + 1)) / (tf + norm);
       }
       scores[row] = score;
     }
@@ -139,7 +160,8 @@ export class SearchCorpus {
 
   /**
    * The best `n` rows, in row order: those scoring above the n-th best score, then those
-   * equal to it in row order (rows are kept in the order of the text, output by output).
+   * equal to it nearest the start of the text, or its end with `latestFirst` (rows are kept in
+   * the order of the text, output by output).
    */
   private best(scores: Float64Array, n: number): number[] {
     if (n >= this.count) return Array.from({ length: this.count }, (_, row) => row);
@@ -147,18 +169,25 @@ export class SearchCorpus {
     let above = 0;
     for (const score of scores) if (score > threshold) above++;
     let ties = n - above;
-    const rows: number[] = [];
-    for (let row = 0; row < this.count; row++) {
+    const taken = new Uint8Array(this.count);
+    const latestFirst = this.order.latestFirst;
+    for (let i = 0; i < this.count; i++) {
+      const row = latestFirst ? this.count - 1 - i : i;
       const score = scores[row]!;
-      if (score > threshold || (score === threshold && ties-- > 0)) rows.push(row);
+      if (score > threshold || (score === threshold && ties-- > 0)) taken[row] = 1;
     }
+    const rows: number[] = [];
+    for (let row = 0; row < this.count; row++) if (taken[row] === 1) rows.push(row);
     return rows;
   }
 
-  /** The best `n` rows, best first; equal scores keep the order of the text. */
+  /** The best `n` rows, best first; equal scores in the order of the text, or from its end. */
   top(n: number): RankedRow[] {
     const scores = this.scores();
-    const order = this.best(scores, n).sort((a, b) => scores[b]! - scores[a]! || a - b);
+    const direction = this.order.latestFirst ? -1 : 1;
+    const order = this.best(scores, n).sort(
+      (a, b) => scores[b]! - scores[a]! || direction * (a - b),
+    );
     const width = this.terms.length;
     return order.map((row) => {
       const termIndexes: number[] = [];

@@ -132,7 +132,7 @@ export async function searchRecords(
   const totalBytes = records.reduce((sum, record) => sum + (record.byteSize ?? 0), 0);
   const plan = planSearch(request, totalBytes);
   const deadline = Date.now() + plan.timeoutMs;
-  const corpus = new SearchCorpus(plan.terms, plan.maxCandidates);
+  const corpus = new SearchCorpus(plan.terms, plan.maxCandidates, plan.order);
   const terms = new ScanTerms(plan.terms);
   const skipped: SkippedOutput[] = [];
   let searched = 0;
@@ -173,6 +173,7 @@ export async function searchRecords(
     mode: "search",
     sessionId,
     query: plan.query,
+    ...plan.order,
     terms: termsSummary(corpus),
     ignoredWords: plan.ignored,
     droppedWords: plan.dropped,

@@ -11,7 +11,12 @@ import { defaultPatternTimeoutMs } from "./grep.js";
 import { type Provenance, provenanceOf } from "./provenance.js";
 import { csvProfile } from "./record-csv.js";
 import { checkRequest, searchRequestSchema } from "./request-schemas.js";
-import { type RankedRow, SearchCorpus } from "./search-corpus.js";
+import {
+  type RankedRow,
+  type RankingOrder,
+  SearchCorpus,
+  type SearchRanking,
+} from "./search-corpus.js";
 import { rowFocus } from "./search-focus.js";
 import { scanOutput } from "./search-scan.js";
 import { queryTerms } from "./search-terms.js";
@@ -37,6 +42,15 @@ export interface SearchRequest {
   readonly timeoutMs?: number;
   /** Matching lines kept for ranking (default 100,000); past it the lower-scoring half is dropped. */
   readonly maxCandidates?: number;
+  /**
+   * `bm25` (default): BM25, where a word repeated and a short line count too. `coverage`: the
+   * lines holding the rarest of the query's words first, each word once, so lines holding the
+   * same words tie and keep the order of the output (the first of a hundred equal lines is the
+   * first in the output).
+   */
+  readonly ranking?: SearchRanking;
+  /** Equal lines from the end of the output, the latest first (default false). */
+  readonly latestFirst?: boolean;
 }
 
 /** A query term and how rare it is in what was searched. */
@@ -58,7 +72,7 @@ export interface SearchMatch {
   /** True when `text` is part of a longer line; `provenance` says which part. */
   readonly clipped: boolean;
   readonly provenance: Provenance;
-  /** BM25 score: higher is better. */
+  /** Its score by the search's ranking (BM25 unless `coverage` was asked): higher is better. */
   readonly score: number;
   /** The query's terms this line holds. */
   readonly terms: string[];
@@ -81,6 +95,10 @@ export interface SearchSummary {
   readonly query: string;
   /** The terms searched for, with their rarity. */
   readonly terms: SearchTerm[];
+  /** How the lines were ranked (`bm25` unless `coverage` was asked). */
+  readonly ranking: SearchRanking;
+  /** True when equal lines were taken from the end of the output, the latest first. */
+  readonly latestFirst: boolean;
   /** Common words of the query left out (the, what, is …). */
   readonly ignoredWords: string[];
   /** Words past the first 32 terms, not searched. */
@@ -115,6 +133,7 @@ export interface SearchPlan {
   readonly maxLineChars: number;
   readonly maxCandidates: number;
   readonly timeoutMs: number;
+  readonly order: RankingOrder;
 }
 
 const VALID_QUERY = 'words to find, e.g. "boot marker" or "起動マーカー"';
@@ -173,6 +192,7 @@ export function planSearch(unchecked: SearchRequest, totalBytes: number): Search
       1,
       600_000,
     ),
+    order: { ranking: request.ranking ?? "bm25", latestFirst: request.latestFirst ?? false },
   };
 }
 
@@ -268,8 +288,8 @@ export async function searchInto(
 /**
  * Finds the lines of an output that best match a query's words, in any script: case-,
  * width- and separator-insensitive (`boot marker` finds `BOOT-MARKER-ALPHA`), CJK and Thai
- * without spaces included, ranked by BM25 (rare words weigh more), each with its line number,
- * score, matched terms and provenance. Streams the output within a deadline and a cap on the
+ * without spaces included, ranked by BM25 or by the query's words each line holds (rare words
+ * weigh more either way), each with its line number, score, matched terms and provenance. Streams the output within a deadline and a cap on the
  * matching lines kept; the result says when either was met.
  *
  * @example
@@ -284,7 +304,7 @@ export async function searchOutput(
   const reader = textReaderOf(output, "search");
   const plan = planSearch(request, output.record.byteSize ?? 0);
   const deadline = Date.now() + plan.timeoutMs;
-  const corpus = new SearchCorpus(plan.terms, plan.maxCandidates);
+  const corpus = new SearchCorpus(plan.terms, plan.maxCandidates, plan.order);
   const scan = await searchInto(output, 0, corpus, new ScanTerms(plan.terms), deadline);
   const matches: SearchMatch[] = [];
   const weights = corpus.weights();
@@ -296,6 +316,7 @@ export async function searchOutput(
     outputId: output.record.id,
     sha256: output.record.sha256,
     query: plan.query,
+    ...plan.order,
     terms: termsSummary(corpus),
     ignoredWords: plan.ignored,
     droppedWords: plan.dropped,

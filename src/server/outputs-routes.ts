@@ -51,7 +51,7 @@ const FIELDS_BY_MODE: Record<ContentQuery["mode"], readonly string[]> = {
   grep: ["pattern", "regex", "ignoreCase", "context", "maxMatches", "cursor", "record"],
   page: ["cursor", "maxChars", "maxTokens"],
   json: ["query", "outline", "jsonOffset", "maxResults", "maxChars"],
-  search: ["query", "maxResults"],
+  search: ["query", "maxResults", "ranking", "latestFirst"],
 };
 
 /** The retrieval request a content query asks for; fields of another mode are refused. */

@@ -121,6 +121,16 @@ export const outputListResponse = z.object({
   offset: z.number(),
 });
 
+const SEARCH_RANKING = z
+  .enum(["bm25", "coverage"])
+  .optional()
+  .describe(
+    "search: bm25 (default), or coverage: lines holding the rarest words first, equal lines in the output's order.",
+  );
+const LATEST_FIRST = queryBoolean
+  .optional()
+  .describe("search: equal lines from the end of the output, the latest first.");
+
 export const CONTENT_MODES = ["slice", "grep", "page", "json", "search"] as const;
 
 export const contentQuery = z.object({
@@ -167,11 +177,15 @@ export const contentQuery = z.object({
     .describe(
       "json: matches returned (default 50); search: lines returned (default 10, at most 100).",
     ),
+  ranking: SEARCH_RANKING,
+  latestFirst: LATEST_FIRST,
 });
 
 export const sessionSearchQuery = z.object({
   query: z.string().min(1).max(4096).describe("The words to find, in any language."),
   maxResults: queryInt(100).optional().describe("Lines returned, best first (default 10)."),
+  ranking: SEARCH_RANKING,
+  latestFirst: LATEST_FIRST,
 });
 
 /** A session-wide search: the best lines of all the session's outputs, each naming its output. */

@@ -54,6 +54,24 @@ describe("search over HTTP", () => {
     expect(session).toMatchObject({ sessionId: "build-9", outputsSearched: 2 });
     expect(session.matches.map((m) => m.outputId)).toEqual([notes.id, log.id]);
 
+    // Every row holds "status ok": coverage keeps the output's order, from its end on request.
+    const ranked = async (path: string) =>
+      ((await (await f.get(path)).json()) as { ranking: string; matches: Match[] }).matches.map(
+        (m) => m.line,
+      );
+    expect(
+      await ranked(
+        `/v1/outputs/${log.id}/content?mode=search&query=status&maxResults=2&ranking=coverage`,
+      ),
+    ).toEqual([1, 2]);
+    expect(
+      await ranked(
+        `/v1/sessions/build-9/search?query=status&maxResults=2&ranking=coverage&latestFirst=true`,
+      ),
+    ).toEqual([3000, 2999]);
+    const unknown = await f.get(`/v1/outputs/${log.id}/content?mode=search&query=x&ranking=tfidf`);
+    expect(unknown.status).toBe(400);
+
     const missing = await f.get(`/v1/outputs/${log.id}/content?mode=search`);
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ code: "INVALID_ARGUMENT" });

@@ -23,14 +23,14 @@ export function searchRoutes(deps: ServerDeps): Hono<ServerEnv> {
     tag: "outputs",
     summary: "Search every output of a session by words",
     description:
-      "The lines of all the session's outputs that best match the query's words (any language; case, width and separators do not matter), ranked together by BM25, each with its output id, line number and provenance. Outputs still running, failed or binary are listed as skipped. A session you cannot see answers like one without outputs.",
+      "The lines of all the session's outputs that best match the query's words (any language; case, width and separators do not matter), ranked together (BM25, or `ranking=coverage`: the rarest words held first, equal lines in order), each with its output id, line number and provenance. Outputs still running, failed or binary are listed as skipped. A session you cannot see answers like one without outputs.",
     params: sessionIdParams,
     query: sessionSearchQuery,
     responses: { 200: { description: "The ranked lines.", schema: sessionSearchResponse } },
   });
   app.get(search.path, async (c) => {
     const { id } = parseParams(c, search);
-    const { query, maxResults } = parseQuery(c, search);
+    const { query, maxResults, ranking, latestFirst } = parseQuery(c, search);
     const view = c.get("view");
     const sessionId = await view.storeId(id);
     const records = (await view.sees(sessionId))
@@ -44,6 +44,8 @@ export function searchRoutes(deps: ServerDeps): Hono<ServerEnv> {
       {
         query,
         ...(maxResults !== undefined ? { maxResults } : {}),
+        ...(ranking !== undefined ? { ranking } : {}),
+        ...(latestFirst !== undefined ? { latestFirst } : {}),
         timeoutMs: deps.limits.regexTimeoutMs,
       },
     );

@@ -268,8 +268,11 @@ export async function searchForTask(
     const asked = task.slice(0, TASK_CHARS);
     const found = await searchOutput(opened, {
       query: asked,
-      // In the order of the output, the first of many equal lines must be among those ranked.
-      maxResults: positionOrder ? MAX_SEARCH_RESULTS : maxLines * 3,
+      // In the order of the output, the first (or last) of many equal lines must be among those
+      // ranked: the engine ranks by the words held and takes equal lines from that end.
+      ...(positionOrder
+        ? { maxResults: MAX_SEARCH_RESULTS, ranking: "coverage", latestFirst: asksForLast(task) }
+        : { maxResults: maxLines * 3 }),
       ...(maxLineChars ? { maxLineChars } : {}),
     }).catch(() => undefined); // a task of common words only, or none: nothing to search for
     const lines = Math.max(1, found?.totalLines ?? record.lineCount ?? 1);

@@ -192,6 +192,7 @@ const ENTRY_POINTS = {
       "RetrievalRequest",
       "RetrievalResult",
       "SearchMatch",
+      "SearchRanking",
       "SearchRequest",
       "SearchResult",
       "SearchStop",

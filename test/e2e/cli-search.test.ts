@@ -64,6 +64,28 @@ describe("outputs search", () => {
     expect(result.matches.map((m) => m.line)).toEqual([312]);
     expect(result.matches[0]!.text).toContain("\u001b[2J");
     expect(result.ignoredWords).toEqual(["what", "is", "the"]);
+    // Every other line holds "status ok" alone: coverage keeps their order, from the end on request.
+    const latest = await cli([
+      "outputs",
+      "search",
+      id,
+      "status",
+      "--max",
+      "2",
+      "--ranking",
+      "coverage",
+      "--latest-first",
+    ]);
+    expect(
+      latest.stdout
+        .trimEnd()
+        .split("\n")
+        .map((row) => row.split(":")[0]!.trim().split(/ +/)[1]),
+    ).toEqual(["500", "499"]);
+    expect(latest.stderr).toContain("score then line from the end (coverage ranking)");
+    const wrong = await cli(["outputs", "search", id, "status", "--ranking", "tfidf"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("bm25, coverage");
   });
 
   it("--session searches every output of a session, naming the output of each line", async () => {

@@ -1,6 +1,7 @@
 import type { SurfaceContext } from "../surface.js";
 import { readerFor } from "./read.js";
 import { getToolOutputCall } from "./schema.js";
+import { modelSearchOrder } from "./search-order.js";
 import { tinyOutputWhole } from "./tiny-output.js";
 
 /**
@@ -55,6 +56,7 @@ async function wordsOf(id: string, searched: string, context: SurfaceContext): P
       mode: "search",
       query: searched,
       maxResults: SEARCH_LINES,
+      ...modelSearchOrder(context),
     });
     if (result.matches.length === 0) return "";
     return `\n${result.matches.map((m) => `  ${m.line}| ${m.text}`).join("\n")}\n`;
