@@ -11,10 +11,10 @@ import { tiesByRecord } from "./search-ties.js";
 
 /**
  * mode="search": the lines that best match the query's words, best first, equal ones in the
- * order of the output (search-order.ts); with an id in that
- * output, each inside its record (search-records.ts), equal lines ordered by how much of the
- * query their records hold (search-ties.ts); without one, in every output of the session (those
- * out of the context included).
+ * order of the output (search-order.ts); with an id in that output, each inside its record
+ * (search-records.ts), equal lines ordered by how much of the query their records hold
+ * (search-ties.ts); without one, in every output of the session (those out of the context
+ * included).
  */
 export async function searchMode(
   args: GetToolOutputArgs,
