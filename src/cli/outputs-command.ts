@@ -1,5 +1,6 @@
 /** The `spillway outputs …` subcommands: flags, help text and the handler each one runs. */
 import { type Command, Option } from "commander";
+import { SEARCH_RANKINGS } from "../retrieval/search-corpus.js";
 import { contextOf } from "./context.js";
 import { runDemo } from "./demo.js";
 import { exportOutput } from "./export-command.js";
@@ -128,7 +129,7 @@ export function addOutputsCommand(program: Command): void {
       new Option(
         "--ranking <ranking>",
         "bm25 (default), or coverage: lines holding the rarest words first, equal lines in the output's order",
-      ).choices(["bm25", "coverage"]),
+      ).choices(SEARCH_RANKINGS),
     )
     .option("--latest-first", "equal lines from the end of the output (the latest first)")
     .option(

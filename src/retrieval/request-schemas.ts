@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { checkArgument } from "../core/check-arguments.js";
+import { SEARCH_RANKINGS } from "./search-corpus.js";
 
 const int = z.int({ error: "an integer" });
 const bool = z.boolean({ error: "true or false" });
@@ -73,7 +74,7 @@ const searchShape = {
   maxLineChars: int.optional(),
   timeoutMs: int.optional(),
   maxCandidates: int.optional(),
-  ranking: z.enum(["bm25", "coverage"], { error: '"bm25" or "coverage"' }).optional(),
+  ranking: z.enum(SEARCH_RANKINGS, { error: '"bm25" or "coverage"' }).optional(),
   latestFirst: bool.optional(),
 };
 

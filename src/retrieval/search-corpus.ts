@@ -19,7 +19,8 @@ export const BM25_B = 0.75;
  * How documents are ranked: `bm25`, or `coverage` (the idf of each query term a document holds,
  * once: term repetitions and document length do not count).
  */
-export type SearchRanking = "bm25" | "coverage";
+export const SEARCH_RANKINGS = ["bm25", "coverage"] as const;
+export type SearchRanking = (typeof SEARCH_RANKINGS)[number];
 
 /** How a corpus ranks: its ranking, and whether equal documents are taken from the end. */
 export interface RankingOrder {

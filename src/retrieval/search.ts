@@ -289,8 +289,9 @@ export async function searchInto(
  * Finds the lines of an output that best match a query's words, in any script: case-,
  * width- and separator-insensitive (`boot marker` finds `BOOT-MARKER-ALPHA`), CJK and Thai
  * without spaces included, ranked by BM25 or by the query's words each line holds (rare words
- * weigh more either way), each with its line number, score, matched terms and provenance. Streams the output within a deadline and a cap on the
- * matching lines kept; the result says when either was met.
+ * weigh more either way), each with its line number, score, matched terms and provenance.
+ * Streams the output within a deadline and a cap on the matching lines kept; the result says
+ * when either was met.
  *
  * @example
  * const opened = await store.open("out_…", { sessionId: "ses_1" });

@@ -3,6 +3,7 @@
  * is generated from them.
  */
 import { z } from "zod";
+import { SEARCH_RANKINGS } from "../retrieval/search-corpus.js";
 import { SURFACE_NAMES } from "../surfaces/surface.js";
 import { queryBoolean, queryInt } from "./route-spec.js";
 
@@ -122,7 +123,7 @@ export const outputListResponse = z.object({
 });
 
 const SEARCH_RANKING = z
-  .enum(["bm25", "coverage"])
+  .enum(SEARCH_RANKINGS)
   .optional()
   .describe(
     "search: bm25 (default), or coverage: lines holding the rarest words first, equal lines in the output's order.",

@@ -6,7 +6,7 @@
  * `level=error` lines the task wants, while "the first error" or "the last failure" asks for a
  * position. A task that asks for the last or latest of something is shown the latest first.
  */
-import type { SearchMatch } from "../retrieval/search.js";
+import type { SearchMatch, SearchRequest } from "../retrieval/search.js";
 import { termsOf } from "../retrieval/search-terms.js";
 
 /** A quoted string of several words: free text (a message, a note), not a field's value. */
@@ -37,6 +37,17 @@ const ASKS_FOR_LAST =
  */
 export function asksForLast(task: string): boolean {
   return ASKS_FOR_LAST.test(task);
+}
+
+/**
+ * The search request's ranking for lines in the order of the output: by the words each holds,
+ * equal lines latest first when the task asks for the last (SW-34, SW-40).
+ *
+ * @example
+ * positionRanking("Which parcel was lost last?"); // { ranking: "coverage", latestFirst: true }
+ */
+export function positionRanking(task: string): Pick<SearchRequest, "ranking" | "latestFirst"> {
+  return { ranking: "coverage", latestFirst: asksForLast(task) };
 }
 
 /**

@@ -14,7 +14,7 @@ import { MAX_SEARCH_RESULTS, type SearchMatch, searchOutput } from "../retrieval
 import { foldText, isCjkTerm, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { mergedByLine, NO_FORMS, type TaskForms, taskFormLines } from "./task-forms.js";
-import { asksForLast, inTextOrder, withEvidence } from "./task-order.js";
+import { asksForLast, inTextOrder, positionRanking, withEvidence } from "./task-order.js";
 
 /** A term held by at most this share of the lines is specific to them. */
 const SPECIFIC_SHARE = 0.1;
@@ -271,7 +271,7 @@ export async function searchForTask(
       // In the order of the output, the first (or last) of many equal lines must be among those
       // ranked: the engine ranks by the words held and takes equal lines from that end.
       ...(positionOrder
-        ? { maxResults: MAX_SEARCH_RESULTS, ranking: "coverage", latestFirst: asksForLast(task) }
+        ? { maxResults: MAX_SEARCH_RESULTS, ...positionRanking(task) }
         : { maxResults: maxLines * 3 }),
       ...(maxLineChars ? { maxLineChars } : {}),
     }).catch(() => undefined); // a task of common words only, or none: nothing to search for

@@ -9,7 +9,7 @@
  */
 import type { SearchRequest } from "../../retrieval/search.js";
 import type { SurfaceContext } from "../surface.js";
-import { asksForLast } from "../task-order.js";
+import { positionRanking } from "../task-order.js";
 
 /**
  * The ranking fields of a model's search request: coverage, equal lines in the output's order
@@ -23,5 +23,5 @@ export function modelSearchOrder(
   context: Pick<SurfaceContext, "taskText" | "positionOrder">,
 ): Pick<SearchRequest, "ranking" | "latestFirst"> {
   if (context.positionOrder === false) return { ranking: "bm25" };
-  return { ranking: "coverage", latestFirst: asksForLast(context.taskText ?? "") };
+  return positionRanking(context.taskText ?? "");
 }
