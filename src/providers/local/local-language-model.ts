@@ -24,7 +24,7 @@ import { resolveModelFile } from "./model-files.js";
 import { promptToHistory } from "./prompt-to-history.js";
 import { malformedToolCall, mayBeToolCallText, recoverToolCalls } from "./recover-tool-calls.js";
 import { replyContent, type ToolCallSource } from "./reply-calls.js";
-import { toGbnfSchema } from "./tool-schema.js";
+import { toGbnfSchema, toolsTakingNoArguments } from "./tool-schema.js";
 
 /** Options of a local model. */
 export interface LocalModelOptions extends Partial<LocalRuntimeOptions> {
@@ -343,7 +343,12 @@ export class LocalLanguageModel implements LanguageModelV3 {
     if (options.abortSignal?.aborted) throw this.aborted(undefined);
     const { content, source } = replyContent(
       { text: response.response, nativeCalls: response.functionCalls ?? [] },
-      { known, recover, ...(forced ? { forced } : {}) },
+      {
+        known,
+        recover,
+        takeNoArguments: toolsTakingNoArguments(functions),
+        ...(forced ? { forced } : {}),
+      },
     );
     if (hasFunctions) callSources[source]++;
     const outputTokens = meter.usedOutputTokens;

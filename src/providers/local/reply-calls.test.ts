@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { forcedCall } from "./forced-call.js";
 import { replyContent } from "./reply-calls.js";
+import { toGbnfSchema, toolsTakingNoArguments } from "./tool-schema.js";
 
 const known = new Set(["grep", "agent__final_report"]);
 const qwen = { prefix: '<tool_call>\n{"name": "', paramsPrefix: '", "arguments": ' };
@@ -52,5 +53,45 @@ describe("replyContent", () => {
       content: [],
       source: "none",
     });
+  });
+
+  it("a tool that takes no arguments is called with none, however the call was written", () => {
+    const functions = {
+      read_log: { params: toGbnfSchema({ type: "object", properties: {} }) },
+      grep: { params: toGbnfSchema({ type: "object", properties: { pattern: {} } }) },
+      agent__final_report: { params: toGbnfSchema({ type: "object" }) },
+    };
+    const takeNoArguments = toolsTakingNoArguments(functions);
+    expect([...takeNoArguments]).toEqual(["read_log"]);
+    const tools = new Set(Object.keys(functions));
+    const forced = forcedCall(
+      qwen,
+      Object.entries(functions).map(([name, { params }]) => ({ name, params })),
+    );
+    const started = replyContent(
+      { text: 'read_log", "arguments": {"log": "incident ID 12345"}}', nativeCalls: [] },
+      { known: tools, recover: true, forced, takeNoArguments },
+    );
+    expect(started).toMatchObject({
+      source: "forced",
+      content: [{ type: "tool-call", toolName: "read_log", input: "{}" }],
+    });
+    const written = replyContent(
+      { text: '{"name": "read_log", "arguments": {"log": "12345"}}', nativeCalls: [] },
+      { known: tools, recover: true, takeNoArguments },
+    );
+    expect(written).toMatchObject({ source: "recovered", content: [{ input: "{}" }] });
+    // A tool that lists arguments keeps them, as does a free-form one; broken JSON stays broken.
+    for (const [text, input] of [
+      ['{"name": "grep", "arguments": {"pattern": "E"}}', '{"pattern":"E"}'],
+      ['{"name": "agent__final_report", "arguments": {"x": 1}}', '{"x":1}'],
+      ['{"name": "read_log", "arguments": {"log"}}', '{"log"}'],
+    ])
+      expect(
+        replyContent(
+          { text: text!, nativeCalls: [] },
+          { known: tools, recover: true, takeNoArguments },
+        ),
+      ).toMatchObject({ content: [{ input }] });
   });
 });

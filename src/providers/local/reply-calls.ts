@@ -25,6 +25,8 @@ export interface ReplyReading {
   readonly recover: boolean;
   /** The call the provider started, when one was required. */
   readonly forced?: ForcedCall;
+  /** Tools whose schema lists no arguments and allows no others (see `withoutArguments`). */
+  readonly takeNoArguments?: ReadonlySet<string>;
 }
 
 const toolCall = (call: RecoveredCall): LanguageModelV3Content => ({
@@ -33,6 +35,25 @@ const toolCall = (call: RecoveredCall): LanguageModelV3Content => ({
   toolName: call.toolName,
   input: call.input,
 });
+
+/**
+ * A call to a tool that takes no arguments, with none: what the grammar makes of a native call
+ * (tool-schema.ts), also for a call written as text or started for the model, which the grammar
+ * does not constrain. The tool would never read an invented argument, and the history shows the
+ * call as it was made, so the model does not take a value it wrote there for one the tool
+ * returned. Arguments that are not valid JSON are kept, to be answered with an error.
+ */
+function withoutArguments(call: RecoveredCall, takeNoArguments: ReadonlySet<string>) {
+  if (!takeNoArguments.has(call.toolName)) return call;
+  try {
+    const args: unknown = JSON.parse(call.input);
+    return typeof args === "object" && args !== null && !Array.isArray(args)
+      ? { ...call, input: "{}" }
+      : call;
+  } catch {
+    return call;
+  }
+}
 
 /**
  * The reply's content and where its calls came from. A call with broken arguments stays that
@@ -49,14 +70,16 @@ export function replyContent(
 ): { content: LanguageModelV3Content[]; source: ToolCallSource } {
   const { text, nativeCalls } = reply;
   const { known, recover, forced } = reading;
+  const asMade = (call: RecoveredCall) =>
+    toolCall(withoutArguments(call, reading.takeNoArguments ?? new Set()));
   if (nativeCalls.length === 0) {
     if (forced) {
       const started = forced.settle(text, true);
-      if (started) return { content: [toolCall(started)], source: "forced" };
+      if (started) return { content: [asMade(started)], source: "forced" };
     }
     if (recover) {
       const calls = recoverToolCalls(text, known) ?? wrap(malformedToolCall(text, known));
-      if (calls) return { content: calls.map(toolCall), source: "recovered" };
+      if (calls) return { content: calls.map(asMade), source: "recovered" };
     }
   }
   const content: LanguageModelV3Content[] = text === "" ? [] : [{ type: "text", text }];

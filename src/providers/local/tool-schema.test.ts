@@ -46,6 +46,25 @@ describe("toGbnfSchema", () => {
     });
   });
 
+  it("gives a tool that lists no properties no arguments, unless it allows more", () => {
+    const noArguments = { type: "object", properties: {} };
+    expect(toGbnfSchema(noArguments)).toEqual({
+      type: "object",
+      properties: {},
+      additionalProperties: false,
+    });
+    expect(toGbnfSchema({ ...noArguments, additionalProperties: true })).toEqual({
+      type: "object",
+      properties: {},
+      additionalProperties: true,
+    });
+    expect(toGbnfSchema({ ...noArguments, additionalProperties: { type: "string" } })).toEqual({
+      type: "object",
+      properties: {},
+      additionalProperties: { type: "string" },
+    });
+  });
+
   it("makes anything it cannot read any JSON value", () => {
     const any = toGbnfSchema({ not: { type: "string" } });
     expect(any).toHaveProperty("oneOf");

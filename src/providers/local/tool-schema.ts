@@ -45,15 +45,17 @@ function convertType(type: string, source: Json, depth: number): GbnfJsonSchema 
       ? source.required.filter((key): key is string => typeof key === "string" && key in properties)
       : [];
     const extra = source.additionalProperties;
-    const hasProperties = Object.keys(properties).length > 0;
     return {
       type: "object",
       properties,
       ...(required.length > 0 ? { required } : {}),
-      // No properties listed: any object (a free-form argument map).
+      // An object that lists its properties takes those, even when it lists none: a tool whose
+      // schema is `properties: {}` takes no arguments. The prompt's tool list is written from
+      // this schema, and `{[key: string]: any}` there invites the model to invent an argument
+      // the tool never reads. An object with no property list is a free-form argument map.
       additionalProperties: isObject(extra)
         ? toGbnfSchema(extra, depth + 1)
-        : extra === true || (!hasProperties && extra !== false),
+        : extra === true || (!isObject(source.properties) && extra !== false),
     };
   }
   if (type === "array") {
@@ -113,4 +115,32 @@ export function toGbnfSchema(schema: unknown, depth = 0): GbnfJsonSchema {
     if (converted.length > 0) return withDescription({ oneOf: converted }, schema);
   }
   return withDescription(ANY, schema);
+}
+
+/**
+ * The tools whose argument schema, as the grammar has it, is an object with no properties and
+ * no others allowed: they take no arguments.
+ *
+ * @example
+ * toolsTakingNoArguments({ read_log: { params: toGbnfSchema({ type: "object", properties: {} }) } });
+ * // Set { "read_log" }
+ */
+export function toolsTakingNoArguments(
+  functions: Readonly<Record<string, { readonly params?: GbnfJsonSchema }>>,
+): Set<string> {
+  const names = new Set<string>();
+  for (const [name, { params }] of Object.entries(functions)) {
+    const schema = params as {
+      type?: unknown;
+      properties?: object;
+      additionalProperties?: unknown;
+    };
+    if (
+      schema?.type === "object" &&
+      Object.keys(schema.properties ?? {}).length === 0 &&
+      schema.additionalProperties === false
+    )
+      names.add(name);
+  }
+  return names;
 }
