@@ -74,7 +74,9 @@ const searchShape = {
   maxLineChars: int.optional(),
   timeoutMs: int.optional(),
   maxCandidates: int.optional(),
-  ranking: z.enum(SEARCH_RANKINGS, { error: '"bm25" or "coverage"' }).optional(),
+  ranking: z
+    .enum(SEARCH_RANKINGS, { error: SEARCH_RANKINGS.map((r) => `"${r}"`).join(" or ") })
+    .optional(),
   latestFirst: bool.optional(),
 };
 
