@@ -37,6 +37,11 @@ export interface LiveEpisode {
   readonly decoysNamed: readonly string[];
   readonly inventedValues: readonly string[];
   readonly invented: boolean;
+  /**
+   * A tool result of the session held the expected value; null where the file repeats it, absent
+   * in older episodes.
+   */
+  readonly answerShown?: boolean | null;
   /** The model read content beyond the first tool result before it reported. */
   readonly readBeforeAnswer: boolean;
   /** Model calls (requests) of the session. */
@@ -110,6 +115,7 @@ export function episodeOf(
     decoysNamed: score.decoysNamed,
     inventedValues: score.inventedValues,
     invented: score.inventedValues.length > 0,
+    answerShown: score.answerShown,
     readBeforeAnswer: played.readBeforeAnswer,
     requests: played.requests,
     inputTokens: played.inputTokens,

@@ -125,6 +125,27 @@ export function timeLines(episodes: readonly LiveEpisode[]): string[] {
 }
 
 /**
+ * Where the wrong answers were lost, per policy, for answers the file holds once: a tool result
+ * showed the value (the model read past it) or none did (the reads never reached it). Answers
+ * the file repeats cannot tell; older episodes did not record it.
+ *
+ * @example
+ * missLines(episodes); // ["spillway: of 9 wrong answers to a value the file holds once, 6 had it shown, 3 never reached it.", ""]
+ */
+export function missLines(episodes: readonly LiveEpisode[]): string[] {
+  const lines: string[] = [];
+  for (const [policy, list] of groupBy(episodes, (e) => e.policy)) {
+    const wrong = list.filter((e) => !e.correct && typeof e.answerShown === "boolean");
+    if (wrong.length === 0) continue;
+    const shown = wrong.filter((e) => e.answerShown).length;
+    lines.push(
+      `${policy}: of ${wrong.length} wrong answer${wrong.length === 1 ? "" : "s"} to a value the file holds once, ${shown} had it shown, ${wrong.length - shown} never reached it.`,
+    );
+  }
+  return lines.length > 0 ? [...lines, ""] : [];
+}
+
+/**
  * Writes the report and returns its path.
  *
  * @example
@@ -164,6 +185,7 @@ export async function writeLiveReport(options: LiveReportOptions): Promise<strin
     ...policyRows(figures),
     "",
     ...timeLines(episodes),
+    ...missLines(episodes),
     "## Per shape (right / tasks)",
     "",
     ...splitRows(episodes, (e) => e.shape, SHAPES, "shape"),

@@ -16,6 +16,12 @@ export interface LiveScore {
   readonly decoysNamed: readonly string[];
   /** Value-like tokens of the report that nothing shown held. */
   readonly inventedValues: readonly string[];
+  /**
+   * A tool result of the session held the expected value: a wrong report with it shown is a
+   * reading miss, one without it a retrieval miss. Null where the file holds the value more than
+   * once, so that seeing it says nothing of where the answer is.
+   */
+  readonly answerShown: boolean | null;
 }
 
 /** NFKC, lower case, one space for any run of white space, digit groups joined ("1,843" → "1843"). */
@@ -32,22 +38,27 @@ const CJK =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 
 /**
- * Whether `haystack` holds `value` as a whole value: not inside a longer word or number (CJK
- * values, written without spaces, only need to be there).
+ * How many times `haystack` holds `value` as a whole value: not inside a longer word or number
+ * (CJK values, written without spaces, only need to be there).
  */
-export function holdsValue(haystack: string, value: string): boolean {
+export function valueCount(haystack: string, value: string): number {
   const h = normalized(haystack);
   const v = normalized(value).trim();
-  if (v === "") return false;
-  if (CJK.test(v)) return h.includes(v);
+  if (v === "") return 0;
+  let count = 0;
   for (let at = h.indexOf(v); at !== -1; at = h.indexOf(v, at + 1)) {
     const before = h[at - 1];
     const after = h[at + v.length];
     const edge = (c: string | undefined, inner: string) =>
       c === undefined || !WORD_CHAR.test(c) || !WORD_CHAR.test(inner);
-    if (edge(before, v[0]!) && edge(after, v.at(-1)!)) return true;
+    if (CJK.test(v) || (edge(before, v[0]!) && edge(after, v.at(-1)!))) count++;
   }
-  return false;
+  return count;
+}
+
+/** Whether `haystack` holds `value` as a whole value. */
+export function holdsValue(haystack: string, value: string): boolean {
+  return valueCount(haystack, value) > 0;
 }
 
 /** Tokens a report may state as a value: holding a digit, at least three characters long. */
@@ -63,11 +74,12 @@ function valueTokens(report: string): string[] {
  *
  * @example
  * scoreLiveReport(task, "Request req-7f3a2c handled ord-58213.", shownText);
- * // { correct: true, namesExpected: true, decoysNamed: [], inventedValues: [] }
+ * // { correct: true, namesExpected: true, decoysNamed: [], inventedValues: [], answerShown: true }
  */
 export function scoreLiveReport(task: LiveTask, report: string | null, shown: string): LiveScore {
   const text = report ?? "";
-  const namesExpected = [task.expected, ...task.accepted].some((v) => holdsValue(text, v));
+  const answers = [task.expected, ...task.accepted];
+  const namesExpected = answers.some((v) => holdsValue(text, v));
   const decoysNamed = task.decoys.filter((d) => holdsValue(text, d));
   const seen = normalized(`${task.question}\n${shown}`);
   const inventedValues = valueTokens(text).filter((t) => !seen.includes(t));
@@ -76,5 +88,7 @@ export function scoreLiveReport(task: LiveTask, report: string | null, shown: st
     namesExpected,
     decoysNamed,
     inventedValues,
+    answerShown:
+      valueCount(task.text, task.expected) === 1 ? answers.some((v) => holdsValue(shown, v)) : null,
   };
 }

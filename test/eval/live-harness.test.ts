@@ -78,7 +78,16 @@ describe("eval:live harness", () => {
     // Codex's cut and paging's first page keep neither answer; the reader says so, inventing nothing.
     for (const policy of ["codex", "paging"])
       for (const e of of(policy))
-        expect(e, `${policy} ${e.taskId}`).toMatchObject({ correct: false, invented: false });
+        expect(e, `${policy} ${e.taskId}`).toMatchObject({
+          correct: false,
+          invented: false,
+        });
+    // The app log's answer is a value it holds once: spillway and the spilled file's Grep showed
+    // it, the cut and the first page never did. The CSV's answer repeats: seeing it says nothing.
+    for (const e of run.episodes)
+      expect(e.answerShown, `${e.policy} ${e.taskId}`).toBe(
+        e.taskId === "31-02" ? null : e.policy === "spillway" || e.policy === "claude-code",
+      );
     // What each policy showed is in the transcript: the handle message, the persisted output, the cut.
     expect(of("spillway")[0]!.transcript[0]!.shown).toContain("get_tool_output reads the rest");
     expect(of("claude-code")[0]!.transcript[0]!.shown).toContain("<persisted-output>");
@@ -120,6 +129,11 @@ describe("eval:live harness", () => {
       /\nspillway: the model worked \d+ minutes over 2 sessions; 0 compactions in 0 of them took 0 of those minutes \(0%\)\.\n/,
     );
     expect(text).not.toMatch(/\ncodex: the model worked/);
+    // Where the wrong answers were lost: the cut never reached the answer.
+    expect(text).toContain(
+      "\ncodex: of 1 wrong answer to a value the file holds once, 0 had it shown, 1 never reached it.\n",
+    );
+    expect(text).not.toMatch(/\nspillway: of \d+ wrong/);
     // A report of fewer tasks than the seed's says it is partial and how to continue.
     const partial = await writeLiveReport({
       episodes: run.episodes,

@@ -92,6 +92,18 @@ describe("scoreLiveReport", () => {
     expect(scoreLiveReport(task, `It is ${task.expected}.`, shown).inventedValues).toEqual([]);
   });
 
+  it("says whether a tool result held an answer the file holds once, whatever the report", () => {
+    const once = { ...task, text: `a ${task.expected} b`, accepted: [] };
+    expect(scoreLiveReport(once, "I could not find it.", `x ${task.expected}`).answerShown).toBe(
+      true,
+    );
+    expect(scoreLiveReport(once, `It is ${task.expected}.`, "nothing here").answerShown).toBe(
+      false,
+    );
+    const twice = { ...once, text: `${task.expected} and ${task.expected}` };
+    expect(scoreLiveReport(twice, "no", `x ${task.expected}`).answerShown).toBeNull();
+  });
+
   it("matches whole values only", () => {
     expect(holdsValue("latency 18430 ms", "1843")).toBe(false);
     expect(holdsValue("latency 1,843 ms", "1843")).toBe(true);
