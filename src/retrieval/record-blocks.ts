@@ -6,30 +6,14 @@
  * many lines start the same way, whatever they say.
  */
 import { spanOf } from "./record-indent.js";
-import { isBlank, type LineWindow } from "./record-lines.js";
+import { fieldShape, isBlank, type LineWindow } from "./record-lines.js";
+import { withoutStamp } from "./record-stamps.js";
 import type { FoundRecord } from "./record-types.js";
 
 /** Lines of the head sample a record-line shape must start, at least. */
 const MIN_SHAPE_LINES = 3;
 /** Share of the unindented lines of the head sample that a record-line shape must start. */
 const MIN_SHAPE_SHARE = 0.4;
-
-/** The class of one character: a digit, a letter (any script), or the character itself. */
-function classOf(ch: string): string {
-  if (ch >= "0" && ch <= "9") return "9";
-  if (/\p{L}/u.test(ch)) return "a";
-  return ch;
-}
-
-/** A field's shape: each character's class, runs of one class kept once (`2026-03-14` → `9-9-9`). */
-function fieldShape(field: string): string {
-  let shape = "";
-  for (const ch of field) {
-    const c = classOf(ch);
-    if (!shape.endsWith(c)) shape += c;
-  }
-  return shape;
-}
 
 /** Runs of a first field's shape that are compared: enough for `2026-`, `[main`, `I0314`, not the rest. */
 const SHAPE_RUNS = 2;
@@ -63,13 +47,16 @@ export function isRuleLine(text: string): boolean {
  * The shape most unindented lines of a head sample start with, when it is frequent enough to
  * mark record starts and carries more than words (a digit or a punctuation mark: a timestamp,
  * a bracketed field); else the first line's shape, when it carries more than words and recurs
- * (a dump of entries that open with `Event[62]:` and whose sections start at column 0 too).
- * `null` otherwise: then no line is a log record start.
+ * (a dump of entries that open with `Event[62]:` and whose sections start at column 0 too),
+ * unless `fromOpening` is false. `null` otherwise: then no line is a log record start.
  *
  * @example
  * recordStartShape(["2026-03-14T08:00Z INFO a", "2026-03-14T08:01Z WARN b", "  at x", "2026-03-14T08:02Z INFO c"]); // "9-"
  */
-export function recordStartShape(headLines: readonly string[]): string | null {
+export function recordStartShape(
+  headLines: readonly string[],
+  options: { readonly fromOpening?: boolean } = {},
+): string | null {
   const counts = new Map<string, number>();
   let unindented = 0;
   for (const line of headLines) {
@@ -90,6 +77,7 @@ export function recordStartShape(headLines: readonly string[]): string | null {
   }
   if (best !== null && bestCount >= MIN_SHAPE_LINES && bestCount >= unindented * MIN_SHAPE_SHARE)
     return best;
+  if (options.fromOpening === false) return null;
   // A dump of records opens with its first record: the first line's shape, where it recurs.
   const first = headLines.find((line) => !isBlank(line) && !isRuleLine(line));
   const opening = first === undefined ? null : lineShape(first);
@@ -133,13 +121,18 @@ async function openedBy(
   return spanOf(window, kind, first, last);
 }
 
-/** The log entry holding line `at`: from a line that starts with `shape` to the next one. */
+/**
+ * The log entry holding line `at`: from a line that starts with `shape` to the next one; in a
+ * stamped log (record-stamps.ts), judged on each line's text after its `stamp`.
+ */
 export function logEntry(
   window: LineWindow,
   at: number,
   shape: string,
+  stamp: string | null = null,
 ): Promise<FoundRecord | null> {
-  return openedBy(window, at, (text) => lineShape(text) === shape, "log-entry");
+  const own = stamp === null ? (text: string) => text : (text: string) => withoutStamp(text, stamp);
+  return openedBy(window, at, (text) => lineShape(own(text)) === shape, "log-entry");
 }
 
 /**

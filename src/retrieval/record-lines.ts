@@ -38,6 +38,29 @@ export function indentOf(text: string): number {
 
 export const isBlank = (text: string) => text.trim().length === 0;
 
+/** The class of one character: a digit, a letter (any script), or the character itself. */
+function classOf(ch: string): string {
+  if (ch >= "0" && ch <= "9") return "9";
+  if (/\p{L}/u.test(ch)) return "a";
+  return ch;
+}
+
+/**
+ * A field's shape: each character's class, runs of one class kept once. Shapes compare lines
+ * by form, never by words.
+ *
+ * @example
+ * fieldShape("2026-03-14"); // "9-9-9"
+ */
+export function fieldShape(field: string): string {
+  let shape = "";
+  for (const ch of field) {
+    const c = classOf(ch);
+    if (!shape.endsWith(c)) shape += c;
+  }
+  return shape;
+}
+
 /**
  * The lines of one output, read on demand in chunks of CHUNK_LINES, up to `budgetChars`
  * characters in all. A line past the budget or past the end is `null`: finders treat it as an

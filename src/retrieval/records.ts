@@ -18,6 +18,7 @@ import { indentedBlock, listItem, outerListItem, spanOf } from "./record-indent.
 import { jsonLineRecord, jsonTreeRecord } from "./record-json.js";
 import { isBlank, LineWindow } from "./record-lines.js";
 import { withSection } from "./record-section.js";
+import { lineStamp, stampedEntry, withoutStamp } from "./record-stamps.js";
 import { tableRow } from "./record-table.js";
 import {
   DEFAULT_RECORD_LIMITS,
@@ -33,6 +34,9 @@ const HEAD_CHARS = 64 * 1024;
 
 /** What the head of an output says about its records, computed once per opened output. */
 interface Profile {
+  /** The field every line starts with (a CI runner's timestamp), or null (record-stamps.ts). */
+  readonly stamp: string | null;
+  /** The shape lines opening a record start with, after the stamp. */
   readonly startShape: string | null;
   readonly csv: CsvProfile | null;
 }
@@ -48,8 +52,19 @@ function profileOf(output: OpenedOutput, reader: TextReader): Promise<Profile> {
       const whole = end === reader.totalChars;
       const lines = head.split("\n");
       if (!whole) lines.pop();
+      const plain = lines.map((l) => l.replace(/\r$/, ""));
+      const stamp = lineStamp(plain);
       return {
-        startShape: recordStartShape(lines.map((l) => l.replace(/\r$/, ""))),
+        stamp,
+        // After a stamp, only a shape most lines start with marks records: the runner's own
+        // lines (`##[group]`) open the log but mark no entry of the program's.
+        startShape:
+          stamp === null
+            ? recordStartShape(plain)
+            : recordStartShape(
+                plain.map((l) => withoutStamp(l, stamp)),
+                { fromOpening: false },
+              ),
         csv: csvProfile(head, whole, output.record.kind !== "csv"),
       };
     })();
@@ -99,7 +114,12 @@ async function findRecord(
     async () => (profile.csv ? csvRow(window, at, profile.csv) : null),
     () => tableRow(window, at),
     () => listItem(window, at),
-    async () => (profile.startShape ? logEntry(window, at, profile.startShape) : null),
+    async () =>
+      profile.startShape
+        ? logEntry(window, at, profile.startShape, profile.stamp)
+        : profile.stamp
+          ? stampedEntry(window, at, profile.stamp)
+          : null,
     () => ruleSection(window, at),
     async () =>
       largest(await indentedBlock(window, at, fits), await paragraph(window, at, fits.maxLines)),
