@@ -92,7 +92,16 @@ export async function stampedEntry(
   at: number,
   stamp: string,
 ): Promise<FoundRecord | null> {
-  const role = async (i: number) => roleOf((await window.line(i))?.text, stamp);
+  // Each line's role is asked for up to three times (as itself and as each neighbour's).
+  const roles = new Map<number, LineRole>();
+  const role = async (i: number) => {
+    let known = roles.get(i);
+    if (known === undefined) {
+      known = roleOf((await window.line(i))?.text, stamp);
+      roles.set(i, known);
+    }
+    return known;
+  };
   // A line opens an entry when it is its own, unless it stands between continuing lines.
   const opens = async (i: number) =>
     (await role(i)) === "own" &&
