@@ -23,11 +23,17 @@ import { drawTasks, freshSeed } from "./tasks/draw.js";
 import type { LiveTask } from "./tasks/types.js";
 
 /** The guidance switches that change the handle message itself. */
-const HANDLE_SWITCHES = ["taskSearch", "taskRecord", "valueKinds", "positionOrder"] as const;
+const HANDLE_SWITCHES = [
+  "taskSearch",
+  "taskRecord",
+  "taskFocus",
+  "valueKinds",
+  "positionOrder",
+] as const;
 type HandleSwitch = (typeof HANDLE_SWITCHES)[number];
 
 const USAGE =
-  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,valueKinds,positionOrder] [--json]";
+  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,valueKinds,positionOrder] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -106,6 +112,7 @@ process.stderr.write(
 const on = (name: HandleSwitch) => !ablate.includes(name);
 const options: HandleOptions = {
   ...(on("taskRecord") ? { taskRecord: true } : {}),
+  ...(on("taskFocus") ? { taskFocus: true } : {}),
   ...(on("valueKinds") ? { valueKinds: true } : {}),
   ...(on("positionOrder") ? { positionOrder: true } : {}),
 };

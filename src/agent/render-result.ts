@@ -46,6 +46,7 @@ async function cached(
 function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
   return {
     taskRecord: guided(settings, "taskRecord"),
+    taskFocus: guided(settings, "taskFocus"),
     valueKinds: guided(settings, "valueKinds"),
     positionOrder: guided(settings, "positionOrder"),
     repeatNote: guided(settings, "repeatNotes"),

@@ -12,6 +12,7 @@ export const GUIDANCE_SWITCHES = [
   "notice",
   "taskSearch",
   "taskRecord",
+  "taskFocus",
   "valueKinds",
   "positionOrder",
   "evidenceQuotes",
@@ -29,6 +30,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "the handle message's search for the task's words: its best lines and the example calls built from those words",
   taskRecord:
     "the handle message shows the task search's best line inside its record (JSON object, list item, CSV row, log entry)",
+  taskFocus:
+    "when the task search found lines, the handle message leaves out the output's first and last lines (a JSON outline stays)",
   valueKinds:
     "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
   positionOrder:

@@ -30,7 +30,9 @@ const titled = (title: string, lines: readonly SynopsisLine[]) =>
  * A short synopsis of an output for the model (retrieval/synopsis.ts): its JSON outline, or its
  * first and last lines, each clipped and saying so, or, for lines too long to show, its first
  * and last characters. Never the whole output. Lines in `shownElsewhere` are left out: the
- * message already shows them, and every request carries it.
+ * message already shows them, and every request carries it. With `outlineOnly`, only a JSON
+ * outline is given: it says how to query the document, where first and last lines are only
+ * positions.
  */
 export async function synopsisOf(
   outputs: OutputStore,
@@ -38,6 +40,7 @@ export async function synopsisOf(
   scope: ReadScope,
   lines: number,
   shownElsewhere: ReadonlySet<number> = new Set(),
+  outlineOnly = false,
 ): Promise<string[]> {
   if (record.kind === "binary" || lines === 0) return [];
   const opened = await outputs.open(record.id, scope);
@@ -58,6 +61,7 @@ export async function synopsisOf(
       return ["Shape (JSON outline):", ...shown];
     }
     case "lines": {
+      if (outlineOnly) return [];
       const fresh = (rows: readonly SynopsisLine[]) =>
         rows.filter((row) => !shownElsewhere.has(row.line));
       return synopsis.tail.length === 0
@@ -68,6 +72,7 @@ export async function synopsisOf(
           ];
     }
     case "excerpt":
+      if (outlineOnly) return [];
       return [
         "First characters (the lines are too long to show whole):",
         `  ${clipText(JSON.stringify(synopsis.head), 2 * SYNOPSIS_LINE_CHARS, { sayLength: true })}`,
@@ -259,6 +264,11 @@ async function taskSection(
 export interface HandleGuidance {
   /** Show the search's best line inside its record (the `taskRecord` guidance switch). */
   readonly taskRecord?: boolean;
+  /**
+   * Leave out the output's first and last lines when the task search found lines: they are
+   * positions, not evidence for the task (the `taskFocus` guidance switch, SW-43).
+   */
+  readonly taskFocus?: boolean;
   /** Show lines holding a value of a kind the task names (the `valueKinds` guidance switch). */
   readonly valueKinds?: boolean;
   /** Show lines holding the same task words in the order of the output (`positionOrder`). */
@@ -338,12 +348,15 @@ export async function defaultHandleMessage(
         best: undefined,
       }))
     : { search: undefined, best: undefined };
+  // Lines found for the task are the evidence to show; the output's edges are a slice away.
+  const focused = options.taskFocus === true && (search?.matches.length ?? 0) > 0;
   const synopsis = await synopsisOf(
     outputs,
     record,
     scope,
     synopsisLines,
     search ? linesShown(search, best) : undefined,
+    focused,
   );
   const lines = taskText ? taskLines(taskText, record.lineCount ?? 0) : undefined;
   const calls = readCallLines(id, {
