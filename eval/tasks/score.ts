@@ -63,9 +63,23 @@ export function holdsValue(haystack: string, value: string): boolean {
 
 /** Tokens a report may state as a value: holding a digit, at least three characters long. */
 const VALUE_TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{N}._:/@+-]*[\p{L}\p{N}])?/gu;
+/**
+ * Where a script written without spaces meets other text: Japanese, Chinese, Korean and Thai
+ * attach words to a value with no space (`YH-53302です`), and the value ends there.
+ */
+const SCRIPT_EDGE = new RegExp(
+  `(?<=${CJK.source})(?!${CJK.source})|(?<!${CJK.source})(?=${CJK.source})`,
+  "gu",
+);
 
-function valueTokens(report: string): string[] {
-  const tokens = normalized(report).match(VALUE_TOKEN) ?? [];
+/**
+ * The value-like tokens of a report, once each.
+ *
+ * @example
+ * valueTokens("品番はYH-53302です。"); // ["yh-53302"]
+ */
+export function valueTokens(report: string): string[] {
+  const tokens = normalized(report).replace(SCRIPT_EDGE, " ").match(VALUE_TOKEN) ?? [];
   return [...new Set(tokens.filter((t) => t.length >= 3 && /\d/.test(t)))];
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEVELOPMENT_SEED, drawTasks, freshSeed } from "../../eval/tasks/draw.js";
-import { holdsValue, scoreLiveReport } from "../../eval/tasks/score.js";
+import { holdsValue, scoreLiveReport, valueTokens } from "../../eval/tasks/score.js";
 import { SHAPE_LIST } from "../../eval/tasks/shapes/index.js";
 import { QUESTION_KINDS } from "../../eval/tasks/types.js";
 import { Rng } from "../../src/core/rng.js";
@@ -102,6 +102,13 @@ describe("scoreLiveReport", () => {
     );
     const twice = { ...once, text: `${task.expected} and ${task.expected}` };
     expect(scoreLiveReport(twice, "no", `x ${task.expected}`).answerShown).toBeNull();
+  });
+
+  it("ends a value where Japanese or Chinese text attaches to it", () => {
+    expect(valueTokens("品番はYH-53302です。")).toEqual(["yh-53302"]);
+    expect(valueTokens("在庫メモのRN-72815、KT-31944")).toEqual(["rn-72815", "kt-31944"]);
+    expect(scoreLiveReport(task, "YH-53302です", "品番: YH-53302").inventedValues).toEqual([]);
+    expect(valueTokens("order ord-58213 at 09:26")).toEqual(["ord-58213", "09:26"]);
   });
 
   it("matches whole values only", () => {
