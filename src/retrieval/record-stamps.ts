@@ -85,7 +85,7 @@ function roleOf(text: string | undefined, stamp: string): LineRole {
  * entry.
  *
  * @example
- * await stampedEntry(window, 563, stamp); // lines 564-590: the exception, its frames and causes
+ * await stampedEntry(window, 563, stamp); // lines 564-586 (0-based 563-585): the exception, its frames, its causes
  */
 export async function stampedEntry(
   window: LineWindow,
