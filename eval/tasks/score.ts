@@ -45,14 +45,12 @@ export function valueCount(haystack: string, value: string): number {
   const h = normalized(haystack);
   const v = normalized(value).trim();
   if (v === "") return 0;
+  const anywhere = CJK.test(v);
+  const edge = (c: string | undefined, inner: string) =>
+    c === undefined || !WORD_CHAR.test(c) || !WORD_CHAR.test(inner);
   let count = 0;
-  for (let at = h.indexOf(v); at !== -1; at = h.indexOf(v, at + 1)) {
-    const before = h[at - 1];
-    const after = h[at + v.length];
-    const edge = (c: string | undefined, inner: string) =>
-      c === undefined || !WORD_CHAR.test(c) || !WORD_CHAR.test(inner);
-    if (CJK.test(v) || (edge(before, v[0]!) && edge(after, v.at(-1)!))) count++;
-  }
+  for (let at = h.indexOf(v); at !== -1; at = h.indexOf(v, at + 1))
+    if (anywhere || (edge(h[at - 1], v[0]!) && edge(h[at + v.length], v.at(-1)!))) count++;
   return count;
 }
 

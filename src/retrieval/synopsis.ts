@@ -36,6 +36,8 @@ export interface SynopsisOptions {
   readonly edgeLines: number;
   /** JSON larger than this gets its first and last lines instead of an outline. */
   readonly outlineMaxBytes?: number;
+  /** A JSON outline or nothing: the first and last lines are not read. */
+  readonly outlineOnly?: boolean;
 }
 
 async function linesOf(output: OpenedOutput, first: number, last: number): Promise<SynopsisLine[]> {
@@ -107,5 +109,6 @@ export async function synopsisOf(
       if (!isSpillwayError(error, "INVALID_JSON", "OUTPUT_TOO_LARGE")) throw error;
     }
   }
+  if (options.outlineOnly) return { type: "none", reason: "only an outline was asked for" };
   return textSynopsis(output, options.edgeLines);
 }

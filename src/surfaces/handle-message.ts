@@ -46,7 +46,7 @@ export async function synopsisOf(
   const opened = await outputs.open(record.id, scope);
   let synopsis: Awaited<ReturnType<typeof synopsisOfOutput>>;
   try {
-    synopsis = await synopsisOfOutput(opened, { edgeLines: lines });
+    synopsis = await synopsisOfOutput(opened, { edgeLines: lines, outlineOnly });
   } finally {
     await opened.close();
   }
@@ -61,7 +61,6 @@ export async function synopsisOf(
       return ["Shape (JSON outline):", ...shown];
     }
     case "lines": {
-      if (outlineOnly) return [];
       const fresh = (rows: readonly SynopsisLine[]) =>
         rows.filter((row) => !shownElsewhere.has(row.line));
       return synopsis.tail.length === 0
@@ -72,7 +71,6 @@ export async function synopsisOf(
           ];
     }
     case "excerpt":
-      if (outlineOnly) return [];
       return [
         "First characters (the lines are too long to show whole):",
         `  ${clipText(JSON.stringify(synopsis.head), 2 * SYNOPSIS_LINE_CHARS, { sayLength: true })}`,
