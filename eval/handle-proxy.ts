@@ -10,7 +10,7 @@
  *
  *   npm run eval:handles -- --tasks 90                       # a fresh seed, printed
  *   npm run eval:handles -- --seed 223151 --ablate valueKinds --json
- *   npm run eval:handles -- --seed 223151 --ablate positionOrder
+ *   npm run eval:handles -- --seed 223151 --ablate taskFocus
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,17 +23,11 @@ import { drawTasks, freshSeed } from "./tasks/draw.js";
 import type { LiveTask } from "./tasks/types.js";
 
 /** The guidance switches that change the handle message itself. */
-const HANDLE_SWITCHES = [
-  "taskSearch",
-  "taskRecord",
-  "taskFocus",
-  "valueKinds",
-  "positionOrder",
-] as const;
+const HANDLE_SWITCHES = ["taskSearch", "taskRecord", "taskFocus", "valueKinds"] as const;
 type HandleSwitch = (typeof HANDLE_SWITCHES)[number];
 
 const USAGE =
-  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,valueKinds,positionOrder] [--json]";
+  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,valueKinds] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -96,9 +90,7 @@ async function handleFor(
     if (task.question.trim() === "") return { message };
     return {
       message,
-      search: await searchByQuestion(store, record, scope, task.question, {
-        positionOrder: options.positionOrder === true,
-      }),
+      search: await searchByQuestion(store, record, scope, task.question),
     };
   } finally {
     await store.close();
@@ -114,7 +106,6 @@ const options: HandleOptions = {
   ...(on("taskRecord") ? { taskRecord: true } : {}),
   ...(on("taskFocus") ? { taskFocus: true } : {}),
   ...(on("valueKinds") ? { valueKinds: true } : {}),
-  ...(on("positionOrder") ? { positionOrder: true } : {}),
 };
 const byKind = new Map<string, { shown: number; best: number; tasks: number }>();
 const shownIds: string[] = [];

@@ -15,16 +15,13 @@ const READ_CHARS = 8_000;
  * The best result and the whole answer of a search of `record` by `question`.
  *
  * @example
- * const { best, answer } = await searchByQuestion(store, record, scope, task.question, {
- *   positionOrder: true,
- * });
+ * const { best, answer } = await searchByQuestion(store, record, scope, task.question);
  */
 export async function searchByQuestion(
   outputs: OutputStore,
   record: OutputRecord,
   scope: ReadScope,
   question: string,
-  options: { readonly positionOrder: boolean },
 ): Promise<{ best: string; answer: string }> {
   const surface = createGetToolOutputSurface({ synopsisLines: 5 });
   const context: SurfaceContext = {
@@ -35,7 +32,6 @@ export async function searchByQuestion(
     outputOfToolCall: async () => undefined,
     // The runtime passes the session's task to every read; here the task is the question.
     taskText: question,
-    positionOrder: options.positionOrder,
   };
   const search = async (extra: Record<string, unknown>) =>
     (

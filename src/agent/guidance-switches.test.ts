@@ -8,7 +8,6 @@ import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.j
 import { GUIDANCE_SWITCHES, type GuidanceSwitch } from "../config/guidance.js";
 import {
   type ChatRequest,
-  generateOutputText,
   type Responder,
   textOf,
   toolCall,
@@ -164,49 +163,6 @@ describe("guidance switches", () => {
     expect(on.result.report).toContain(uuid);
     expect(off.result.report).toContain("[spillway] The output of");
     expect(off.result.report).not.toContain(uuid);
-  });
-
-  it("positionOrder: the handle message's search ranks equal lines by BM25, not by position", async () => {
-    const respond: Responder = (request, context) =>
-      context.callIndex === 0
-        ? toolCall("test__generate_output", { bytes: 200_000, kind: "log" })
-        : toolCall("agent__final_report", { report: toolMessages(request)[0]!.text });
-    const prompt = "Which request_id did auth-svc log with its first ERROR?";
-    const lines = generateOutputText({ bytes: 200_000, kind: "log" }).text.split("\n");
-    const first = lines.findIndex((l) => l.includes("ERROR [auth-svc]")) + 1;
-    const firstShown = (report: string) =>
-      Number(/found these lines[^\n]*\n(?:.*\n)*? {2}(\d+)\| /.exec(report)?.[1]);
-    const on = await run(respond, undefined, { prompt });
-    const off = await run(respond, "positionOrder", { prompt });
-    expect(first).toBeGreaterThan(0);
-    expect(firstShown(on.result.report!)).toBe(first);
-    expect(firstShown(off.result.report!)).toBeGreaterThan(0);
-    expect(firstShown(off.result.report!)).not.toBe(first);
-  });
-
-  it("positionOrder: the model's own search ranks equal lines by BM25, not by position", async () => {
-    const respond: Responder = (request, context) => {
-      if (context.callIndex === 0)
-        return toolCall("test__generate_output", { bytes: 200_000, kind: "log" });
-      if (context.callIndex === 1)
-        return toolCall("get_tool_output", {
-          id: idOf(toolMessages(request)[0]!.text),
-          mode: "search",
-          query: "auth-svc ERROR",
-          max_results: 1,
-        });
-      return toolCall("agent__final_report", { report: toolMessages(request).at(-1)!.text });
-    };
-    const prompt = "Which request_id did auth-svc log with its first ERROR?";
-    const lines = generateOutputText({ bytes: 200_000, kind: "log" }).text.split("\n");
-    const first = lines.findIndex((l) => l.includes("ERROR [auth-svc]")) + 1;
-    const firstShown = (report: string) => Number(/^(\d+): /m.exec(report)?.[1]);
-    const on = await run(respond, undefined, { prompt });
-    const off = await run(respond, "positionOrder", { prompt });
-    expect(on.result.report).toContain('search "auth-svc ERROR"');
-    expect(firstShown(on.result.report!)).toBe(first);
-    expect(firstShown(off.result.report!)).toBeGreaterThan(0);
-    expect(firstShown(off.result.report!)).not.toBe(first);
   });
 
   it("evidenceQuotes: the final turn does not quote what the session showed", async () => {

@@ -14,7 +14,6 @@ export const GUIDANCE_SWITCHES = [
   "taskRecord",
   "taskFocus",
   "valueKinds",
-  "positionOrder",
   "evidenceQuotes",
   "repeatNotes",
   "finalTurn",
@@ -34,8 +33,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "when the task search found lines, the handle message leaves out the output's first and last lines (a JSON outline stays)",
   valueKinds:
     "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
-  positionOrder:
-    "searches rank lines by the words they hold, equal ones in the order of the output (latest first when the task asks for the last): the handle message's task search and the model's own search",
   evidenceQuotes:
     "the final turn's quote of what the session's reads and handle messages showed about the task, compacted turns included",
   repeatNotes:

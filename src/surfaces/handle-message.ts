@@ -246,7 +246,6 @@ async function taskSection(
   const search = await searchForTask(outputs, record, scope, task, lines, {
     maxLineChars: TASK_RECORD.maxChars,
     valueKinds: options.valueKinds === true,
-    positionOrder: options.positionOrder === true,
   });
   const ranked = withRecord
     ? await rankedByRecord(outputs, record, scope, search).catch(() => undefined)
@@ -269,8 +268,6 @@ export interface HandleGuidance {
   readonly taskFocus?: boolean;
   /** Show lines holding a value of a kind the task names (the `valueKinds` guidance switch). */
   readonly valueKinds?: boolean;
-  /** Show lines holding the same task words in the order of the output (`positionOrder`). */
-  readonly positionOrder?: boolean;
   /**
    * Say so when an earlier call of the session with the same tool and arguments returned the
    * same bytes, and leave out what its message already showed (the `repeatNotes` switch).

@@ -30,11 +30,6 @@ export interface SurfaceContext {
   readonly seedTexts?: boolean;
   /** The session's task (its first prompt): a search that finds nothing may point to its terms. */
   readonly taskText?: string;
-  /**
-   * False: the search mode ranks by BM25. Default: by the query's words each line holds, equal
-   * lines in the order of the output, latest first when `taskText` asks for the last (SW-40).
-   */
-  readonly positionOrder?: boolean;
 }
 
 /** A surface call's answer: text for the model, kept in the canonical history as is. */

@@ -10,11 +10,10 @@
  */
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
-import { MAX_SEARCH_RESULTS, type SearchMatch, searchOutput } from "../retrieval/search.js";
-import { foldText, isCjkTerm, termsOf } from "../retrieval/search-terms.js";
+import { type SearchMatch, searchOutput } from "../retrieval/search.js";
+import { foldText, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { mergedByLine, NO_FORMS, type TaskForms, taskFormLines } from "./task-forms.js";
-import { asksForLast, inTextOrder, positionRanking, withEvidence } from "./task-order.js";
 
 /** A term held by at most this share of the lines is specific to them. */
 const SPECIFIC_SHARE = 0.1;
@@ -48,11 +47,6 @@ export interface TaskSearchOptions {
   readonly maxLineChars?: number;
   /** Also find lines holding a value of a kind the task names (`valueKinds`; default false). */
   readonly valueKinds?: boolean;
-  /**
-   * Rank lines by the task words they hold, equal ones in the order of the output, latest first
-   * when the task asks for the last (`positionOrder`, SW-34; default false: BM25's order).
-   */
-  readonly positionOrder?: boolean;
 }
 
 /** Scripts written without spaces between words (and Korean, whose particles attach to words). */
@@ -164,20 +158,6 @@ export function compoundWords(words: readonly string[]): string[] {
   return words.filter((word) => new Set(termsOf(word).map(foldText)).size > 1);
 }
 
-/**
- * The folded terms of each of the task's words, once per distinct set. A run of a script written
- * without spaces is a sentence, not a word: each of its terms counts as a word of its own.
- */
-function wordTermsOf(task: string): string[][] {
-  const sets = new Map<string, string[]>();
-  for (const word of taskWords(task)) {
-    const terms = [...new Set(termsOf(word).map(foldText))].sort();
-    const words = terms.some(isCjkTerm) ? terms.map((term) => [term]) : [terms];
-    for (const set of words) if (set.length > 0) sets.set(set.join(" "), set);
-  }
-  return [...sets.values()];
-}
-
 /** A search of form lines alone: the task's words are all common, its value kind is not. */
 function formsOnly(forms: TaskForms, maxLines: number): TaskSearch {
   return { matches: forms.matches.slice(0, maxLines), valueShapes: forms.shapes };
@@ -260,7 +240,7 @@ export async function searchForTask(
   maxLines: number,
   options: TaskSearchOptions = {},
 ): Promise<TaskSearch> {
-  const { maxLineChars, valueKinds = false, positionOrder = false } = options;
+  const { maxLineChars, valueKinds = false } = options;
   task = withoutLocations(task, record.toolArgs);
   if (record.kind === "binary" || task.trim() === "") return NOTHING;
   const opened = await outputs.open(record.id, scope);
@@ -268,11 +248,7 @@ export async function searchForTask(
     const asked = task.slice(0, TASK_CHARS);
     const found = await searchOutput(opened, {
       query: asked,
-      // In the order of the output, the first (or last) of many equal lines must be among those
-      // ranked: the engine ranks by the words held and takes equal lines from that end.
-      ...(positionOrder
-        ? { maxResults: MAX_SEARCH_RESULTS, ...positionRanking(task) }
-        : { maxResults: maxLines * 3 }),
+      maxResults: maxLines * 3,
       ...(maxLineChars ? { maxLineChars } : {}),
     }).catch(() => undefined); // a task of common words only, or none: nothing to search for
     const lines = Math.max(1, found?.totalLines ?? record.lineCount ?? 1);
@@ -298,12 +274,7 @@ export async function searchForTask(
     const example = words.join(" ") || undefined;
     const literals = await specificLiterals(opened, words, specificLines);
     const searched = found.matches.filter((m) => m.terms.some((t) => specific.has(t)));
-    const merged = positionOrder
-      ? inTextOrder(
-          mergedByLine(withEvidence(searched, wordTermsOf(task), weight), forms.matches),
-          asksForLast(task),
-        )
-      : mergedByLine(searched, forms.matches);
+    const merged = mergedByLine(searched, forms.matches);
     const matches = leadingFirst(merged, literals, forms.shapes).slice(0, maxLines);
     return {
       matches,

@@ -47,7 +47,6 @@ describe("the task search in an HTML table", () => {
     const message = await defaultHandleMessage(record, store, SCOPE, 5, {
       taskText: "catalog-api in us-west-2: p95?",
       taskRecord: true,
-      positionOrder: true,
     });
     const section = message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
     expect(section).toMatch(
@@ -72,7 +71,6 @@ describe("the task search in an HTML table", () => {
     const message = await defaultHandleMessage(record, store, SCOPE, 5, {
       taskText: "Which CVE does the status page mention?",
       taskRecord: true,
-      positionOrder: true,
     });
     const section = message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
     expect(section).toContain("CVE-2026-23381");

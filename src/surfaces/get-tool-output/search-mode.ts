@@ -5,13 +5,12 @@ import { renderSessionSearch } from "../render-search.js";
 import type { SurfaceContext } from "../surface.js";
 import { readerFor, withOpened } from "./read.js";
 import { type GetToolOutputArgs, getToolOutputCall, missingArgument } from "./schema.js";
-import { modelSearchOrder } from "./search-order.js";
 import { renderSearchRecords } from "./search-records.js";
 import { tiesByRecord } from "./search-ties.js";
 
 /**
- * mode="search": the lines that best match the query's words, best first, equal ones in the
- * order of the output (search-order.ts); with an id in that output, each inside its record
+ * mode="search": the lines that best match the query's words (BM25), best first; with an id in
+ * that output, each inside its record
  * (search-records.ts), equal lines ordered by how much of the query their records hold
  * (search-ties.ts); without one, in every output of the session (those out of the context
  * included).
@@ -31,7 +30,6 @@ export async function searchMode(
   }
   const request = {
     query: args.query,
-    ...modelSearchOrder(context),
     ...(args.max_results !== undefined ? { maxResults: args.max_results } : {}),
   };
   if (args.id !== undefined) {
