@@ -74,6 +74,13 @@ const INVALID: [string, string, string, string][] = [
   ],
   ["mcpServers: { fs: { command: x, env: { A: 1 } } }", "mcpServers.fs.env.A", "got 1", "a string"],
   ["mcpServers: { fs: { command: x, cmd: y } }", "mcpServers.fs.cmd", "", 'unknown key "cmd"'],
+  // A removed guidance switch is refused, naming the switches that exist.
+  [
+    "guidance: { positionOrder: false }",
+    "guidance.positionOrder",
+    'unknown key "positionOrder"',
+    "taskFocus, valueKinds, evidenceQuotes",
+  ],
   ["maxTurns: 0", "maxTurns", "got 0", "an integer from 1 to 1000"],
   ["maxTurns: 1001", "maxTurns", "got 1001", "an integer from 1 to 1000"],
   ["maxTurns: 2.5", "maxTurns", "got 2.5", "an integer from 1 to 1000"],
