@@ -30,8 +30,6 @@ export async function searchByQuestion(
     maxChars: READ_CHARS,
     tokenizer: "o200k_base",
     outputOfToolCall: async () => undefined,
-    // The runtime passes the session's task to every read; here the task is the question.
-    taskText: question,
   };
   const search = async (extra: Record<string, unknown>) =>
     (

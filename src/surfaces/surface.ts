@@ -28,7 +28,7 @@ export interface SurfaceContext {
   readonly asyncTokenThreshold?: number;
   /** Seed 003's texts word for word (asyncReadyMessage: ready-menu) instead of spillway's. */
   readonly seedTexts?: boolean;
-  /** The session's task (its first prompt): a search that finds nothing may point to its terms. */
+  /** The session's task (its first prompt): the handle message searches the output for it (SW-27). */
   readonly taskText?: string;
 }
 

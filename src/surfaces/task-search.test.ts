@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
-import { leadingParts, withoutLocations } from "./task-search.js";
+import { leadGroup, leadingParts, withoutLocations } from "./task-search.js";
 
 const filler = (i: number) =>
   `2026-03-14T08:${String(i % 60).padStart(2, "0")}:00Z INFO [svc-${i % 7}] request ${i} served in ${i % 90} ms`;
@@ -334,6 +334,14 @@ describe("the handle message's search for the task", () => {
     expect(cut).not.toContain(`  138| ${events[137]}`);
     // Cut around the task's rarest word, so the part asked about stays in view.
     expect(cut).toMatch(/ {2}138\| ….*user137@mail\.example\.net/);
+  });
+});
+
+describe("leadGroup", () => {
+  it("leads with a word the search splits into parts, not with a plain word", () => {
+    const group = leadGroup(["req-4hpi75", "memory"]);
+    expect(group("req=req-4hpi75 order=ord-1")).toBe(0);
+    expect(group("memory: 512Mi")).toBe(2);
   });
 });
 
