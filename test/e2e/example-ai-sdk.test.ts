@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import {
   toolCall,
   toolMessages,
 } from "../../src/testing/index.js";
+import { ensureBuilt } from "../helpers/built-cli.js";
 import { onCleanup, tempDir } from "../helpers/temp-store.js";
 
 /**
@@ -22,8 +23,10 @@ import { onCleanup, tempDir } from "../helpers/temp-store.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
-beforeAll(() => {
-  execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
+beforeAll(async () => {
+  // Built once, under a lock, when a source is newer: a build here while other files run the
+  // built CLI would rewrite it under them.
+  await ensureBuilt();
 }, 120_000);
 
 const engineer: Responder = (request) => {

@@ -9,6 +9,7 @@ import {
   toolCall,
   toolMessages,
 } from "../../src/testing/index.js";
+import { ensureBuilt } from "../helpers/built-cli.js";
 import { onCleanup, tempDir } from "../helpers/temp-store.js";
 
 /**
@@ -20,8 +21,10 @@ import { onCleanup, tempDir } from "../helpers/temp-store.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
-beforeAll(() => {
-  execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
+beforeAll(async () => {
+  // Built once, under a lock, when a source is newer: a build here while other files run the
+  // built CLI would rewrite it under them.
+  await ensureBuilt();
   execFileSync(process.execPath, ["examples/incident-triage/make-log.mjs"], {
     cwd: ROOT,
     stdio: "ignore",
