@@ -4,7 +4,9 @@
  * the comparison is paired: the tasks right in one run and wrong in the other (the discordant
  * pairs) decide, through an exact two-sided sign test on them (McNemar's exact test). A behaviour
  * pays when switching it off loses right answers (or adds invented ones) beyond what that test
- * calls chance.
+ * calls chance. Tokens are paired the same way: the tasks that sent fewer tokens with the
+ * behaviour against those that sent more, by the same sign test, so a behaviour that leaves
+ * something out is judged on what it saves as well.
  */
 import type { LiveEpisode } from "./episode.js";
 import { median } from "./figures.js";
@@ -27,6 +29,10 @@ export interface PairedComparison {
   /** Median input tokens per task, every request counted whole. */
   readonly medianTokensWith: number | null;
   readonly medianTokensWithout: number | null;
+  /** Tasks that sent fewer input tokens with the behaviour, and more; the sign test's p-value. */
+  readonly fewerTokensWith: number;
+  readonly moreTokensWith: number;
+  readonly tokensPValue: number;
   /** The tasks that flipped, by id: right with the behaviour only, and without it only. */
   readonly flippedToWrong: readonly string[];
   readonly flippedToRight: readonly string[];
@@ -81,6 +87,8 @@ export function compareRuns(
     .filter(([x, y]) => !x!.correct && y!.correct)
     .map(([x]) => x!.taskId);
   const inventedOnlyWith = count((x, y) => x.invented && !y.invented);
+  const fewerTokensWith = count((x, y) => x.inputTokens < y.inputTokens);
+  const moreTokensWith = count((x, y) => x.inputTokens > y.inputTokens);
   const inventedOnlyWithout = count((x, y) => !x.invented && y.invented);
   return {
     tasks: pairs.length,
@@ -94,10 +102,16 @@ export function compareRuns(
     inventedPValue: signTest(inventedOnlyWith, inventedOnlyWithout),
     medianTokensWith: median(pairs.map(([x]) => x!.inputTokens)),
     medianTokensWithout: median(pairs.map(([, y]) => y!.inputTokens)),
+    fewerTokensWith,
+    moreTokensWith,
+    tokensPValue: signTest(fewerTokensWith, moreTokensWith),
     flippedToWrong,
     flippedToRight,
   };
 }
+
+/** A p-value to three decimals, or as a bound below that. */
+const formatP = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
 
 const pct = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}%`);
 
@@ -126,5 +140,6 @@ export function renderComparison(paired: PairedComparison, behaviour: string): s
     `| median tokens a task | ${tokens(paired.medianTokensWith)} | ${tokens(paired.medianTokensWithout)} |`,
     "",
     `Paired on the same tasks (exact sign test on the tasks that flipped): ${verdict}. Invented: p = ${paired.inventedPValue.toFixed(3)}.`,
+    `Tokens: fewer with ${behaviour} on ${paired.fewerTokensWith} tasks, more on ${paired.moreTokensWith} (sign test, ${formatP(paired.tokensPValue)}).`,
   ];
 }

@@ -78,7 +78,20 @@ describe("compareRuns", () => {
       inventedPValue: 1,
       medianTokensWith: 1000,
       medianTokensWithout: 1500,
+      fewerTokensWith: 8,
+      moreTokensWith: 0,
     });
+    expect(paired.tokensPValue).toBeCloseTo(signTest(8, 0), 12);
+    expect(renderComparison(paired, "notice").join("\n")).toContain(
+      "Tokens: fewer with notice on 8 tasks, more on 0 (sign test, p = 0.008).",
+    );
+    const strong = {
+      ...paired,
+      fewerTokensWith: 24,
+      moreTokensWith: 1,
+      tokensPValue: signTest(24, 1),
+    };
+    expect(renderComparison(strong, "notice").join("\n")).toContain("(sign test, p < 0.001)");
     expect(paired.flippedToWrong).toEqual(["t0", "t1", "t2", "t3", "t4", "t5", "t6"]);
     expect(paired.flippedToRight).toEqual(["t8"]);
     expect(paired.pValue).toBeCloseTo(signTest(7, 1), 12);
