@@ -74,7 +74,18 @@ async function localPrebuilds(): Promise<Record<string, string>> {
 beforeAll(async () => {
   await ensureBuilt();
   if (!existsSync(join(ROOT, "dist/inspector/index.html"))) {
-    await run("npm", ["run", "build"], { cwd: ROOT, env: ENV, timeout: 600_000 });
+    // The inspector alone: `npm run build` starts by removing dist, which other files may be
+    // running from.
+    await run(
+      process.execPath,
+      [
+        join(ROOT, "node_modules/vite/bin/vite.js"),
+        "build",
+        "--config",
+        "web/inspector/vite.config.ts",
+      ],
+      { cwd: ROOT, env: ENV, timeout: 600_000 },
+    );
   }
   dir = await mkdtemp(join(tmpdir(), "spillway-package-"));
   // The dist just built (npm test builds before vitest); `prepare` would build it again.
