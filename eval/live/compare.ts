@@ -113,6 +113,8 @@ export function compareRuns(
 /** A p-value to three decimals, or as a bound below that. */
 const formatP = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
 
+const tasks = (n: number) => `${n} task${n === 1 ? "" : "s"}`;
+
 const pct = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).toFixed(1)}%`);
 
 /**
@@ -140,6 +142,6 @@ export function renderComparison(paired: PairedComparison, behaviour: string): s
     `| median tokens a task | ${tokens(paired.medianTokensWith)} | ${tokens(paired.medianTokensWithout)} |`,
     "",
     `Paired on the same tasks (exact sign test on the tasks that flipped): ${verdict}. Invented: p = ${paired.inventedPValue.toFixed(3)}.`,
-    `Tokens: fewer with ${behaviour} on ${paired.fewerTokensWith} tasks, more on ${paired.moreTokensWith} (sign test, ${formatP(paired.tokensPValue)}).`,
+    `Input tokens: fewer with ${behaviour} on ${tasks(paired.fewerTokensWith)}, more on ${paired.moreTokensWith}, equal on ${paired.tasks - paired.fewerTokensWith - paired.moreTokensWith} (sign test, ${formatP(paired.tokensPValue)}).`,
   ];
 }

@@ -83,7 +83,7 @@ describe("compareRuns", () => {
     });
     expect(paired.tokensPValue).toBeCloseTo(signTest(8, 0), 12);
     expect(renderComparison(paired, "notice").join("\n")).toContain(
-      "Tokens: fewer with notice on 8 tasks, more on 0 (sign test, p = 0.008).",
+      "Input tokens: fewer with notice on 8 tasks, more on 0, equal on 2 (sign test, p = 0.008).",
     );
     const strong = {
       ...paired,
@@ -128,7 +128,15 @@ describe("npm run eval:live:compare", () => {
     expect(stdout).toContain("seed 5, spillway, 3 tasks played with and without notice");
     expect(stdout).toContain("| right | 2 of 3 (66.7%) | 1 (33.3%) |");
     const last = JSON.parse(stdout.trim().split("\n").at(-1)!);
-    expect(last).toMatchObject({ seed: 5, variant: "ablate:notice", onlyWith: 1, onlyWithout: 0 });
+    expect(last).toMatchObject({
+      seed: 5,
+      variant: "ablate:notice",
+      onlyWith: 1,
+      onlyWithout: 0,
+      fewerTokensWith: 0,
+      moreTokensWith: 0,
+      tokensPValue: 1,
+    });
     const missing = await run("npx", [...cli.slice(0, 3), "6", ...cli.slice(4)]).catch(
       (error: { stderr: string; code: number }) => error,
     );
