@@ -129,9 +129,9 @@ export function renderComparison(paired: PairedComparison, behaviour: string): s
       ? "no task was played by both runs"
       : paired.pValue < 0.05
         ? paired.onlyWith > paired.onlyWithout
-          ? `${behaviour} pays: without it ${paired.onlyWith - paired.onlyWithout} more tasks are wrong than right (p = ${paired.pValue.toFixed(3)})`
-          : `${behaviour} costs: without it ${paired.onlyWithout - paired.onlyWith} more tasks are right than wrong (p = ${paired.pValue.toFixed(3)})`
-        : `no difference beyond chance on these tasks (p = ${paired.pValue.toFixed(3)}; ${paired.onlyWith} right only with it, ${paired.onlyWithout} only without)`;
+          ? `${behaviour} pays: without it ${paired.onlyWith - paired.onlyWithout} more tasks are wrong than right (${formatP(paired.pValue)})`
+          : `${behaviour} costs: without it ${paired.onlyWithout - paired.onlyWith} more tasks are right than wrong (${formatP(paired.pValue)})`
+        : `no difference beyond chance on these tasks (${formatP(paired.pValue)}; ${paired.onlyWith} right only with it, ${paired.onlyWithout} only without)`;
   const tokens = (n: number | null) => (n === null ? "–" : Math.round(n).toLocaleString("en-US"));
   return [
     `| | with ${behaviour} | without |`,
@@ -141,7 +141,7 @@ export function renderComparison(paired: PairedComparison, behaviour: string): s
     `| invented | ${paired.inventedWith} | ${paired.inventedWithout} |`,
     `| median tokens a task | ${tokens(paired.medianTokensWith)} | ${tokens(paired.medianTokensWithout)} |`,
     "",
-    `Paired on the same tasks (exact sign test on the tasks that flipped): ${verdict}. Invented: p = ${paired.inventedPValue.toFixed(3)}.`,
+    `Paired on the same tasks (exact sign test on the tasks that flipped): ${verdict}. Invented: ${formatP(paired.inventedPValue)}.`,
     `Input tokens: fewer with ${behaviour} on ${tasks(paired.fewerTokensWith)}, more on ${paired.moreTokensWith}, equal on ${paired.tasks - paired.fewerTokensWith - paired.moreTokensWith} (sign test, ${formatP(paired.tokensPValue)}).`,
   ];
 }
