@@ -37,3 +37,32 @@ export function bestResult(message: string): string[] {
     return numbered !== null && Number(numbered[1]) >= from && Number(numbered[1]) <= to;
   });
 }
+
+/** A value's form: its letters and digits by class, the rest as it is (`ord-58213` → `aaa-99999`). */
+const formOf = (value: string) =>
+  value
+    .replace(/\p{Lu}/gu, "A")
+    .replace(/\p{Ll}/gu, "a")
+    .replace(/\p{N}/gu, "9");
+/** The line number the handle message puts before a line of the output (`  1482| `). */
+const LINE_PREFIX = /^\s*\d+\| /;
+
+/**
+ * How many distinct values of the same form as `value` (the same letters and digits by class,
+ * the same punctuation), other than it, the best result's lines hold: what a reader could take
+ * for the answer beside it. Line numbers are not the output's and are not counted.
+ *
+ * @example
+ * lookAlikes(["  64|     Expected: 6869", "  65|     Received: 8022"], "8022") // 1
+ */
+export function lookAlikes(best: readonly string[], value: string): number {
+  const form = formOf(value);
+  const found = new Set<string>();
+  for (const line of best) {
+    for (const token of line.replace(LINE_PREFIX, "").split(/[^\p{L}\p{N}._:/@+-]+/u)) {
+      const bare = token.replace(/^[._:/@+-]+|[._:/@+-]+$/g, "");
+      if (bare !== value && formOf(bare) === form) found.add(bare);
+    }
+  }
+  return found.size;
+}

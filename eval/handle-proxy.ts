@@ -6,7 +6,10 @@
  * shown, and can find one it was not, so this bounds nothing: it says where the guidance points,
  * in seconds rather than hours, and an ablation's difference shows task by task. It also plays
  * the search a model makes with its question as the query (handle-search.ts), and counts the
- * tasks whose value is in its best result and in its answer.
+ * tasks whose value is in its best result and in its answer. A best result that holds the value
+ * and none of the task's decoys (the values beside it a reader could take instead) is counted
+ * apart: what a reader meets first is then the answer alone; so are the other values of the
+ * answer's form beside it there (handle-best.ts), what a reader could take for it.
  *
  *   npm run eval:handles -- --tasks 90                       # a fresh seed, printed
  *   npm run eval:handles -- --seed 223151 --ablate valueKinds --json
@@ -17,9 +20,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteOutputStore } from "../src/store/sqlite-output-store.js";
 import { defaultHandleMessage, type HandleOptions } from "../src/surfaces/handle-message.js";
-import { bestResult } from "./handle-best.js";
+import { bestResult, lookAlikes } from "./handle-best.js";
 import { searchByQuestion } from "./handle-search.js";
 import { drawTasks, freshSeed } from "./tasks/draw.js";
+import { holdsValue } from "./tasks/score.js";
 import type { LiveTask } from "./tasks/types.js";
 
 /** The guidance switches that change the handle message itself. */
@@ -110,6 +114,8 @@ const options: HandleOptions = {
 const byKind = new Map<string, { shown: number; best: number; tasks: number }>();
 const shownIds: string[] = [];
 const bestIds: string[] = [];
+const aloneIds: string[] = [];
+let alikes = 0;
 const searchBestIds: string[] = [];
 const searchIds: string[] = [];
 let chars = 0;
@@ -125,7 +131,8 @@ for (const task of drawTasks({ seed, count: tasks })) {
     if (search && values.some((value) => search.best.includes(value))) searchBestIds.push(task.id);
     if (search && values.some((value) => search.answer.includes(value))) searchIds.push(task.id);
     const shown = values.some((value) => message.includes(value));
-    const best = bestResult(message).join("\n");
+    const bestLines = bestResult(message);
+    const best = bestLines.join("\n");
     const inBest = values.some((value) => best.includes(value));
     chars += message.length;
     const kind = byKind.get(task.kind) ?? { shown: 0, best: 0, tasks: 0 };
@@ -136,8 +143,12 @@ for (const task of drawTasks({ seed, count: tasks })) {
     });
     if (shown) shownIds.push(task.id);
     if (inBest) bestIds.push(task.id);
+    const alone = inBest && !task.decoys.some((decoy) => holdsValue(best, decoy));
+    if (alone) aloneIds.push(task.id);
+    if (inBest) alikes += lookAlikes(bestLines, task.expected);
+    const where = inBest ? `, in the best result${alone ? " without a decoy" : ""}` : "";
     process.stdout.write(
-      `${task.id} ${task.shape}/${task.kind}: ${shown ? (inBest ? "shown, in the best result" : "shown") : "not shown"} · ${message.length} characters\n`,
+      `${task.id} ${task.shape}/${task.kind}: ${shown ? `shown${where}` : "not shown"} · ${message.length} characters\n`,
     );
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -153,7 +164,7 @@ process.stdout.write(
     .map(([kind, k]) => `${kind} ${k.best}/${k.tasks}`)
     .join(
       ", ",
-    )}); ${chars} characters in all${ablate.length > 0 ? `; off: ${ablate.join(", ")}` : ""}\n`,
+    )}); in it without a decoy: ${aloneIds.length}; values of the answer's form beside it there: ${alikes}; ${chars} characters in all${ablate.length > 0 ? `; off: ${ablate.join(", ")}` : ""}\n`,
 );
 if (on("taskSearch"))
   process.stdout.write(
@@ -161,5 +172,5 @@ if (on("taskSearch"))
   );
 if (json)
   process.stdout.write(
-    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, best: bestIds.length, searchBest: searchBestIds.length, searchAnswer: searchIds.length, chars, kinds, shownIds, bestIds, searchBestIds, searchIds })}\n`,
+    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, best: bestIds.length, bestAlone: aloneIds.length, lookAlikes: alikes, searchBest: searchBestIds.length, searchAnswer: searchIds.length, chars, kinds, shownIds, bestIds, aloneIds, searchBestIds, searchIds })}\n`,
   );

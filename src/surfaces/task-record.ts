@@ -45,7 +45,9 @@ interface Candidate {
  * order stands (lines holding a task word whole or a value of a kind it names first, then by
  * score, then by record, equal ones in the order of the text). The best line's record is the
  * innermost one, or the enclosing record, within `TASK_RECORD`, that holds the most of the
- * task's terms (ties go to the smaller); `best` is `undefined` when its record is the line alone.
+ * task's terms (ties go to the smaller); when another line's own record lies inside it and holds
+ * as much, that line leads with that record; `best` is `undefined` when its record is the line
+ * alone.
  *
  * @example
  * const { matches, best } = await rankedByRecord(outputs, record, scope, search);
@@ -93,14 +95,46 @@ export async function rankedByRecord(
         a.index - b.index,
     );
     const top = ranked[0]!;
-    const best = top.record
+    const widest = top.record
       ? await widened(opened, top.record, top.recordWeight, top.match, terms)
       : undefined;
-    return { matches: ranked.map((c) => c.match), ...(best ? { best } : {}) };
+    const tighter = widest ? tightestInside(ranked, widest, terms) : undefined;
+    const lead = tighter ?? top;
+    const best = tighter?.record ?? widest;
+    const order = [lead, ...ranked.filter((c) => c !== lead)];
+    return { matches: order.map((c) => c.match), ...(best ? { best } : {}) };
   } finally {
     await opened.close();
   }
 }
+
+/**
+ * The candidate whose own record lies inside `shown` and holds as much of the task as it, the
+ * smallest such: the same words with fewer lines beside them (a test's failure block inside the
+ * file's block that lists it, a nested item holding every word its parent holds), as the
+ * widening prefers the smaller of two records that hold the same. `undefined` when none does.
+ */
+function tightestInside(
+  ranked: readonly Candidate[],
+  shown: MatchRecord,
+  terms: ReadonlyMap<string, number>,
+): Candidate | undefined {
+  const weight = termWeight(withHeader(shown), terms);
+  let tightest: Candidate | undefined;
+  for (const candidate of ranked) {
+    const inner = candidate.record;
+    if (!inner || inner.clipped || !within(inner, shown) || candidate.recordWeight < weight)
+      continue;
+    if (!tightest || size(inner) < size(tightest.record!)) tightest = candidate;
+  }
+  return tightest;
+}
+
+const size = (record: MatchRecord) => record.charEnd - record.charStart;
+
+/** `inner` lies inside `outer` and is smaller. */
+const within = (inner: MatchRecord, outer: MatchRecord) =>
+  inner.charStart >= outer.charStart && inner.charEnd <= outer.charEnd && size(inner) < size(outer);
 
 const positionOf = (match: SearchMatch) => {
   const at = searchMatchAt(match);

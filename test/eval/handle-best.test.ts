@@ -1,6 +1,6 @@
 /** The task search's best result in a handle message (eval/handle-best.ts), as eval:handles counts it. */
 import { describe, expect, it } from "vitest";
-import { bestResult } from "../../eval/handle-best.js";
+import { bestResult, lookAlikes } from "../../eval/handle-best.js";
 
 const HEADER =
   "A search of it for the words of your task found these lines (best first). One of them may answer your task: check it against what your task asks, and read more when none does.";
@@ -33,5 +33,18 @@ describe("bestResult", () => {
     const oneLine = `${HEADER}\n  [record: JSON object, line 1, chars 7,173-7,776; the search found line 1]\n  1| {"id":7}\n  9| other\n`;
     expect(bestResult(oneLine)).toEqual(['  1| {"id":7}']);
     expect(bestResult("[spillway] stored whole.\n\nFirst lines:\n  1| a")).toEqual([]);
+  });
+});
+
+describe("lookAlikes", () => {
+  it("counts the other values of the answer's form, not its line numbers or itself", () => {
+    const best = [
+      "  1064|     Expected: 6869",
+      "  1065|     Received: 8022",
+      "  1066|   at run (x.ts:47)",
+    ];
+    expect(lookAlikes(best, "8022")).toBe(1);
+    expect(lookAlikes(best, "x.ts:47")).toBe(0);
+    expect(lookAlikes(["  3| ord-58213 ord-11111, ord-58213."], "ord-58213")).toBe(1);
   });
 });

@@ -21,6 +21,11 @@ describe("eval:handles", () => {
     // Whether it is in the search's best result is counted apart, never more often than shown.
     expect(lastJson(on.stdout).best).toBeLessThanOrEqual(1);
     expect(on.stdout).toContain("in the search's best result:");
+    // A best result without the task's decoys is a part of those with the value in it.
+    expect(lastJson(on.stdout).bestAlone).toBeLessThanOrEqual(lastJson(on.stdout).best);
+    expect(on.stdout).toMatch(
+      /in it without a decoy: \d+; values of the answer's form beside it there: \d+;/,
+    );
     // The search a model makes with its question as the query holds no word of the address:
     // only the handle message's search for the kind of value finds it.
     expect(on.stdout).toContain(
