@@ -70,12 +70,13 @@ describe("guidance switches", () => {
     expect(off.result.status).toBe("completed");
   });
 
-  it("reportGuards: a report made before any read is taken at once", async () => {
+  it("reportGuards: a report stating a value nothing showed is taken at once", async () => {
+    const report = "It failed at 08:02:77.";
     const respond: Responder = (_request, context) =>
-      context.callIndex === 0 ? generate() : toolCall("agent__final_report", { report: "early" });
+      context.callIndex === 0 ? generate() : toolCall("agent__final_report", { report });
     expect((await run(respond, undefined)).result.turns).toBe(3);
     const off = await run(respond, "reportGuards");
-    expect(off.result).toMatchObject({ status: "completed", report: "early", turns: 2 });
+    expect(off.result).toMatchObject({ status: "completed", report, turns: 2 });
   });
 
   it("repeatNotes: a repeated read runs again, and repeats do not end the reads", async () => {

@@ -9,9 +9,8 @@ describe("a handle message in a session", () => {
       i === 1234 ? "WARN order=ord_7731xk refund=ANS-1" : `INFO order=ord_${i}aa ok`,
     ).join("\n");
     const shown: string[] = [];
-    // Each run echoes once, then reports (twice: a report before any read of the output shown
-    // by handle is sent back once). The second run's echo ends with a line of its own: the
-    // same bytes again would be named as a repeat instead (repeated-output.ts).
+    // Each run echoes once, then reports. The second run's echo ends with a line of its own:
+    // the same bytes again would be named as a repeat instead (repeated-output.ts).
     let echoNext = true;
     let run = 0;
     const fixture = await agentFixture((request) => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  distinctiveWords,
   normalizedText,
   reportSentences,
   unseenValues,
@@ -44,19 +43,5 @@ describe("report checks", () => {
     // Part of a shown value is shown (a time cut out of a timestamp).
     expect(unseenValues("It happened on 2026-08-04.", shown)).toEqual([]);
     expect(normalizedText("  A\tB  ")).toBe("a b");
-  });
-});
-
-describe("distinctiveWords", () => {
-  it("gives ids, numbers, names and caseless words, not common words nor the task's", () => {
-    expect(distinctiveWords("The answer is ANS-NCDABP.")).toEqual(["ans-ncdabp"]);
-    expect(distinctiveWords("The primary is Sven Petrov.", "Who is the primary?")).toEqual([
-      "sven",
-      "petrov",
-    ]);
-    expect(distinctiveWords("Not found. It is not there.")).toEqual([]);
-    expect(distinctiveWords("MS-44951 は大阪第二にあります", "MS-44951 はどこ?")).toEqual([
-      "は大阪第二にあります",
-    ]);
   });
 });

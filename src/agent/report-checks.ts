@@ -4,8 +4,6 @@
  * code-like value that no tool result of the session showed. Pure functions: the report guard
  * (report-guard.ts) gives them the texts.
  */
-import { STOP_WORDS } from "../retrieval/search-terms.js";
-
 /** NFKC, lower case, one space for any run of white space, digit groups joined ("1,843" → "1843"). */
 export function normalizedText(text: string): string {
   return text
@@ -58,34 +56,6 @@ const VALUE_TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{N}._:/@+-]*[\p{L}\p{N}])?/gu;
 export function valueTokens(report: string): string[] {
   const tokens = normalizedText(report).match(VALUE_TOKEN) ?? [];
   return [...new Set(tokens.filter((t) => t.length >= 3 && /\d/.test(t)))];
-}
-
-/**
- * The words a report states as what it found, normalized: a word holding a digit or an inner
- * `._:/@+-` (an id, a number, an address), written with a capital past a sentence's first word
- * (a name, `ANS-NCDABP`), or in a script without case (Han, kana, Thai); not a common word, not
- * a word of the task. A report that states one is checkable against what the session showed.
- *
- * @example
- * distinctiveWords("The primary is Sven Petrov.", "Who is the primary?"); // ["sven", "petrov"]
- * distinctiveWords("Not found."); // []
- */
-export function distinctiveWords(report: string, task = ""): string[] {
-  const taskText = normalizedText(task);
-  const words: string[] = [];
-  for (const sentence of report.split(/(?<=[.!?。])\s+|\n+/)) {
-    const tokens = sentence.match(VALUE_TOKEN) ?? [];
-    for (const [i, token] of tokens.entries()) {
-      const caseless = /\p{Lo}/u.test(token);
-      const distinct =
-        /\d/.test(token) || /[._:/@+-]/.test(token) || (i > 0 && /\p{Lu}/u.test(token)) || caseless;
-      const word = normalizedText(token);
-      if (!distinct || (word.length < 3 && !caseless)) continue;
-      if (STOP_WORDS.has(word) || taskText.includes(word)) continue;
-      words.push(word);
-    }
-  }
-  return [...new Set(words)];
 }
 
 /**

@@ -51,21 +51,14 @@ async function run(policy: Responder, maxTurns = 8, prompt = "go") {
 }
 
 describe("a report before any read of an output shown by handle", () => {
-  it("is sent back once with a note naming the unread output; the second report is taken", async () => {
+  it("is taken at once when it passes the checks: reading first is the model's choice", async () => {
     const { result } = await run(reportsFirst("report-again"));
     expect(result.status).toBe("completed");
-    expect(result.turns).toBe(3);
-    const seen = result.report!.split("\n---\n");
-    expect(seen[1]).toMatch(
-      /^agent__final_report: Not delivered yet: you have not read OUT \(the output of test__generate_output\)\. Its content is not in your context, and its id is only a name for it, not a value from it\./,
-    );
-    expect(seen[1]).toContain("read it now with get_tool_output");
-    expect(seen[1]).toContain("call agent__final_report again with the same report");
-    // A note, not an error code a model could take for data.
-    expect(seen[1]).not.toContain("Error");
+    expect(result.turns).toBe(2);
+    expect(result.report).toBe("The service failed.");
   });
 
-  it("stating a value nothing showed: the note names the value, not only the missing read", async () => {
+  it("stating a value nothing showed: sent back once, naming the value", async () => {
     const { result } = await run(
       reportsFirst("report-again", 40_000, () => "It failed at 08:02:77."),
     );
@@ -78,7 +71,9 @@ describe("a report before any read of an output shown by handle", () => {
   });
 
   it("after the note, a read then a report: the report is taken and holds what the read returned", async () => {
-    const { result, fixture } = await run(reportsFirst("read"));
+    const { result, fixture } = await run(
+      reportsFirst("read", 40_000, () => "It failed at 08:02:77."),
+    );
     expect(result.status).toBe("completed");
     const seen = result.report!.split("\n---\n");
     expect(seen[2]).toMatch(/^get_tool_output: \[OUT grep "ERROR"/);
@@ -111,8 +106,8 @@ describe("a report before any read of an output shown by handle", () => {
     expect(notes[0]!.text).not.toContain("again with the same report");
   });
 
-  it("is taken at once when the output was shown whole, or in the final turn", async () => {
-    const inline = await run(reportsFirst("none", 2_000));
+  it("giving the id is taken when the output was shown whole, or in the final turn", async () => {
+    const inline = await run(reportsFirst("none", 2_000, (out) => `The answer is ${out}.`));
     expect(inline.result.status).toBe("completed");
     expect(inline.result.turns).toBe(2);
     // maxTurns 2: the report comes in the final turn, where nothing can be read any more.
@@ -144,7 +139,7 @@ describe("a report before any read of an output shown by handle", () => {
   });
 });
 
-describe("a report before any read whose value has no digit", () => {
+describe("a report before any read whose words have no digit", () => {
   const reportingAtOnce =
     (report: (handle: string) => string): Responder =>
     (request, context) => {
@@ -167,10 +162,11 @@ describe("a report before any read whose value has no digit", () => {
     expect(result.report).toBe(`The level shown is ${level}.`);
   });
 
-  it("is sent back once when it states no value, or a name nothing showed", async () => {
+  it("is taken at once when it states no value, or a name nothing showed: only code-like values are checked", async () => {
     for (const report of ["Not found in the output.", "The owner is Quentin Zarkovic."]) {
       const { result } = await run(reportingAtOnce(() => report));
-      expect(result.turns, report).toBe(3);
+      expect(result.turns, report).toBe(2);
+      expect(result.report).toBe(report);
     }
   });
 });

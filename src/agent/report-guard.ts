@@ -1,17 +1,16 @@
 /**
  * The report guards (SW-25 in docs/architecture.md): a final report is sent back, at most once a
  * session, when it
- * - gives the id of an output shown by handle and never read, as if it were a value;
- * - comes before any read of the outputs shown by handle (not in the final turn: nothing can be
- *   read then), unless every value it states was shown (a handle message's lines are content);
+ * - gives the id of an output shown by handle and never read, as if it were a value (not in the
+ *   final turn: nothing can be read then);
  * - repeats runtime text: a sentence the model was shown that no output holds and the task did
  *   not say (a notice, a note, a handle message);
  * - states a code-like value that no tool result of the session showed, nor the task.
  * Sent back in the final turn, the report gets one more final turn. A report quoting what a read
  * returned is never sent back: the checks look for the report's values in those results, and a
- * read's result, its header included, is what the read returned, not runtime text. The most
- * specific note is sent: a value nothing showed is named before the report is said to come
- * before any read, since the name says what to check and the read is the way to check it.
+ * read's result, its header included, is what the read returned, not runtime text. A report
+ * before any read is taken when it passes these checks: sending such reports back cost tokens
+ * and gained no right answers on fresh live tasks (SW-25 says how it was measured).
  */
 import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
@@ -20,11 +19,9 @@ import { grepOutput } from "../retrieval/grep.js";
 import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
 import { renderResult } from "./render-result.js";
 import {
-  distinctiveWords,
   normalizedText,
   reportSentences,
   unseenValues,
-  valueTokens,
   withoutLinePrefix,
 } from "./report-checks.js";
 import type { SessionContext } from "./session-context.js";
@@ -58,8 +55,7 @@ export async function reportGuard(
   const note =
     idGivenAsValue(context, report, unread) ??
     (await runtimeEcho(context, report, shown)) ??
-    (await unseenValue(context, report, shown)) ??
-    (await beforeAnyRead(context, report, unread, shown));
+    (await unseenValue(context, report, shown));
   if (note !== undefined) {
     state.reportsSentBack++;
     state.sentBackTurn = state.turn;
@@ -102,50 +98,6 @@ function idGivenAsValue(
     `Not delivered: your report gives ${quoted.id} as a value, but ${quoted.id} is only the name of the stored output of ${quoted.toolName}, not something it holds, and you have not read it.`,
     `Read it first with ${readTools(context)}, as its tool result shows, asking for what your task asks; then report what that read returns.`,
   ].join("\n");
-}
-
-/** The report comes before any read of the outputs shown by handle, and is not grounded. */
-async function beforeAnyRead(
-  context: SessionContext,
-  report: string,
-  unread: readonly UnreadOutput[],
-  shown: () => Promise<ShownResults>,
-): Promise<string | undefined> {
-  const { state } = context;
-  // One read of any of them: the model has looked at what it stored.
-  if (unread.length === 0 || unread.length < state.shownByHandle.size) return undefined;
-  // A report whose values were all shown verbatim (a handle message's lines) is grounded: the
-  // guards never send back a report quoting what the session showed.
-  if (await groundedInShownText(report, state.taskText ?? "", shown)) return undefined;
-  const named = unread
-    .slice(0, NAMED)
-    .map((o) => `${o.id} (the output of ${o.toolName})`)
-    .join(", ");
-  const more = unread.length > NAMED ? ` and ${unread.length - NAMED} more` : "";
-  return [
-    `Not delivered yet: you have not read ${named}${more}. Its content is not in your context, and its id is only a name for it, not a value from it.`,
-    `If your task needs what it holds, read it now with ${readTools(context)}, as its tool result shows, and report what the read returns.`,
-    "If your report does not depend on it, call agent__final_report again with the same report.",
-  ].join("\n");
-}
-
-/**
- * The report states at least one value (a code-like value, or a name or id not in the task), and
- * a tool result showed every one: a value without a digit (`ANS-NCDABP`, `Sven Petrov`) that the
- * handle message's lines show grounds a report as a number does.
- */
-async function groundedInShownText(
-  report: string,
-  task: string,
-  shown: () => Promise<ShownResults>,
-): Promise<boolean> {
-  const words = distinctiveWords(report, task);
-  if (valueTokens(report).length === 0 && words.length === 0) return false;
-  const { returned, runtime } = await shown();
-  const seen = [...returned, ...runtime];
-  if (unseenValues(report, seen).length > 0) return false;
-  const haystack = seen.map(normalizedText).join("\n");
-  return words.every((word) => haystack.includes(word));
 }
 
 /** The tool results of the session as the model was shown them, by who wrote them. */

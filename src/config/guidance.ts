@@ -39,7 +39,7 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads; a tool call returning what the same call returned says so instead of repeating the handle message",
   finalTurn: "the last turn requires the final report by name",
   reportGuards:
-    "reports sent back once: made before any read, giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",
+    "reports sent back once: giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",
   wholeReads:
     "a read-only tool called with optional numeric arguments (a part of its result) is run whole when the whole holds that part",
 };
