@@ -1,6 +1,6 @@
 /**
  * Running the BUILT CLI (`node dist/cli/main.js`) from end-to-end tests: builds dist when a
- * source file is newer, and runs the binary in a temp home with no model configured.
+ * source file is newer or was deleted, and runs the binary in a temp home with no model configured.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -19,6 +19,32 @@ function newestSource(dir: string): number {
     newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
   }
   return newest;
+}
+
+/** What tsc writes for one source module, by the extension it replaces `.ts` with. */
+const EMITTED = [".js", ".js.map", ".d.ts", ".d.ts.map"];
+
+/**
+ * The files tsc wrote into dist for sources that no longer exist (the inspector's files, which
+ * vite writes, aside): tsc never removes them, and a package or CLI test would find them.
+ */
+function orphanedOutputs(dir = join(ROOT, "dist"), src = join(ROOT, "src")): string[] {
+  if (!existsSync(dir)) return [];
+  const orphans: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (path !== join(ROOT, "dist/inspector"))
+        orphans.push(...orphanedOutputs(path, join(src, entry.name)));
+      continue;
+    }
+    const ext = EMITTED.find((e) => entry.name.endsWith(e));
+    if (!ext) continue;
+    const stem = entry.name.slice(0, -ext.length);
+    const sources = [".ts", ".tsx", ".mts"].map((e) => join(src, stem + e));
+    if (!sources.some((source) => existsSync(source))) orphans.push(path);
+  }
+  return orphans;
 }
 
 /** True while the build holding `lock` may still be running: its process lives, or it just began. */
@@ -42,7 +68,8 @@ function lockHeld(lock: string): boolean {
 }
 
 /**
- * Builds dist when a source file is newer. One build at a time across test files: a lock
+ * Builds dist when a source file is newer, or a compiled module's source is gone (its outputs
+ * are removed first). One build at a time across test files: a lock
  * directory in the temp dir holding the builder's pid. While it is held, nobody runs the CLI (tsc
  * writes dist/cli/main.js before the modules it imports, so a fresh-looking binary can still be
  * half built), and a lock whose process is gone is a crashed build's and is taken over, however
@@ -64,7 +91,8 @@ export async function ensureBuilt(): Promise<void> {
       continue;
     }
     const built = existsSync(BIN) ? statSync(BIN).mtimeMs : 0;
-    if (built >= newestSource(join(ROOT, "src"))) return;
+    const orphans = orphanedOutputs();
+    if (built >= newestSource(join(ROOT, "src")) && orphans.length === 0) return;
     try {
       await mkdir(lock);
     } catch {
@@ -73,6 +101,7 @@ export async function ensureBuilt(): Promise<void> {
     }
     try {
       writeFileSync(join(lock, "pid"), String(process.pid));
+      for (const orphan of orphans) await rm(orphan, { force: true });
       execFileSync(
         process.execPath,
         [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
