@@ -6,7 +6,8 @@
  * shown, and can find one it was not, so this bounds nothing: it says where the guidance points,
  * in seconds rather than hours, and an ablation's difference shows task by task. It also plays
  * the search a model makes with its question as the query (handle-search.ts), and counts the
- * tasks whose value is in its best result and in its answer. A best result that holds the value
+ * tasks whose value is in its best result and in its answer, and the same for the search the
+ * handle message offers as its example, as a model copying it makes it. A best result that holds the value
  * and none of the task's decoys (the values beside it a reader could take instead) is counted
  * apart: what a reader meets first is then the answer alone; so are the other values of the
  * answer's form beside it there (handle-best.ts), what a reader could take for it.
@@ -21,7 +22,7 @@ import { join } from "node:path";
 import { openSqliteOutputStore } from "../src/store/sqlite-output-store.js";
 import { defaultHandleMessage, type HandleOptions } from "../src/surfaces/handle-message.js";
 import { bestResult, lookAlikes } from "./handle-best.js";
-import { searchByQuestion } from "./handle-search.js";
+import { exampleQuery, searchByQuestion } from "./handle-search.js";
 import { drawTasks, freshSeed } from "./tasks/draw.js";
 import { holdsValue } from "./tasks/score.js";
 import type { LiveTask } from "./tasks/types.js";
@@ -75,7 +76,11 @@ async function handleFor(
   task: LiveTask,
   options: HandleOptions,
   home: string,
-): Promise<{ message: string; search?: { best: string; answer: string } }> {
+): Promise<{
+  message: string;
+  search?: { best: string; answer: string };
+  example?: { best: string; answer: string };
+}> {
   const store = await openSqliteOutputStore({ home });
   try {
     const scope = { sessionId: "ses_handles" };
@@ -92,9 +97,11 @@ async function handleFor(
       taskText: task.question,
     });
     if (task.question.trim() === "") return { message };
+    const query = exampleQuery(message);
     return {
       message,
       search: await searchByQuestion(store, record, scope, task.question),
+      ...(query ? { example: await searchByQuestion(store, record, scope, query) } : {}),
     };
   } finally {
     await store.close();
@@ -118,11 +125,13 @@ const aloneIds: string[] = [];
 let alikes = 0;
 const searchBestIds: string[] = [];
 const searchIds: string[] = [];
+const exampleBestIds: string[] = [];
+const exampleIds: string[] = [];
 let chars = 0;
 for (const task of drawTasks({ seed, count: tasks })) {
   const home = mkdtempSync(join(tmpdir(), "spillway-handles-"));
   try {
-    const { message, search } = await handleFor(
+    const { message, search, example } = await handleFor(
       on("taskSearch") ? task : { ...task, question: "" },
       options,
       home,
@@ -130,6 +139,9 @@ for (const task of drawTasks({ seed, count: tasks })) {
     const values = [task.expected, ...task.accepted];
     if (search && values.some((value) => search.best.includes(value))) searchBestIds.push(task.id);
     if (search && values.some((value) => search.answer.includes(value))) searchIds.push(task.id);
+    if (example && values.some((value) => example.best.includes(value)))
+      exampleBestIds.push(task.id);
+    if (example && values.some((value) => example.answer.includes(value))) exampleIds.push(task.id);
     const shown = values.some((value) => message.includes(value));
     const bestLines = bestResult(message);
     const best = bestLines.join("\n");
@@ -168,9 +180,9 @@ process.stdout.write(
 );
 if (on("taskSearch"))
   process.stdout.write(
-    `get_tool_output's search with the question as its query: the expected value in its best result on ${searchBestIds.length} of ${tasks} tasks, in its answer on ${searchIds.length}\n`,
+    `get_tool_output's search with the question as its query: the expected value in its best result on ${searchBestIds.length} of ${tasks} tasks, in its answer on ${searchIds.length}; with the handle message's example query: ${exampleBestIds.length} and ${exampleIds.length}\n`,
   );
 if (json)
   process.stdout.write(
-    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, best: bestIds.length, bestAlone: aloneIds.length, lookAlikes: alikes, searchBest: searchBestIds.length, searchAnswer: searchIds.length, chars, kinds, shownIds, bestIds, aloneIds, searchBestIds, searchIds })}\n`,
+    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, best: bestIds.length, bestAlone: aloneIds.length, lookAlikes: alikes, searchBest: searchBestIds.length, searchAnswer: searchIds.length, exampleBest: exampleBestIds.length, exampleAnswer: exampleIds.length, chars, kinds, shownIds, bestIds, aloneIds, searchBestIds, searchIds, exampleBestIds, exampleIds })}\n`,
   );

@@ -1,8 +1,9 @@
 /**
  * The model's first read a proxy can play without a model: `get_tool_output`'s search of the
  * task's file by the task's own words, as a model that copies its question into `query` makes
- * it. The best result is the search with `max_results: 1` (the best line inside its record);
- * the answer is the search with its default count, within a read's budget.
+ * it, or by the handle message's example query, as a model that copies the example makes it.
+ * The best result is the search with `max_results: 1` (the best line inside its record); the
+ * answer is the search with its default count, within a read's budget.
  */
 import type { OutputRecord, OutputStore, ReadScope } from "../src/store/output-store.js";
 import { createGetToolOutputSurface } from "../src/surfaces/get-tool-output.js";
@@ -10,6 +11,12 @@ import type { SurfaceContext } from "../src/surfaces/surface.js";
 
 /** Characters a read's answer may take (a small model's budget in the live benchmark's window). */
 const READ_CHARS = 8_000;
+
+/** The query of the handle message's example search call, or undefined when it shows none. */
+export function exampleQuery(message: string): string | undefined {
+  const call = /mode="search", query=("(?:[^"\\]|\\.)*")\)/.exec(message);
+  return call ? (JSON.parse(call[1]!) as string) : undefined;
+}
 
 /**
  * The best result and the whole answer of a search of `record` by `question`.

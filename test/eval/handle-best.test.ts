@@ -1,6 +1,7 @@
 /** The task search's best result in a handle message (eval/handle-best.ts), as eval:handles counts it. */
 import { describe, expect, it } from "vitest";
 import { bestResult, lookAlikes } from "../../eval/handle-best.js";
+import { exampleQuery } from "../../eval/handle-search.js";
 
 const HEADER =
   "A search of it for the words of your task found these lines (best first). One of them may answer your task: check it against what your task asks, and read more when none does.";
@@ -46,5 +47,17 @@ describe("lookAlikes", () => {
     expect(lookAlikes(best, "8022")).toBe(1);
     expect(lookAlikes(best, "x.ts:47")).toBe(0);
     expect(lookAlikes(["  3| ord-58213 ord-11111, ord-58213."], "ord-58213")).toBe(1);
+  });
+});
+
+describe("exampleQuery", () => {
+  it("is the query of the handle message's example search, unescaped, or nothing", () => {
+    const line = (q: string) =>
+      `  get_tool_output(id="out_x", mode="search", query=${JSON.stringify(q)})   the lines with these words`;
+    expect(exampleQuery(line('the "boot" marker'))).toBe('the "boot" marker');
+    expect(exampleQuery(line("品番 倉庫"))).toBe("品番 倉庫");
+    expect(exampleQuery('  get_tool_output(id="out_x", mode="search", query)   the lines')).toBe(
+      undefined,
+    );
   });
 });

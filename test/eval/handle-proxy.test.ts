@@ -32,6 +32,9 @@ describe("eval:handles", () => {
       "get_tool_output's search with the question as its query: the expected value in its best result on 0 of 1 tasks, in its answer on 0",
     );
     expect(lastJson(on.stdout)).toMatchObject({ searchBest: 0, searchAnswer: 0 });
+    // The example search is counted too, never more often in its best result than its answer.
+    expect(on.stdout).toMatch(/with the handle message's example query: \d+ and \d+/);
+    expect(lastJson(on.stdout).exampleBest).toBeLessThanOrEqual(lastJson(on.stdout).exampleAnswer);
     const off = await run("npx", [...cli, "--ablate", "valueKinds"]);
     expect(off.stdout).toContain("890999-01 app-log/pattern: not shown");
     expect(lastJson(off.stdout)).toMatchObject({ shown: 0, ablate: ["valueKinds"] });
