@@ -47,21 +47,27 @@ const formOf = (value: string) =>
 /** The line number the handle message puts before a line of the output (`  1482| `). */
 const LINE_PREFIX = /^\s*\d+\| /;
 
+/** The lines without the numbers the handle message put before them: those are not the output's. */
+export const withoutLineNumbers = (lines: readonly string[]) =>
+  lines.map((line) => line.replace(LINE_PREFIX, ""));
+
 /**
- * How many distinct values of the same form as `value` (the same letters and digits by class,
- * the same punctuation), other than it, the best result's lines hold: what a reader could take
- * for the answer beside it. Line numbers are not the output's and are not counted.
+ * How many distinct values of the same form as the answer (`values`: the expected value and its
+ * accepted spellings; the form of the first), other than those, the best result's lines hold:
+ * what a reader could take for the answer beside it. Line numbers are not the output's and are
+ * not counted; a value is a run of letters, digits and `._:/@+-`, so an answer with a space or a
+ * comma in it has no look-alikes.
  *
  * @example
- * lookAlikes(["  64|     Expected: 6869", "  65|     Received: 8022"], "8022") // 1
+ * lookAlikes(["  64|     Expected: 6869", "  65|     Received: 8022"], ["8022"]) // 1
  */
-export function lookAlikes(best: readonly string[], value: string): number {
-  const form = formOf(value);
+export function lookAlikes(best: readonly string[], values: readonly string[]): number {
+  const form = formOf(values[0] ?? "");
   const found = new Set<string>();
-  for (const line of best) {
-    for (const token of line.replace(LINE_PREFIX, "").split(/[^\p{L}\p{N}._:/@+-]+/u)) {
+  for (const line of withoutLineNumbers(best)) {
+    for (const token of line.split(/[^\p{L}\p{N}._:/@+-]+/u)) {
       const bare = token.replace(/^[._:/@+-]+|[._:/@+-]+$/g, "");
-      if (bare !== value && formOf(bare) === form) found.add(bare);
+      if (!values.includes(bare) && formOf(bare) === form) found.add(bare);
     }
   }
   return found.size;

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteOutputStore } from "../src/store/sqlite-output-store.js";
 import { defaultHandleMessage, type HandleOptions } from "../src/surfaces/handle-message.js";
-import { bestResult, lookAlikes } from "./handle-best.js";
+import { bestResult, lookAlikes, withoutLineNumbers } from "./handle-best.js";
 import { exampleQuery, searchByQuestion } from "./handle-search.js";
 import { drawTasks, freshSeed } from "./tasks/draw.js";
 import { holdsValue } from "./tasks/score.js";
@@ -155,9 +155,10 @@ for (const task of drawTasks({ seed, count: tasks })) {
     });
     if (shown) shownIds.push(task.id);
     if (inBest) bestIds.push(task.id);
-    const alone = inBest && !task.decoys.some((decoy) => holdsValue(best, decoy));
+    const bestText = withoutLineNumbers(bestLines).join("\n");
+    const alone = inBest && !task.decoys.some((decoy) => holdsValue(bestText, decoy));
     if (alone) aloneIds.push(task.id);
-    if (inBest) alikes += lookAlikes(bestLines, task.expected);
+    if (inBest) alikes += lookAlikes(bestLines, values);
     const where = inBest ? `, in the best result${alone ? " without a decoy" : ""}` : "";
     process.stdout.write(
       `${task.id} ${task.shape}/${task.kind}: ${shown ? `shown${where}` : "not shown"} · ${message.length} characters\n`,

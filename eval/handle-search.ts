@@ -12,9 +12,15 @@ import type { SurfaceContext } from "../src/surfaces/surface.js";
 /** Characters a read's answer may take (a small model's budget in the live benchmark's window). */
 const READ_CHARS = 8_000;
 
-/** The query of the handle message's example search call, or undefined when it shows none. */
+/**
+ * The query of the handle message's example search call (a line of its own, after the output's
+ * lines, which could hold such text), or undefined when it shows none.
+ */
 export function exampleQuery(message: string): string | undefined {
-  const call = /mode="search", query=("(?:[^"\\]|\\.)*")\)/.exec(message);
+  const examples = message.slice(message.lastIndexOf("\nRead it with:\n") + 1);
+  const call = /^ {2}get_tool_output\(id="[^"]+", mode="search", query=("(?:[^"\\]|\\.)*")\)/m.exec(
+    examples,
+  );
   return call ? (JSON.parse(call[1]!) as string) : undefined;
 }
 

@@ -6,7 +6,9 @@
  * pays when switching it off loses right answers (or adds invented ones) beyond what that test
  * calls chance. Tokens are paired the same way: the tasks that sent fewer tokens with the
  * behaviour against those that sent more, by the same sign test, so a behaviour that leaves
- * something out is judged on what it saves as well.
+ * something out is judged on what it saves as well. Two sessions that made the same calls and
+ * were shown the same texts, the stored outputs' ids aside, are a tie whatever their counts:
+ * each run draws new random ids, which alone move a session's count by a few tokens.
  */
 import type { LiveEpisode } from "./episode.js";
 import { median } from "./figures.js";
@@ -29,7 +31,10 @@ export interface PairedComparison {
   /** Median input tokens per task, every request counted whole. */
   readonly medianTokensWith: number | null;
   readonly medianTokensWithout: number | null;
-  /** Tasks that sent fewer input tokens with the behaviour, and more; the sign test's p-value. */
+  /**
+   * Tasks that sent fewer input tokens with the behaviour, and more (sessions the same but for
+   * the outputs' ids are neither); the sign test's p-value.
+   */
   readonly fewerTokensWith: number;
   readonly moreTokensWith: number;
   readonly tokensPValue: number;
@@ -60,6 +65,27 @@ export function signTest(a: number, b: number): number {
   return Math.min(1, 2 * tail);
 }
 
+/** A stored output's id: random in every run. */
+const OUTPUT_ID = /out_[0-9a-z]{26}/g;
+const withoutIds = (text: string | undefined) => (text ?? "").replace(OUTPUT_ID, "out_…");
+
+/**
+ * The two sessions made the same calls and were shown the same texts, the outputs' ids aside.
+ *
+ * @example
+ * sameSession(a, b); // true when only the random ids differ
+ */
+export function sameSession(x: LiveEpisode, y: LiveEpisode): boolean {
+  if (x.transcript.length !== y.transcript.length) return false;
+  return x.transcript.every((turn, i) => {
+    const other = y.transcript[i]!;
+    return (
+      withoutIds(turn.did) === withoutIds(other.did) &&
+      withoutIds(turn.shown) === withoutIds(other.shown)
+    );
+  });
+}
+
 const byTask = (episodes: readonly LiveEpisode[], policy: string) =>
   new Map(episodes.filter((e) => e.policy === policy).map((e) => [e.taskId, e]));
 
@@ -87,8 +113,8 @@ export function compareRuns(
     .filter(([x, y]) => !x!.correct && y!.correct)
     .map(([x]) => x!.taskId);
   const inventedOnlyWith = count((x, y) => x.invented && !y.invented);
-  const fewerTokensWith = count((x, y) => x.inputTokens < y.inputTokens);
-  const moreTokensWith = count((x, y) => x.inputTokens > y.inputTokens);
+  const fewerTokensWith = count((x, y) => x.inputTokens < y.inputTokens && !sameSession(x, y));
+  const moreTokensWith = count((x, y) => x.inputTokens > y.inputTokens && !sameSession(x, y));
   const inventedOnlyWithout = count((x, y) => !x.invented && y.invented);
   return {
     tasks: pairs.length,
@@ -142,6 +168,6 @@ export function renderComparison(paired: PairedComparison, behaviour: string): s
     `| median tokens a task | ${tokens(paired.medianTokensWith)} | ${tokens(paired.medianTokensWithout)} |`,
     "",
     `Paired on the same tasks (exact sign test on the tasks that flipped): ${verdict}. Invented: ${formatP(paired.inventedPValue)}.`,
-    `Input tokens: fewer with ${behaviour} on ${tasks(paired.fewerTokensWith)}, more on ${paired.moreTokensWith}, equal on ${paired.tasks - paired.fewerTokensWith - paired.moreTokensWith} (sign test, ${formatP(paired.tokensPValue)}).`,
+    `Input tokens: fewer with ${behaviour} on ${tasks(paired.fewerTokensWith)}, more on ${paired.moreTokensWith}, the same on ${paired.tasks - paired.fewerTokensWith - paired.moreTokensWith} (sign test, ${formatP(paired.tokensPValue)}; the same: equal counts, or the same session but for the outputs' ids).`,
   ];
 }

@@ -27,7 +27,7 @@ import {
 import type { SessionContext } from "./session-context.js";
 import { sessionResults } from "./session-results.js";
 
-/** Outputs named in the note, at most; the rest are counted. */
+/** Values named in the note, at most. */
 const NAMED = 3;
 /** Report sentences looked up in the outputs, at most. */
 const SENTENCES_CHECKED = 6;

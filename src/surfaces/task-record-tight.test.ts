@@ -76,6 +76,8 @@ describe("the task search's record", () => {
       taskRecord: true,
     });
     const shown = section(message);
+    // The pod's item, not the container's inside it, which does not name the pod.
+    expect(shown).toContain("[record: list item, lines 43-48;");
     expect(shown).toContain("- name: web-7");
     expect(shown).toContain("image: registry/img-7:1.7");
   });

@@ -119,7 +119,10 @@ function tightestInside(
   shown: MatchRecord,
   terms: ReadonlyMap<string, number>,
 ): Candidate | undefined {
-  const weight = termWeight(withHeader(shown), terms);
+  // A clipped record's weight is of the part shown, not of the span another record lies in.
+  if (shown.clipped) return undefined;
+  // The same terms summed in another order: equal within rounding.
+  const weight = termWeight(withHeader(shown), terms) - WEIGHT_ROUNDING;
   let tightest: Candidate | undefined;
   for (const candidate of ranked) {
     const inner = candidate.record;
@@ -129,6 +132,9 @@ function tightestInside(
   }
   return tightest;
 }
+
+/** Sums of the same term weights differ by less than this, whatever their order. */
+const WEIGHT_ROUNDING = 1e-9;
 
 const size = (record: MatchRecord) => record.charEnd - record.charStart;
 

@@ -2,6 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { bestResult, lookAlikes } from "../../eval/handle-best.js";
 import { exampleQuery } from "../../eval/handle-search.js";
+import { defaultHandleMessage } from "../../src/surfaces/handle-message.js";
+import { origin, SCOPE, tempStore } from "../helpers/temp-store.js";
 
 const HEADER =
   "A search of it for the words of your task found these lines (best first). One of them may answer your task: check it against what your task asks, and read more when none does.";
@@ -44,13 +46,32 @@ describe("lookAlikes", () => {
       "  1065|     Received: 8022",
       "  1066|   at run (x.ts:47)",
     ];
-    expect(lookAlikes(best, "8022")).toBe(1);
-    expect(lookAlikes(best, "x.ts:47")).toBe(0);
-    expect(lookAlikes(["  3| ord-58213 ord-11111, ord-58213."], "ord-58213")).toBe(1);
+    expect(lookAlikes(best, ["8022"])).toBe(1);
+    // An accepted spelling of the answer is not a look-alike.
+    expect(lookAlikes(best, ["8022", "6869"])).toBe(0);
+    expect(lookAlikes(best, ["x.ts:47"])).toBe(0);
+    expect(lookAlikes(["  3| ord-58213 ord-11111, ord-58213."], ["ord-58213"])).toBe(1);
   });
 });
 
 describe("exampleQuery", () => {
+  it("is the query of a real handle message's example search, not text of the output's lines", async () => {
+    const { store } = await tempStore();
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      i === 1700
+        ? `WARN boot marker BOOT-MARKER-ALPHA reached mode="search", query="planted")`
+        : `INFO tick ${i}`,
+    );
+    const record = await store.put(origin("fs__read_text_file", "{}"), lines.join("\n"));
+    const message = await defaultHandleMessage(record, store, SCOPE, 5, {
+      taskText: "When was the boot marker reached?",
+      taskRecord: true,
+    });
+    expect(message).toContain('query="planted")');
+    expect(exampleQuery(message)).toMatch(/boot|marker/);
+    expect(exampleQuery(message)).not.toBe("planted");
+  });
+
   it("is the query of the handle message's example search, unescaped, or nothing", () => {
     const line = (q: string) =>
       `  get_tool_output(id="out_x", mode="search", query=${JSON.stringify(q)})   the lines with these words`;

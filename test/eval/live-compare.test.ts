@@ -7,7 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { compareRuns, renderComparison, signTest } from "../../eval/live/compare.js";
+import { compareRuns, renderComparison, sameSession, signTest } from "../../eval/live/compare.js";
 import type { LiveEpisode } from "../../eval/live/episode.js";
 import { tempDir } from "../helpers/temp-store.js";
 
@@ -53,6 +53,32 @@ describe("signTest", () => {
 });
 
 describe("compareRuns", () => {
+  it("counts sessions that differ only in the outputs' random ids as the same, whatever their tokens", () => {
+    const turn = (id: string) => ({
+      did: `get_tool_output({"id":"${id}","mode":"search"})`,
+      shown: `[${id} search "x": 1 matching line]`,
+    });
+    const a = episode("t1", true, {
+      inputTokens: 2305,
+      transcript: [turn("out_0123456789abcdefghjkmnpqrs")],
+    });
+    const b = episode("t1", true, {
+      inputTokens: 2300,
+      transcript: [turn("out_zyxwvtsrqpnmkjhgfedcba9876")],
+    });
+    expect(sameSession(a, b)).toBe(true);
+    expect(compareRuns([a], [b], "spillway")).toMatchObject({
+      fewerTokensWith: 0,
+      moreTokensWith: 0,
+    });
+    const c = episode("t1", true, {
+      inputTokens: 2300,
+      transcript: [turn("out_zyxwvtsrqpnmkjhgfedcba9876"), turn("out_zyxwvtsrqpnmkjhgfedcba9876")],
+    });
+    expect(sameSession(a, c)).toBe(false);
+    expect(compareRuns([a], [c], "spillway")).toMatchObject({ moreTokensWith: 1 });
+  });
+
   it("pairs the tasks both runs played and counts those that flipped each way", () => {
     const withIt = [
       ...Array.from({ length: 8 }, (_, i) => episode(`t${i}`, true)),
@@ -62,7 +88,12 @@ describe("compareRuns", () => {
       episode("t0", false, { policy: "codex" }),
     ];
     const without = [
-      ...Array.from({ length: 8 }, (_, i) => episode(`t${i}`, i >= 7, { inputTokens: 1500 })),
+      ...Array.from({ length: 8 }, (_, i) =>
+        episode(`t${i}`, i >= 7, {
+          inputTokens: 1500,
+          transcript: [{ did: "read()", shown: "x" }],
+        }),
+      ),
       episode("t8", true),
       episode("t9", false, { invented: true }),
     ];
@@ -83,7 +114,7 @@ describe("compareRuns", () => {
     });
     expect(paired.tokensPValue).toBeCloseTo(signTest(8, 0), 12);
     expect(renderComparison(paired, "notice").join("\n")).toContain(
-      "Input tokens: fewer with notice on 8 tasks, more on 0, equal on 2 (sign test, p = 0.008).",
+      "Input tokens: fewer with notice on 8 tasks, more on 0, the same on 2 (sign test, p = 0.008;",
     );
     const strong = {
       ...paired,
@@ -91,7 +122,7 @@ describe("compareRuns", () => {
       moreTokensWith: 1,
       tokensPValue: signTest(24, 1),
     };
-    expect(renderComparison(strong, "notice").join("\n")).toContain("(sign test, p < 0.001)");
+    expect(renderComparison(strong, "notice").join("\n")).toContain("(sign test, p < 0.001;");
     expect(paired.flippedToWrong).toEqual(["t0", "t1", "t2", "t3", "t4", "t5", "t6"]);
     expect(paired.flippedToRight).toEqual(["t8"]);
     expect(paired.pValue).toBeCloseTo(signTest(7, 1), 12);
