@@ -3,7 +3,7 @@
  * model, each episode kept as it finishes (a run continues where it stopped; a run can be split
  * across sessions with the same seed), progress with the time left.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { planRun } from "../../src/agent/run-settings.js";
 import type { CliSettings } from "../../src/config/index.js";
@@ -27,6 +27,7 @@ import { claudeCode } from "./peers/claude-code.js";
 import { codex } from "./peers/codex.js";
 import { paging } from "./peers/paging.js";
 import { playSpillway } from "./spillway-session.js";
+import { taskIds } from "./task-ids.js";
 
 /** Every policy the benchmark can play; the default run plays the first three. */
 export const LIVE_POLICIES = ["spillway", "claude-code", "codex", "paging"] as const;
@@ -150,7 +151,6 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
   const model = languageModelFor(target);
   const tokenizer = await loadTokenizer("o200k_base");
   const countText = (text: string) => tokenizer.count(text);
-  const stores = await openSqliteStores({ home: join(options.workDir, "store") });
   const settings: CliSettings = {
     contextWindow: window,
     maxTurns: LIVE_MAX_TURNS,
@@ -171,15 +171,21 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
   );
   let played = 0;
   let spent = 0;
-  try {
-    for (const { task, policy } of todo) {
-      const t0 = performance.now();
-      const onTurn = (turn: { inputTokens: number; outputTokens: number }) =>
-        log(
-          `    ${policy} call: ${turn.inputTokens} in, ${turn.outputTokens} out, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-        );
-      let session: PlayedSession;
-      if (policy === "spillway") {
+  for (const { task, policy } of todo) {
+    const t0 = performance.now();
+    const onTurn = (turn: { inputTokens: number; outputTokens: number }) =>
+      log(
+        `    ${policy} call: ${turn.inputTokens} in, ${turn.outputTokens} out, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+      );
+    let session: PlayedSession;
+    if (policy === "spillway") {
+      // A store of its own for each play, its ids drawn from the task: the same task gets the
+      // same output ids in every run, so two runs of it show the model the same text until a
+      // behaviour makes them differ (random ids alone changed what a model did next).
+      const home = join(options.workDir, "store", variant, task.id);
+      await rm(home, { recursive: true, force: true });
+      const stores = await openSqliteStores({ home, ids: taskIds(task.id) });
+      try {
         session = await playSpillway({
           agentPath,
           cwd: options.workDir,
@@ -189,51 +195,49 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
           settings,
           onTurn,
         });
-      } else {
-        const files = await connectFileServer(projectDir, options.workDir);
-        const spill = join(options.workDir, "spill", `${task.id}-${policy}`);
-        await mkdir(spill, { recursive: true });
-        try {
-          session = await peerLoop(
-            model,
-            harnessOf(policy, projectDir, spill, window, countText),
-            files,
-            {
-              system: PEER_SYSTEM,
-              prompt: task.question,
-              maxTurns: LIVE_MAX_TURNS,
-              window,
-              maxOutputTokens: target.maxOutputTokens,
-              requireToolCalls: plan.settings.textReplies === "none",
-              countText,
-              onTurn,
-            },
-          );
-        } finally {
-          await files.close();
-        }
-        if (session.failure?.includes("MODEL_UNAVAILABLE"))
-          throw new Error(
-            `eval:live: the model ${options.model} did not answer. ${session.failure}`,
-          );
+      } finally {
+        await stores.close();
       }
-      const seconds = (performance.now() - t0) / 1000;
-      const episode = episodeOf(task, session, { policy, variant, model: options.model, seconds });
-      await keepEpisode(episodesFile, episode);
-      episodes.push(episode);
-      played++;
-      spent += seconds;
-      const left = todo.length - played;
-      log(
-        `[${played}/${todo.length}] ${policy.padEnd(11)} ${task.id} ${task.shape}/${task.kind}: ${options.showOutcomes ? outcomeOf(episode) : "played"} · ${episode.requests} calls, ${episode.inputTokens} tokens, ${seconds.toFixed(0)} s` +
-          (left > 0 ? ` · about ${duration((spent / played) * left)} left` : "") +
-          (options.showOutcomes && !episode.correct
-            ? ` · ${(episode.report ?? episode.failure ?? "").slice(0, 90).replace(/\s+/g, " ")}`
-            : ""),
-      );
+    } else {
+      const files = await connectFileServer(projectDir, options.workDir);
+      const spill = join(options.workDir, "spill", `${task.id}-${policy}`);
+      await mkdir(spill, { recursive: true });
+      try {
+        session = await peerLoop(
+          model,
+          harnessOf(policy, projectDir, spill, window, countText),
+          files,
+          {
+            system: PEER_SYSTEM,
+            prompt: task.question,
+            maxTurns: LIVE_MAX_TURNS,
+            window,
+            maxOutputTokens: target.maxOutputTokens,
+            requireToolCalls: plan.settings.textReplies === "none",
+            countText,
+            onTurn,
+          },
+        );
+      } finally {
+        await files.close();
+      }
+      if (session.failure?.includes("MODEL_UNAVAILABLE"))
+        throw new Error(`eval:live: the model ${options.model} did not answer. ${session.failure}`);
     }
-  } finally {
-    await stores.close();
+    const seconds = (performance.now() - t0) / 1000;
+    const episode = episodeOf(task, session, { policy, variant, model: options.model, seconds });
+    await keepEpisode(episodesFile, episode);
+    episodes.push(episode);
+    played++;
+    spent += seconds;
+    const left = todo.length - played;
+    log(
+      `[${played}/${todo.length}] ${policy.padEnd(11)} ${task.id} ${task.shape}/${task.kind}: ${options.showOutcomes ? outcomeOf(episode) : "played"} · ${episode.requests} calls, ${episode.inputTokens} tokens, ${seconds.toFixed(0)} s` +
+        (left > 0 ? ` · about ${duration((spent / played) * left)} left` : "") +
+        (options.showOutcomes && !episode.correct
+          ? ` · ${(episode.report ?? episode.failure ?? "").slice(0, 90).replace(/\s+/g, " ")}`
+          : ""),
+    );
   }
   return { tasks, episodes, seconds: (performance.now() - started) / 1000, episodesFile };
 }

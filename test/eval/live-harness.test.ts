@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { responderOf } from "../../eval/agents/conversation.js";
 import { fileReader, inventor } from "../../eval/agents/file-reader.js";
+import type { LiveEpisode } from "../../eval/live/episode.js";
 import { writeLiveReport } from "../../eval/live/report.js";
 import { runLive } from "../../eval/live/run.js";
 import { taskOf } from "../../eval/tasks/draw.js";
@@ -206,5 +207,27 @@ describe("eval:live harness", () => {
     expect(progress.some((line) => /: wrong \(invented\) · .* · It is ZZQ-90817/.test(line))).toBe(
       true,
     );
+  });
+  it("shows a task the same output ids in every run of it, so two runs differ only where a behaviour does", async () => {
+    respond = responderOf(fileReader);
+    const work = await tempDir("spillway-live-work-");
+    const play = async (ablate: string[]) =>
+      runLive({
+        model: MODEL,
+        seed: 33,
+        count: 1,
+        tasks: lookupTasks(33).slice(0, 1),
+        policies: ["spillway"],
+        ablate,
+        out: await tempDir("spillway-live-out-"),
+        workDir: work,
+        configText: configText(),
+      });
+    const first = (await play([])).episodes[0]!;
+    const second = (await play(["notice"])).episodes[0]!;
+    const handle = (e: LiveEpisode) => e.transcript[0]!.shown;
+    expect(handle(first)).toMatch(/stored whole as out_[0-9a-z]{26}/);
+    // The same handle message, id and all, though the second run is another variant.
+    expect(handle(second)).toBe(handle(first));
   });
 });
