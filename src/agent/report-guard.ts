@@ -9,8 +9,8 @@
  * Sent back in the final turn, the report gets one more final turn. A report quoting what a read
  * returned is never sent back: the checks look for the report's values in those results, and a
  * read's result, its header included, is what the read returned, not runtime text. A report
- * before any read is taken when it passes these checks: sending such reports back cost tokens
- * and gained no right answers on fresh live tasks (SW-25 says how it was measured).
+ * before any read is taken when it passes these checks: sending such reports back gained no
+ * right answers on fresh live tasks (SW-25 says how it was measured).
  */
 import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
