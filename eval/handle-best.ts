@@ -5,9 +5,11 @@
  * proxy counts the tasks whose expected value is there apart from those where it is anywhere.
  */
 import { TASK_SEARCH_HEAD } from "../src/surfaces/handle-message.js";
+import { VALUE_TOKEN } from "./tasks/score.js";
 
 /** A record's header line: `[record: log entry, lines 3,482-3,486; …]` or `line 12; …`. */
 const RECORD_RANGE = /^\s*\[record: [^\]]*?\blines? ([\d,]+)(?:-([\d,]+))?/;
+/** The line number the handle message puts before a line of the output (`  1482| `). */
 const NUMBERED = /^\s*(\d+)\| /;
 
 const lineNumber = (text: string) => Number(text.replaceAll(",", ""));
@@ -44,12 +46,9 @@ const formOf = (value: string) =>
     .replace(/\p{Lu}/gu, "A")
     .replace(/\p{Ll}/gu, "a")
     .replace(/\p{N}/gu, "9");
-/** The line number the handle message puts before a line of the output (`  1482| `). */
-const LINE_PREFIX = /^\s*\d+\| /;
-
 /** The lines without the numbers the handle message put before them: those are not the output's. */
 export const withoutLineNumbers = (lines: readonly string[]) =>
-  lines.map((line) => line.replace(LINE_PREFIX, ""));
+  lines.map((line) => line.replace(NUMBERED, ""));
 
 /**
  * How many distinct values of the same form as the answer (`values`: the expected value and its
@@ -65,9 +64,8 @@ export function lookAlikes(best: readonly string[], values: readonly string[]): 
   const form = formOf(values[0] ?? "");
   const found = new Set<string>();
   for (const line of withoutLineNumbers(best)) {
-    for (const token of line.split(/[^\p{L}\p{N}._:/@+-]+/u)) {
-      const bare = token.replace(/^[._:/@+-]+|[._:/@+-]+$/g, "");
-      if (!values.includes(bare) && formOf(bare) === form) found.add(bare);
+    for (const token of line.match(VALUE_TOKEN) ?? []) {
+      if (!values.includes(token) && formOf(token) === form) found.add(token);
     }
   }
   return found.size;

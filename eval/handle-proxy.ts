@@ -137,15 +137,15 @@ for (const task of drawTasks({ seed, count: tasks })) {
       home,
     );
     const values = [task.expected, ...task.accepted];
-    if (search && values.some((value) => search.best.includes(value))) searchBestIds.push(task.id);
-    if (search && values.some((value) => search.answer.includes(value))) searchIds.push(task.id);
-    if (example && values.some((value) => example.best.includes(value)))
-      exampleBestIds.push(task.id);
-    if (example && values.some((value) => example.answer.includes(value))) exampleIds.push(task.id);
-    const shown = values.some((value) => message.includes(value));
+    const holdsAnswer = (text: string | undefined) =>
+      text !== undefined && values.some((value) => text.includes(value));
+    if (holdsAnswer(search?.best)) searchBestIds.push(task.id);
+    if (holdsAnswer(search?.answer)) searchIds.push(task.id);
+    if (holdsAnswer(example?.best)) exampleBestIds.push(task.id);
+    if (holdsAnswer(example?.answer)) exampleIds.push(task.id);
+    const shown = holdsAnswer(message);
     const bestLines = bestResult(message);
-    const best = bestLines.join("\n");
-    const inBest = values.some((value) => best.includes(value));
+    const inBest = holdsAnswer(bestLines.join("\n"));
     chars += message.length;
     const kind = byKind.get(task.kind) ?? { shown: 0, best: 0, tasks: 0 };
     byKind.set(task.kind, {

@@ -10,6 +10,7 @@
  * were shown the same texts, the stored outputs' ids aside, are a tie whatever their counts:
  * each run draws new random ids, which alone move a session's count by a few tokens.
  */
+import { findOutputIds } from "../../src/testing/index.js";
 import type { LiveEpisode } from "./episode.js";
 import { median } from "./figures.js";
 
@@ -65,9 +66,9 @@ export function signTest(a: number, b: number): number {
   return Math.min(1, 2 * tail);
 }
 
-/** A stored output's id: random in every run. */
-const OUTPUT_ID = /out_[0-9a-z]{26}/g;
-const withoutIds = (text: string | undefined) => (text ?? "").replace(OUTPUT_ID, "out_…");
+/** The text with every stored output's id (random in every run) written alike. */
+const withoutIds = (text: string | undefined) =>
+  findOutputIds(text ?? "").reduce((t, id) => t.replaceAll(id, "out_…"), text ?? "");
 
 /**
  * The two sessions made the same calls and were shown the same texts, the outputs' ids aside.
@@ -113,8 +114,10 @@ export function compareRuns(
     .filter(([x, y]) => !x!.correct && y!.correct)
     .map(([x]) => x!.taskId);
   const inventedOnlyWith = count((x, y) => x.invented && !y.invented);
-  const fewerTokensWith = count((x, y) => x.inputTokens < y.inputTokens && !sameSession(x, y));
-  const moreTokensWith = count((x, y) => x.inputTokens > y.inputTokens && !sameSession(x, y));
+  // Sessions the same but for their ids are neither fewer nor more.
+  const differing = pairs.filter(([x, y]) => !sameSession(x!, y!));
+  const fewerTokensWith = differing.filter(([x, y]) => x!.inputTokens < y!.inputTokens).length;
+  const moreTokensWith = differing.filter(([x, y]) => x!.inputTokens > y!.inputTokens).length;
   const inventedOnlyWithout = count((x, y) => !x.invented && y.invented);
   return {
     tasks: pairs.length,

@@ -60,7 +60,7 @@ export function holdsValue(haystack: string, value: string): boolean {
 }
 
 /** Tokens a report may state as a value: holding a digit, at least three characters long. */
-const VALUE_TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{N}._:/@+-]*[\p{L}\p{N}])?/gu;
+export const VALUE_TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{N}._:/@+-]*[\p{L}\p{N}])?/gu;
 /**
  * Where a script written without spaces meets other text: Japanese, Chinese, Korean and Thai
  * attach words to a value with no space (`YH-53302です`), and the value ends there.
