@@ -4,7 +4,7 @@
  * or the first line the search shows. A weak model tends to take what it is shown first, so the
  * proxy counts the tasks whose expected value is there apart from those where it is anywhere.
  */
-import { TASK_SEARCH_HEAD } from "../src/surfaces/handle-message.js";
+import { TASK_SEARCH_HEAD } from "../src/surfaces/task-section.js";
 import { VALUE_TOKEN } from "./tasks/score.js";
 
 /** A record's header line: `[record: log entry, lines 3,482-3,486; …]` or `line 12; …`. */

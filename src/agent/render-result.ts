@@ -47,6 +47,7 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
   return {
     taskRecord: guided(settings, "taskRecord"),
     taskFocus: guided(settings, "taskFocus"),
+    alikeEnds: guided(settings, "alikeEnds"),
     valueKinds: guided(settings, "valueKinds"),
     repeatNote: guided(settings, "repeatNotes"),
   };

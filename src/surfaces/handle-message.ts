@@ -1,17 +1,16 @@
-import { clipAround, clipText } from "../core/clip-text.js";
-import { recordShows } from "../retrieval/record-matches.js";
-import type { MatchRecord } from "../retrieval/record-types.js";
-import type { SearchMatch } from "../retrieval/search.js";
+import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { recordBody, recordHeader, searchMatchAt } from "./get-tool-output/match-records.js";
 import { earlierSameOutput } from "./repeated-output.js";
 import { type TaskLines, taskLines } from "./task-lines.js";
-import { rankedByRecord, TASK_RECORD } from "./task-record.js";
-import { searchForTask, type TaskSearch } from "./task-search.js";
+import type { TaskSearch } from "./task-search.js";
+import {
+  SYNOPSIS_LINE_CHARS,
+  type TaskSection,
+  taskSection,
+  taskSectionLines,
+} from "./task-section.js";
 
-/** Characters of one synopsis line the model is shown; longer lines say their length. */
-const SYNOPSIS_LINE_CHARS = 200;
 /** Outline lines shown before the rest is left to mode="json", outline=true. */
 const OUTLINE_ROWS = 25;
 
@@ -144,31 +143,6 @@ export function readCallLines(id: string, hints: ReadCallHints = {}): string[] {
   ];
 }
 
-/** Lines of the task search shown in the handle message. */
-const TASK_LINES = 3;
-/**
- * Lines of the task search ranked by their records before the best are shown: many lines can
- * hold the same words (a region on every row of its table), and the record decides between them.
- */
-const TASK_CANDIDATES = 30;
-/**
- * A task search line, cut around its rarest matched word (where the search centred it), so a
- * long line shows the part the task asked about rather than its start.
- */
-const searchRow = (m: SearchMatch, maxChars = SYNOPSIS_LINE_CHARS) =>
-  `  ${m.line}| ${clipAround(m.text, m.focusChar - m.provenance.charStart, maxChars)}`;
-
-/**
- * A record's lines as the handle message numbers lines (`  LINE| text`), under its header, which
- * names the lines the search found in it.
- */
-function recordRows(id: string, record: MatchRecord, foundLines: readonly number[]): string[] {
-  const body = recordBody(record, new Map(), (line, text) => `  ${line}| ${text}`);
-  const lines = [...new Set(foundLines)].map((line) => line.toLocaleString("en-US"));
-  const found = `; the search found line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}]`;
-  return [`  ${recordHeader(id, record).slice(0, -1)}${found}`, ...body.split("\n")];
-}
-
 /**
  * The message's first words after its size: the lines it shows are the output's own, exactly as
  * they are in it, which a report may use (the report guards count them as content: SW-25). On
@@ -184,75 +158,6 @@ const BINARY_HEAD = [
   "It is too large to show here, so its content is NOT in this message. Do not guess it:",
   "read it with get_tool_output, and report only what those reads return.",
 ];
-/** The first words of the task search's section, whatever the switch says after them. */
-export const TASK_SEARCH_HEAD =
-  "A search of it for the words of your task found these lines (best first).";
-const SHOWN_SEARCH_LABEL = `${TASK_SEARCH_HEAD} One of them may answer your task: check it against what your task asks, and read more when none does.`;
-
-/**
- * The task search's best lines, labelled as what they are: lines of the output, one of which may
- * answer the task, to be checked against it. The
- * best comes inside its record when it has one; lines that record holds are not repeated. With
- * `wholeBest`, when the best line is its own record (a JSON-lines event, a long log line), the
- * lines share a record's bound instead of each being cut short: the fields beside the one a line
- * was found by are what a question asks for, and the best line is not always the one asked about.
- */
-function searchLines(
-  id: string,
-  search: TaskSearch,
-  best: MatchRecord | undefined,
-  wholeBest: boolean,
-): string[] {
-  if (search.matches.length === 0) return [];
-  const inBest = search.matches.map((m, i) =>
-    best ? i === 0 || recordShows(best, searchMatchAt(m)) : false,
-  );
-  const found = search.matches.filter((_, i) => inBest[i]).map((m) => m.line);
-  const rest = search.matches.filter((_, i) => !inBest[i]);
-  const rowChars =
-    wholeBest && !best
-      ? Math.max(SYNOPSIS_LINE_CHARS, Math.floor(TASK_RECORD.maxChars / rest.length))
-      : SYNOPSIS_LINE_CHARS;
-  return [
-    "",
-    SHOWN_SEARCH_LABEL,
-    ...(best ? recordRows(id, best, found) : []),
-    ...rest.map((m) => searchRow(m, rowChars)),
-  ];
-}
-
-/** The lines the task search's section shows: its lines, and those of the best line's record. */
-function linesShown(search: TaskSearch, best: MatchRecord | undefined): Set<number> {
-  const shown = new Set(search.matches.map((m) => m.line));
-  if (best)
-    for (let line = best.provenance.lineStart; line <= best.provenance.lineEnd; line++)
-      shown.add(line);
-  return shown;
-}
-
-/**
- * The task search's lines and, with `withRecord`, the best one's record: the search asks for
- * more lines than are shown, so ranking them by their records can bring a line forward.
- */
-async function taskSection(
-  outputs: OutputStore,
-  record: OutputRecord,
-  scope: ReadScope,
-  task: string,
-  options: HandleOptions,
-): Promise<{ search?: TaskSearch; best?: MatchRecord }> {
-  const withRecord = options.taskRecord === true;
-  const lines = withRecord ? TASK_CANDIDATES : TASK_LINES;
-  const search = await searchForTask(outputs, record, scope, task, lines, {
-    maxLineChars: TASK_RECORD.maxChars,
-    valueKinds: options.valueKinds === true,
-  });
-  const ranked = withRecord
-    ? await rankedByRecord(outputs, record, scope, search).catch(() => undefined)
-    : undefined;
-  const matches = (ranked?.matches ?? search.matches).slice(0, TASK_LINES);
-  return { search: { ...search, matches }, ...(ranked?.best ? { best: ranked.best } : {}) };
-}
 
 /**
  * What the guidance switches change in the handle message (docs/agent-runtime.md lists them);
@@ -266,6 +171,11 @@ export interface HandleGuidance {
    * positions, not evidence for the task (the `taskFocus` guidance switch, SW-43).
    */
   readonly taskFocus?: boolean;
+  /**
+   * Show the first and the last of the lines holding the task words the best line holds (the
+   * `alikeEnds` guidance switch, SW-44).
+   */
+  readonly alikeEnds?: boolean;
   /** Show lines holding a value of a kind the task names (the `valueKinds` guidance switch). */
   readonly valueKinds?: boolean;
   /**
@@ -337,22 +247,14 @@ export async function defaultHandleMessage(
   const json = record.kind === "json" || record.kind === "ndjson";
   // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
   // read refused), the message goes out without it rather than failing the tool call.
-  const { search, best } = taskText
-    ? await taskSection(outputs, record, scope, taskText, options).catch(() => ({
-        search: undefined,
-        best: undefined,
-      }))
-    : { search: undefined, best: undefined };
+  const section: TaskSection = taskText
+    ? await taskSection(outputs, record, scope, taskText, options).catch(() => ({}))
+    : {};
+  const { search } = section;
+  const { lines: sectionLines, shown } = taskSectionLines(id, section, options.taskRecord === true);
   // Lines found for the task are the evidence to show; the output's edges are a slice away.
   const focused = options.taskFocus === true && (search?.matches.length ?? 0) > 0;
-  const synopsis = await synopsisOf(
-    outputs,
-    record,
-    scope,
-    synopsisLines,
-    search ? linesShown(search, best) : undefined,
-    focused,
-  );
+  const synopsis = await synopsisOf(outputs, record, scope, synopsisLines, shown, focused);
   const lines = taskText ? taskLines(taskText, record.lineCount ?? 0) : undefined;
   const calls = readCallLines(id, {
     ...(json ? { jsonQuery: exampleJsonQuery(synopsis, record.kind === "ndjson") } : {}),
@@ -362,7 +264,7 @@ export async function defaultHandleMessage(
   if (earlier) return [...repeatHead(record, earlier), "", "Read it with:", ...calls].join("\n");
   return [
     ...head,
-    ...(search ? searchLines(id, search, best, options.taskRecord === true) : []),
+    ...sectionLines,
     "",
     "Read it with:",
     ...calls,
