@@ -60,7 +60,7 @@ async function endOf(opened: OpenedOutput, match: SearchMatch): Promise<AlikeEnd
  *
  * @example
  * await alikeEnds(outputs, record, scope, best, 500);
- * // { bestLine: 160, count: 9, more: false, first: { line: 42, … }, last: { line: 517, … } }
+ * // { bestLine: 160, count: 9, more: false, first: { match: { line: 42, … }, record: { kind: "csv-row", … } }, last: { match: { line: 517, … } } }
  */
 export async function alikeEnds(
   outputs: OutputStore,
