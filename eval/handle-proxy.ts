@@ -28,17 +28,11 @@ import { holdsValue } from "./tasks/score.js";
 import type { LiveTask } from "./tasks/types.js";
 
 /** The guidance switches that change the handle message itself. */
-const HANDLE_SWITCHES = [
-  "taskSearch",
-  "taskRecord",
-  "taskFocus",
-  "valueKinds",
-  "alikeEnds",
-] as const;
+const HANDLE_SWITCHES = ["taskSearch", "taskRecord", "taskFocus", "valueKinds"] as const;
 type HandleSwitch = (typeof HANDLE_SWITCHES)[number];
 
 const USAGE =
-  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,valueKinds,alikeEnds] [--json]";
+  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,valueKinds] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -123,7 +117,6 @@ const options: HandleOptions = {
   ...(on("taskRecord") ? { taskRecord: true } : {}),
   ...(on("taskFocus") ? { taskFocus: true } : {}),
   ...(on("valueKinds") ? { valueKinds: true } : {}),
-  ...(on("alikeEnds") ? { alikeEnds: true } : {}),
 };
 const byKind = new Map<string, { shown: number; best: number; tasks: number }>();
 const shownIds: string[] = [];

@@ -152,19 +152,6 @@ describe("guidance switches", () => {
     expect(off.result.report).not.toContain("[record:");
   });
 
-  it("alikeEnds: the handle message does not name the first and last lines holding the best line's words", async () => {
-    const respond: Responder = (request, context) =>
-      context.callIndex === 0
-        ? generate()
-        : toolCall("agent__final_report", { report: toolMessages(request)[0]!.text });
-    const prompt = "Which was the last ERROR in the log?";
-    const on = await run(respond, undefined, { prompt });
-    const off = await run(respond, "alikeEnds", { prompt });
-    expect(on.result.report).toMatch(/lines hold the words of your task that line \d+ holds/);
-    expect(off.result.report).toContain("A search of it for the words of your task");
-    expect(off.result.report).not.toContain("lines hold the words of your task");
-  });
-
   it("valueKinds: the handle message's search does not show the line holding a value of the kind the task names", async () => {
     const uuid = "3f2b8c1e-9a7d-4e2f-8b1c-5d6e7f8a9b0c";
     const respond: Responder = (request, context) =>

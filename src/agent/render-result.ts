@@ -47,7 +47,6 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
   return {
     taskRecord: guided(settings, "taskRecord"),
     taskFocus: guided(settings, "taskFocus"),
-    alikeEnds: guided(settings, "alikeEnds"),
     valueKinds: guided(settings, "valueKinds"),
     repeatNote: guided(settings, "repeatNotes"),
   };

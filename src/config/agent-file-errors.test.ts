@@ -79,7 +79,7 @@ const INVALID: [string, string, string, string][] = [
     "guidance: { positionOrder: false }",
     "guidance.positionOrder",
     'unknown key "positionOrder"',
-    "taskFocus, alikeEnds, valueKinds",
+    "taskFocus, valueKinds, evidenceQuotes",
   ],
   ["maxTurns: 0", "maxTurns", "got 0", "an integer from 1 to 1000"],
   ["maxTurns: 1001", "maxTurns", "got 1001", "an integer from 1 to 1000"],

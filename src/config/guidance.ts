@@ -13,7 +13,6 @@ export const GUIDANCE_SWITCHES = [
   "taskSearch",
   "taskRecord",
   "taskFocus",
-  "alikeEnds",
   "valueKinds",
   "evidenceQuotes",
   "repeatNotes",
@@ -32,8 +31,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "the handle message shows the task search's best line inside its record (JSON object, list item, CSV row, log entry)",
   taskFocus:
     "when the task search found lines, the handle message leaves out the output's first and last lines (a JSON outline stays)",
-  alikeEnds:
-    "the handle message shows the first and the last line, in the output's order, of those holding the task words its best line holds",
   valueKinds:
     "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
   evidenceQuotes:

@@ -171,11 +171,6 @@ export interface HandleGuidance {
    * positions, not evidence for the task (the `taskFocus` guidance switch, SW-43).
    */
   readonly taskFocus?: boolean;
-  /**
-   * Show the first and the last of the lines holding the task words the best line holds (the
-   * `alikeEnds` guidance switch, SW-44).
-   */
-  readonly alikeEnds?: boolean;
   /** Show lines holding a value of a kind the task names (the `valueKinds` guidance switch). */
   readonly valueKinds?: boolean;
   /**

@@ -1,7 +1,7 @@
 /**
  * The handle message's section for the task: the lines the task search found, the best inside
- * its record (SW-27, SW-32 in docs/architecture.md), and the ends of the lines alike to the best
- * (SW-44). It is a pointer, labelled as lines to check against the task, never as the answer.
+ * its record (SW-27, SW-32 in docs/architecture.md). It is a pointer, labelled as lines to check
+ * against the task, never as the answer.
  */
 import { clipAround } from "../core/clip-text.js";
 import { recordShows } from "../retrieval/record-matches.js";
@@ -9,7 +9,6 @@ import type { MatchRecord } from "../retrieval/record-types.js";
 import type { SearchMatch } from "../retrieval/search.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { recordBody, recordHeader, searchMatchAt } from "./get-tool-output/match-records.js";
-import { type AlikeEnds, alikeEnds, endsLines } from "./task-ends.js";
 import { rankedByRecord, TASK_RECORD } from "./task-record.js";
 import { searchForTask, type TaskSearch } from "./task-search.js";
 
@@ -20,7 +19,6 @@ export const SYNOPSIS_LINE_CHARS = 200;
 export interface TaskSectionOptions {
   readonly taskRecord?: boolean;
   readonly valueKinds?: boolean;
-  readonly alikeEnds?: boolean;
 }
 
 /** Lines of the task search shown in the handle message. */
@@ -91,15 +89,6 @@ const rowCharsOf =
       ? Math.max(SYNOPSIS_LINE_CHARS, Math.floor(TASK_RECORD.maxChars / rows))
       : SYNOPSIS_LINE_CHARS;
 
-/** The lines the best search line shows: its record's, or the line alone. */
-function bestLines(first: SearchMatch | undefined, best: MatchRecord | undefined): Set<number> {
-  const lines = new Set<number>(first ? [first.line] : []);
-  if (best)
-    for (let line = best.provenance.lineStart; line <= best.provenance.lineEnd; line++)
-      lines.add(line);
-  return lines;
-}
-
 /** The lines the task search's section shows: its lines, and those of the best line's record. */
 function linesShown(search: TaskSearch, best: MatchRecord | undefined): Set<number> {
   const shown = new Set(search.matches.map((m) => m.line));
@@ -109,11 +98,10 @@ function linesShown(search: TaskSearch, best: MatchRecord | undefined): Set<numb
   return shown;
 }
 
-/** What the message shows of the task search: its lines, the best one's record, the alike ends. */
+/** What the message shows of the task search: its lines and the best one's record. */
 export interface TaskSection {
   readonly search?: TaskSearch;
   readonly best?: MatchRecord;
-  readonly ends?: AlikeEnds;
 }
 
 /**
@@ -137,27 +125,12 @@ export async function taskSection(
     ? await rankedByRecord(outputs, record, scope, search).catch(() => undefined)
     : undefined;
   const matches = (ranked?.matches ?? search.matches).slice(0, TASK_LINES);
-  const ends =
-    options.alikeEnds === true && matches[0]
-      ? await alikeEnds(outputs, record, scope, matches[0], TASK_RECORD.maxChars).catch(
-          () => undefined,
-        )
-      : undefined;
-  // An end the best line's record does not show is shown once, below, with what places it.
-  const inBest = bestLines(matches[0], ranked?.best);
-  const endLines = new Set(
-    ends ? [ends.first, ends.last].map((e) => e.match.line).filter((l) => !inBest.has(l)) : [],
-  );
-  return {
-    search: { ...search, matches: matches.filter((m, i) => i === 0 || !endLines.has(m.line)) },
-    ...(ranked?.best ? { best: ranked.best } : {}),
-    ...(ends ? { ends } : {}),
-  };
+  return { search: { ...search, matches }, ...(ranked?.best ? { best: ranked.best } : {}) };
 }
 
 /**
  * The section's lines as the message shows them, and every line they show (the synopsis leaves
- * those out): the search's lines, the best one's record, the alike ends not shown already.
+ * those out): the search's lines and the best one's record.
  *
  * @example
  * const { lines, shown } = taskSectionLines("out_1", await taskSection(outputs, record, scope, task, { taskRecord: true }), true);
@@ -167,16 +140,8 @@ export function taskSectionLines(
   section: TaskSection,
   taskRecord: boolean,
 ): { lines: string[]; shown?: Set<number> } {
-  const { search, best, ends } = section;
+  const { search, best } = section;
   if (!search) return { lines: [] };
-  const shown = linesShown(search, best);
   const rowChars = rowCharsOf(taskRecord && !best);
-  const endRows = ends
-    ? endsLines(ends, bestLines(search.matches[0], best), {
-        line: (m) => searchRow(m, rowChars(search.matches.length + 1)),
-        record: (found, line) => recordRows(id, found, [line]),
-      })
-    : [];
-  if (ends) for (const end of [ends.first, ends.last]) shown.add(end.match.line);
-  return { lines: [...searchLines(id, search, best, rowChars), ...endRows], shown };
+  return { lines: searchLines(id, search, best, rowChars), shown: linesShown(search, best) };
 }

@@ -46,7 +46,7 @@ describe("eval:handles", () => {
     );
     expect(bad).toMatchObject({ code: 2 });
     expect((bad as { stderr: string }).stderr).toContain(
-      "--ablate: unknown notice; valid: taskSearch, taskRecord, taskFocus, valueKinds, alikeEnds",
+      "--ablate: unknown notice; valid: taskSearch, taskRecord, taskFocus, valueKinds",
     );
   }, 120_000);
 });
