@@ -54,13 +54,16 @@ const SHOWN_SEARCH_LABEL = `${TASK_SEARCH_HEAD} One of them may answer your task
 /**
  * The task search's best lines, labelled as what they are: lines of the output, one of which may
  * answer the task, to be checked against it. The best comes inside its record when it has one;
- * lines that record holds are not repeated. `rowChars` bounds the other lines (`rowCharsOf`).
+ * lines that record holds are not repeated. With `wholeBest`, when the best line is its own
+ * record (a JSON-lines event, a long log line), the lines share a record's bound instead of each
+ * being cut short: the fields beside the one a line was found by are what a question asks for,
+ * and the best line is not always the one asked about.
  */
 function searchLines(
   id: string,
   search: TaskSearch,
   best: MatchRecord | undefined,
-  rowChars: (rows: number) => number,
+  wholeBest: boolean,
 ): string[] {
   if (search.matches.length === 0) return [];
   const inBest = search.matches.map((m, i) =>
@@ -68,26 +71,17 @@ function searchLines(
   );
   const found = search.matches.filter((_, i) => inBest[i]).map((m) => m.line);
   const rest = search.matches.filter((_, i) => !inBest[i]);
+  const rowChars =
+    wholeBest && !best
+      ? Math.max(SYNOPSIS_LINE_CHARS, Math.floor(TASK_RECORD.maxChars / rest.length))
+      : SYNOPSIS_LINE_CHARS;
   return [
     "",
     SHOWN_SEARCH_LABEL,
     ...(best ? recordRows(id, best, found) : []),
-    ...rest.map((m) => searchRow(m, rowChars(rest.length))),
+    ...rest.map((m) => searchRow(m, rowChars)),
   ];
 }
-
-/**
- * Characters of each search line shown apart from the best record, given how many there are:
- * with `wholeBest`, when the best line is its own record (a JSON-lines event, a long log line),
- * they share a record's bound instead of each being cut short: the fields beside the one a line
- * was found by are what a question asks for, and the best line is not always the one asked about.
- */
-const rowCharsOf =
-  (wholeBest: boolean) =>
-  (rows: number): number =>
-    wholeBest
-      ? Math.max(SYNOPSIS_LINE_CHARS, Math.floor(TASK_RECORD.maxChars / rows))
-      : SYNOPSIS_LINE_CHARS;
 
 /** The lines the task search's section shows: its lines, and those of the best line's record. */
 function linesShown(search: TaskSearch, best: MatchRecord | undefined): Set<number> {
@@ -142,6 +136,5 @@ export function taskSectionLines(
 ): { lines: string[]; shown?: Set<number> } {
   const { search, best } = section;
   if (!search) return { lines: [] };
-  const rowChars = rowCharsOf(taskRecord && !best);
-  return { lines: searchLines(id, search, best, rowChars), shown: linesShown(search, best) };
+  return { lines: searchLines(id, search, best, taskRecord), shown: linesShown(search, best) };
 }
