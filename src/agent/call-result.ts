@@ -17,8 +17,6 @@ export interface CallResult {
   readonly readOutputId?: string;
   /** The call went on in the background (seed 003): its output settles later. */
   readonly async?: true;
-  /** Not run: it repeated the previous turn's read, answered with that read's result. */
-  readonly repeatOfTurn?: number;
 }
 
 export function errorResult(code: SpillwayError["code"], message: string): CallResult {

@@ -12,7 +12,6 @@ import {
   textOf,
   toolCall,
   toolMessages,
-  toolNames,
 } from "../testing/index.js";
 import { runAgent } from "./run-agent.js";
 
@@ -45,16 +44,6 @@ async function run(
 
 const generate = () => toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
 
-/** Generates the log, then repeats `read` until the turns run out or the final turn comes. */
-const readsForever =
-  (read: (id: string) => Record<string, unknown>): Responder =>
-  (request, context) => {
-    if (context.callIndex === 0) return generate();
-    if (!toolNames(request).includes("get_tool_output") || request.tools?.length === 1)
-      return toolCall("agent__final_report", { report: "done" });
-    return toolCall("get_tool_output", read(idOf(toolMessages(request)[0]!.text)));
-  };
-
 const noticeOf = (request: ChatRequest) =>
   request.messages.map(textOf).find((text) => text.startsWith("# System Notice"));
 
@@ -77,33 +66,6 @@ describe("guidance switches", () => {
     expect((await run(respond, undefined)).result.turns).toBe(3);
     const off = await run(respond, "reportGuards");
     expect(off.result).toMatchObject({ status: "completed", report, turns: 2 });
-  });
-
-  it("repeatNotes: a repeated read runs again, and repeats do not end the reads", async () => {
-    const grep = (id: string) => ({ id, mode: "grep", pattern: "ERROR" });
-    const on = await run(readsForever(grep), undefined, { maxTurns: 8 });
-    const off = await run(readsForever(grep), "repeatNotes", { maxTurns: 8 });
-    const repeated = (r: ChatRequest[]) =>
-      toolMessages(r.at(-1)!).filter((m) => m.text.includes("This is the same call as your turn"));
-    expect(repeated(on.requests).length).toBeGreaterThan(0);
-    expect(repeated(off.requests)).toHaveLength(0);
-    // With notes, the third repeat makes the next turn the last; without, the reads go on.
-    expect(off.requests.length).toBeGreaterThan(on.requests.length);
-  });
-
-  it("repeatNotes: a tool call returning what the same call returned gets the whole message again", async () => {
-    const respond: Responder = (request, context) =>
-      context.callIndex < 2
-        ? generate()
-        : toolCall("agent__final_report", { report: toolMessages(request)[1]!.text });
-    const on = await run(respond, undefined);
-    const off = await run(respond, "repeatNotes");
-    const sameOutput =
-      /^\[spillway\] test__generate_output returned the same output as for an earlier call, byte for byte: it is stored whole again as out_\w+, the same as out_\w+\./;
-    expect(on.result.report).toMatch(sameOutput);
-    expect(off.result.report).toMatch(
-      /^\[spillway\] The output of test__generate_output is stored whole/,
-    );
   });
 
   it("finalTurn: the last turn does not require the report, and without one the run fails", async () => {

@@ -9,8 +9,8 @@ describe("a handle message in a session", () => {
       i === 1234 ? "WARN order=ord_7731xk refund=ANS-1" : `INFO order=ord_${i}aa ok`,
     ).join("\n");
     const shown: string[] = [];
-    // Each run echoes once, then reports. The second run's echo ends with a line of its own:
-    // the same bytes again would be named as a repeat instead (repeated-output.ts).
+    // Each run echoes once, then reports; the second run's echo adds a line, so it is an output
+    // of its own.
     let echoNext = true;
     let run = 0;
     const fixture = await agentFixture((request) => {

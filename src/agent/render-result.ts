@@ -48,7 +48,6 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
     taskRecord: guided(settings, "taskRecord"),
     taskFocus: guided(settings, "taskFocus"),
     valueKinds: guided(settings, "valueKinds"),
-    repeatNote: guided(settings, "repeatNotes"),
   };
 }
 

@@ -199,16 +199,6 @@ export interface SessionState {
   lastReplyText: boolean;
   /** The session's task (its first prompt): handle messages suggest a grep for its terms. */
   taskText?: string;
-  /**
-   * The last read of a stored output (surface tool name and canonical arguments), its turn, and
-   * how many turns in a row since then repeated it.
-   */
-  lastRead?: {
-    readonly key: string;
-    readonly turn: number;
-    readonly text?: string;
-    readonly repeats?: number;
-  };
 }
 
 /** The smallest context window among the session's models: what every fallback can take. */

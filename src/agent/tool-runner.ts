@@ -8,7 +8,6 @@ import {
   settleOutcome,
   thrownResult,
 } from "./call-result.js";
-import { answerRepeatedRead, rememberRead } from "./repeated-read.js";
 import { asyncActive, type SessionContext } from "./session-context.js";
 import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
 
@@ -86,9 +85,7 @@ export async function runToolCalls(
       toolCallId: call.toolCallId,
       toolName: call.toolName,
     });
-    const result =
-      answerRepeatedRead(context, call, turn) ?? (await executeCall(context, call, allowed));
-    rememberRead(context, call, turn, result);
+    const result = await executeCall(context, call, allowed);
     const durationMs = performance.now() - started;
     await context.history.finishToolCall(
       context.sessionId,

@@ -3,7 +3,6 @@ import type { ToolDefinition } from "../core/tool-definition.js";
 import type { ModelReply } from "../providers/model-caller.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import type { TurnPlan } from "./notice.js";
-import { REPEATS_BEFORE_FINAL_TURN, readRepeatedOut } from "./repeated-read.js";
 import type { SessionContext } from "./session-context.js";
 import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";
 
@@ -53,13 +52,12 @@ export function planTurn(context: SessionContext): TurnPlan {
   const { state, settings } = context;
   const turn = state.turn + 1;
   // The turn given after a report sent back in the final turn is final too, whatever made the
-  // turn before it final (a repeated read's condition holds only for the turn right after it).
+  // turn before it final.
   const final =
     state.extraFinalTurn ||
     turn >= settings.maxTurns ||
     state.budgetExhausted ||
     state.stopRequested ||
-    readRepeatedOut(context) ||
     state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
   const finalTool = context.tools.get(FINAL_REPORT)!.definition;
   // Without the final-turn rule the last turn is an ordinary one: whatever it calls runs, and a
@@ -99,9 +97,6 @@ export function planTurn(context: SessionContext): TurnPlan {
 export function finalTurnError(context: SessionContext, plan: TurnPlan): string {
   if (context.state.budgetExhausted && plan.turn < plan.maxTurns)
     return "The context stayed over its hard limit with every older result in handle form, and the agent did not deliver a final report in the turn that followed.";
-  // The final turn came because the turn before it repeated a read (planTurn's check).
-  if (plan.turn < plan.maxTurns && readRepeatedOut(context, plan.turn - 1))
-    return `The agent made the same read of a stored output ${REPEATS_BEFORE_FINAL_TURN + 1} turns in a row, and did not deliver a final report in the turn that followed.`;
   return `The agent used its ${plan.maxTurns} turns without delivering a final report.`;
 }
 

@@ -15,7 +15,6 @@ export const GUIDANCE_SWITCHES = [
   "taskFocus",
   "valueKinds",
   "evidenceQuotes",
-  "repeatNotes",
   "finalTurn",
   "reportGuards",
   "wholeReads",
@@ -35,8 +34,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
   evidenceQuotes:
     "the final turn's quote of what the session's reads and handle messages showed about the task, compacted turns included",
-  repeatNotes:
-    "a read repeating the previous turn's is answered with its result again and a note; repeats end the reads; a tool call returning what the same call returned says so instead of repeating the handle message",
   finalTurn: "the last turn requires the final report by name",
   reportGuards:
     "reports sent back once: giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",

@@ -178,12 +178,12 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
       notice: false,
       finalTurn: false,
       reportGuards: false,
-      repeatNotes: true,
+      wholeReads: true,
     });
     expect(settings.sources["guidance.notice"]).toBe("cli");
     expect(settings.sources["guidance.finalTurn"]).toBe("frontmatter");
     expect(settings.sources["guidance.reportGuards"]).toBe("config");
-    expect(settings.sources["guidance.repeatNotes"]).toBe("default");
+    expect(settings.sources["guidance.wholeReads"]).toBe("default");
   });
 
   it("refuses an unknown guidance switch, naming the valid ones", () => {

@@ -1,7 +1,6 @@
 import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { earlierSameOutput } from "./repeated-output.js";
 import { type TaskLines, taskLines } from "./task-lines.js";
 import type { TaskSearch } from "./task-search.js";
 import {
@@ -173,11 +172,6 @@ export interface HandleGuidance {
   readonly taskFocus?: boolean;
   /** Show lines holding a value of a kind the task names (the `valueKinds` guidance switch). */
   readonly valueKinds?: boolean;
-  /**
-   * Say so when an earlier call of the session with the same tool and arguments returned the
-   * same bytes, and leave out what its message already showed (the `repeatNotes` switch).
-   */
-  readonly repeatNote?: boolean;
 }
 
 /** What the handle message draws on besides the output: the task, the call's own story, the switches. */
@@ -186,21 +180,6 @@ export interface HandleOptions extends HandleGuidance {
   readonly taskText?: string;
   /** The limiting arguments of the call that were not applied: it was run whole. */
   readonly liftedArguments?: readonly string[];
-}
-
-/**
- * The head of the message for a call that returned what an earlier identical call did: the
- * earlier message's search lines and synopsis are already in the context (or were compacted
- * out of it with the turn), and calling the tool again only brings them back, so it keeps
- * only what to do next (SW-35). Like the first message, it says the lines shown are the
- * output's own (SW-38).
- */
-function repeatHead(record: OutputRecord, earlier: OutputRecord): string[] {
-  return [
-    `[spillway] ${record.toolName} returned the same output as for an earlier call, byte for byte: it is stored whole again as ${record.id}, the same as ${earlier.id}.`,
-    "Calling the tool again brings back only this message; get_tool_output reads the output's lines.",
-    "Report only what the output's lines say, never a guess.",
-  ];
 }
 
 /**
@@ -238,7 +217,6 @@ export async function defaultHandleMessage(
       `  get_tool_output(id="${id}", mode="slice", slice={"start": 0, "length": 3000})   bytes as base64`,
     ].join("\n");
   }
-  const earlier = options.repeatNote ? await earlierSameOutput(outputs, record) : undefined;
   const json = record.kind === "json" || record.kind === "ndjson";
   // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
   // read refused), the message goes out without it rather than failing the tool call.
@@ -256,7 +234,6 @@ export async function defaultHandleMessage(
     ...(search ? { search } : {}),
     ...(lines ? { lines } : {}),
   });
-  if (earlier) return [...repeatHead(record, earlier), "", "Read it with:", ...calls].join("\n");
   return [
     ...head,
     ...sectionLines,
