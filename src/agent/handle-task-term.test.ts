@@ -9,17 +9,12 @@ describe("a handle message in a session", () => {
       i === 1234 ? "WARN order=ord_7731xk refund=ANS-1" : `INFO order=ord_${i}aa ok`,
     ).join("\n");
     const shown: string[] = [];
-    // Each run echoes once, then reports; the second run's echo adds a line, so it is an output
-    // of its own.
+    // Each run echoes once, then reports.
     let echoNext = true;
-    let run = 0;
     const fixture = await agentFixture((request) => {
       if (echoNext) {
         echoNext = false;
-        run++;
-        return toolCall("test__echo", {
-          text: run === 1 ? big : `${big}\nINFO order=ord_2000aa ok`,
-        });
+        return toolCall("test__echo", { text: big });
       }
       const last = toolMessages(request).at(-1)!;
       if (last.toolName === "test__echo") shown.push(last.text);
