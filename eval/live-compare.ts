@@ -3,12 +3,15 @@
  * task (eval/live/compare.ts). Both runs must have been played first:
  *
  *   npm run eval:live -- --seed S --tasks 30 --policies spillway
- *   npm run eval:live -- --seed S --tasks 30 --policies spillway --ablate evidenceQuotes
- *   npm run eval:live:compare -- --seed S --ablate evidenceQuotes
+ *   npm run eval:live -- --seed S --tasks 30 --policies spillway --ablate finalTurn
+ *   npm run eval:live:compare -- --seed S --ablate finalTurn
  *
  * `--out` is the default run's report directory (eval/report-live/), the ablation's below it.
+ * A switch since removed is still compared where its run is recorded there, so the commands that
+ * reproduce the figures behind a removal keep working.
  * With --json the last stdout line is one JSON object.
  */
+import { existsSync, readdirSync } from "node:fs";
 import { GUIDANCE_SWITCHES } from "../src/config/guidance.js";
 import { compareRuns, renderComparison } from "./live/compare.js";
 import { loadEpisodes } from "./live/episode.js";
@@ -35,10 +38,7 @@ function parse(argv: readonly string[]) {
       seed = Number(value());
       if (!Number.isInteger(seed) || seed < 0) fail("--seed needs a non-negative integer");
     } else if (flag === "--ablate") {
-      ablate = value().split(",");
-      const bad = ablate.filter((a) => !(GUIDANCE_SWITCHES as readonly string[]).includes(a));
-      if (bad.length > 0)
-        fail(`--ablate: unknown ${bad.join(", ")}; valid: ${GUIDANCE_SWITCHES.join(", ")}`);
+      ablate = value().split(",").filter(Boolean);
     } else if (flag === "--policy") policy = value();
     else if (flag === "--out") out = value();
     else if (flag === "--json") json = true;
@@ -52,11 +52,31 @@ function parse(argv: readonly string[]) {
   return { seed, ablate, policy, json, out };
 }
 
+/** The ablations of `seed` recorded under `root`, by their switches (`ablate-notice`: notice). */
+function recordedAblations(root: string, seed: number): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name.startsWith("ablate-"))
+    .filter((d) => existsSync(episodesFileOf(`${root}/${d.name}`, seed)))
+    .map((d) => d.name.slice("ablate-".length));
+}
+
 async function main(): Promise<void> {
   const args = parse(process.argv.slice(2));
   const variant = variantOf(args.ablate);
-  const withPath = episodesFileOf(liveReportDir("default", args.out), args.seed);
+  const root = liveReportDir("default", args.out);
+  const withPath = episodesFileOf(root, args.seed);
   const withoutPath = episodesFileOf(liveReportDir(variant, args.out), args.seed);
+  // A current switch, or a removed one whose run of this seed is recorded.
+  const unknown = args.ablate.filter(
+    (a) => !(GUIDANCE_SWITCHES as readonly string[]).includes(a) && !existsSync(withoutPath),
+  );
+  if (unknown.length > 0) {
+    const recorded = recordedAblations(root, args.seed);
+    fail(
+      `--ablate: unknown ${unknown.join(", ")}; valid: ${GUIDANCE_SWITCHES.join(", ")}${recorded.length > 0 ? `, or a run recorded for seed ${args.seed}: ${recorded.join(", ")}` : ""}`,
+    );
+  }
   const [withBehaviour, withoutBehaviour] = await Promise.all([
     loadEpisodes(withPath),
     loadEpisodes(withoutPath),

@@ -175,9 +175,25 @@ describe("npm run eval:live:compare", () => {
     expect((missing as { stderr: string }).stderr).toContain(
       "no task of seed 6 was played by spillway in both",
     );
-    const bad = await run("npx", [...cli.slice(0, 4), "--ablate", "nope"]).catch(
+    const bad = await run("npx", [...cli.slice(0, 4), "--ablate", "nope", ...cli.slice(6)]).catch(
       (error: { stderr: string }) => error,
     );
     expect((bad as { stderr: string }).stderr).toContain("--ablate: unknown nope; valid: notice,");
+    expect((bad as { stderr: string }).stderr).toContain(", or a run recorded for seed 5: notice");
+    // A switch since removed is compared where its run is recorded: the figures behind a removal
+    // stay reproducible.
+    await mkdir(join(out, "ablate-retiredSwitch"), { recursive: true });
+    await writeFile(
+      join(out, "ablate-retiredSwitch", "episodes-5.jsonl"),
+      lines([episode("a", true), episode("b", false), episode("c", false)]),
+    );
+    const retired = await run("npx", [
+      ...cli.slice(0, 4),
+      "--ablate",
+      "retiredSwitch",
+      ...cli.slice(6),
+    ]);
+    expect(retired.stdout).toContain("3 tasks played with and without retiredSwitch");
+    expect(retired.stdout).toContain("| right | 2 of 3 (66.7%) | 1 (33.3%) |");
   }, 120_000);
 });
