@@ -128,7 +128,7 @@ describe("guidance switches", () => {
     expect(off.result.report).not.toContain(uuid);
   });
 
-  it("evidenceQuotes: the final turn does not quote what the session showed", async () => {
+  it("the final turn restates the task and quotes no line of the session, with no switch", async () => {
     const respond: Responder = (request, context) => {
       if (context.callIndex === 0) return generate();
       if (request.tools?.length === 1) return toolCall("agent__final_report", { report: "r" });
@@ -140,12 +140,11 @@ describe("guidance switches", () => {
       });
     };
     const prompt = "Which status has request_id in the log?";
-    const quoted = (r: ChatRequest[]) =>
-      noticeOf(r.at(-1)!)?.includes("The lines your tool results showed");
-    const on = await run(respond, undefined, { maxTurns: 3, prompt });
-    const off = await run(respond, "evidenceQuotes", { maxTurns: 3, prompt });
-    expect(quoted(on.requests)).toBe(true);
-    expect(quoted(off.requests)).toBe(false);
+    const { requests } = await run(respond, undefined, { maxTurns: 3, prompt });
+    const finalNotice = noticeOf(requests.at(-1)!) ?? "";
+    expect(finalNotice).toContain("Your task was:\n> Which status has request_id in the log?");
+    expect(finalNotice).not.toMatch(/request_id=|\d+: .*request_id/);
+    expect(GUIDANCE_SWITCHES).not.toContain("evidenceQuotes");
   });
 
   it("the handle message says the lines it shows are the output's own, with no switch", async () => {

@@ -209,6 +209,8 @@ describe("renderNotice: spillway's options (the default)", () => {
     expect(text).toContain(
       "Your task was:\n> Grep the log for ERROR.\n> Report the incident id on that line.\nAnswer exactly what it asks for",
     );
+    // The reminder ends the notice: the session's lines are not quoted again (SW-27).
+    expect(text.endsWith("as the tool results wrote them.")).toBe(true);
     const seed = renderNotice(withTask(context), plan({ final: true, turn: 10 }), 80);
     expect(seed).not.toContain("Your task was");
     // Not before the final turn: the task is in the first message, and the turn's options lead.
@@ -216,36 +218,6 @@ describe("renderNotice: spillway's options (the default)", () => {
       output({ id: "out_c", status: "ready", tokens: 45_000 }),
     ]);
     expect(earlier).not.toContain("Your task was");
-  });
-
-  it("the final turn restates the lines the session showed that hold the task's words, guided only", () => {
-    const withTask = withTaskOf("What is the refund reference for event evt_ntngab003?");
-    const evidence = {
-      terms: ["evt_ntngab003"],
-      lines: ["158:40: event=evt_ntngab003 ref=ANS-R8"],
-    };
-    const text = renderNotice(
-      withTask(guided),
-      plan({ final: true, turn: 10 }),
-      80,
-      [],
-      [],
-      undefined,
-      evidence,
-    );
-    expect(text).toContain(
-      "copying ids, codes, numbers and lines as the tool results wrote them.\n\nThe lines your tool results showed that hold words of your task (best first; a read's with their neighbours), as they were shown:\n  158:40: event=evt_ntngab003 ref=ANS-R8",
-    );
-    const seed = renderNotice(
-      withTask(context),
-      plan({ final: true, turn: 10 }),
-      80,
-      [],
-      [],
-      undefined,
-      evidence,
-    );
-    expect(seed).not.toContain("ANS-R8");
   });
 
   it("a very long task is restated cut, with a mark", () => {

@@ -1,7 +1,6 @@
 import { guided } from "../config/guidance.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
-import type { ReadEvidence } from "../surfaces/read-evidence.js";
 import { renderSystemNotice } from "../surfaces/system-notice.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import { DEFAULT_COMPACTION, type SessionContext, seedTexts } from "./session-context.js";
@@ -45,7 +44,6 @@ export function renderNotice(
   asyncOutputs: readonly AsyncOutputStatus[] = [],
   notes: readonly string[] = [],
   replyNote?: string,
-  evidence?: ReadEvidence,
 ): string {
   // Seed-exact sessions (seed 003's texts, or the seed 000/002 surfaces) keep seed 003's menu.
   const guided = context.surface.name === "get_tool_output" && !seedTexts(context.settings);
@@ -64,7 +62,6 @@ export function renderNotice(
     // A note on the last reply says what to do now; a menu beside it is one more text to copy.
     optionsInNotes: guided && replyNote !== undefined,
     ...(context.state.taskText ? { task: context.state.taskText } : {}),
-    ...(evidence ? { evidence } : {}),
   });
 }
 

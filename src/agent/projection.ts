@@ -18,7 +18,6 @@ import {
   toolTokens,
 } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
-import { sessionEvidence } from "./session-evidence.js";
 import { planTurn } from "./turn-policy.js";
 
 /**
@@ -116,11 +115,9 @@ async function project(
     });
   }
   const asyncOutputs = await asyncOutputsOf(context, tail.asyncIds);
-  // Counted with the draft: the final turn restates what the session showed about the task.
-  const evidence = plan.final ? await sessionEvidence(context) : undefined;
   // Counted as if sent: a notice may be needed once the context use is known.
   const draft = guided(context.settings, "notice")
-    ? renderNotice(context, plan, 0, asyncOutputs, [], undefined, evidence)
+    ? renderNotice(context, plan, 0, asyncOutputs)
     : "";
   // Sent with every request: the system prompt, the tool definitions and the notice.
   const fixed =
@@ -160,15 +157,7 @@ async function project(
       [...step.notes, ...(note ? [note] : [])],
     )
   ) {
-    const notice = renderNotice(
-      context,
-      turnPlan,
-      percent,
-      asyncOutputs,
-      step.notes,
-      note,
-      turnPlan.final ? evidence : undefined,
-    );
+    const notice = renderNotice(context, turnPlan, percent, asyncOutputs, step.notes, note);
     context.state.noticesShown.push(notice);
     messages.push({ role: "user", content: notice });
   }

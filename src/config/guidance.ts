@@ -14,7 +14,6 @@ export const GUIDANCE_SWITCHES = [
   "taskRecord",
   "taskFocus",
   "valueKinds",
-  "evidenceQuotes",
   "finalTurn",
   "reportGuards",
   "wholeReads",
@@ -32,8 +31,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "when the task search found lines, the handle message leaves out the output's first and last lines (a JSON outline stays)",
   valueKinds:
     "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
-  evidenceQuotes:
-    "the final turn's quote of what the session's reads and handle messages showed about the task, compacted turns included",
   finalTurn: "the last turn requires the final report by name",
   reportGuards:
     "reports sent back once: giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",

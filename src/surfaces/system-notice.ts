@@ -1,5 +1,4 @@
 import { type AsyncOutputStatus, asyncStatusSection } from "./async-texts.js";
-import type { ReadEvidence } from "./read-evidence.js";
 
 /** What one System Notice says. */
 export interface NoticeView {
@@ -39,11 +38,6 @@ export interface NoticeView {
    * the task is in front of it again.
    */
   readonly task?: string;
-  /**
-   * Lines the session's reads and handle messages showed that hold the task's words (final
-   * turn, guided, with `task`): see readEvidence.
-   */
-  readonly evidence?: ReadEvidence;
 }
 
 /** The longest task restated in the final turn's notice; a longer one is cut with "…". */
@@ -58,15 +52,6 @@ function taskReminder(task: string): string[] {
     "Your task was:",
     ...shown.split("\n").map((line) => `> ${line}`),
     "Answer exactly what it asks for, copying ids, codes, numbers and lines as the tool results wrote them.",
-  ];
-}
-
-/** The final turn's restatement of what the session showed about the task's terms. */
-function evidenceLines(evidence: ReadEvidence): string[] {
-  return [
-    "",
-    "The lines your tool results showed that hold words of your task (best first; a read's with their neighbours), as they were shown:",
-    ...evidence.lines.map((line) => `  ${line}`),
   ];
 }
 
@@ -101,10 +86,7 @@ export function renderSystemNotice(view: NoticeView): string {
         "No other tool is available in this turn.",
       );
     else lines.push("This is your final turn: give your complete answer now, without tool calls.");
-    if (view.guided && view.task?.trim()) {
-      lines.push(...taskReminder(view.task));
-      if (view.evidence?.lines.length) lines.push(...evidenceLines(view.evidence));
-    }
+    if (view.guided && view.task?.trim()) lines.push(...taskReminder(view.task));
     return lines.join("\n");
   }
   if (view.optionsInNotes) return lines.join("\n");
