@@ -12,6 +12,7 @@
  * With --json the last stdout line is one JSON object.
  */
 import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { GUIDANCE_SWITCHES } from "../src/config/guidance.js";
 import { compareRuns, renderComparison } from "./live/compare.js";
 import { loadEpisodes } from "./live/episode.js";
@@ -52,13 +53,16 @@ function parse(argv: readonly string[]) {
   return { seed, ablate, policy, json, out };
 }
 
-/** The ablations of `seed` recorded under `root`, by their switches (`ablate-notice`: notice). */
+/**
+ * The ablations of `seed` recorded under `root`, as `--ablate` takes them: liveReportDir names
+ * `ablate:a,b` `ablate-a-b`, and no switch name holds a "-".
+ */
 function recordedAblations(root: string, seed: number): string[] {
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory() && d.name.startsWith("ablate-"))
-    .filter((d) => existsSync(episodesFileOf(`${root}/${d.name}`, seed)))
-    .map((d) => d.name.slice("ablate-".length));
+    .filter((d) => existsSync(episodesFileOf(join(root, d.name), seed)))
+    .map((d) => d.name.slice("ablate-".length).replaceAll("-", ","));
 }
 
 async function main(): Promise<void> {
@@ -68,9 +72,9 @@ async function main(): Promise<void> {
   const withPath = episodesFileOf(root, args.seed);
   const withoutPath = episodesFileOf(liveReportDir(variant, args.out), args.seed);
   // A current switch, or a removed one whose run of this seed is recorded.
-  const unknown = args.ablate.filter(
-    (a) => !(GUIDANCE_SWITCHES as readonly string[]).includes(a) && !existsSync(withoutPath),
-  );
+  const unknown = existsSync(withoutPath)
+    ? []
+    : args.ablate.filter((a) => !(GUIDANCE_SWITCHES as readonly string[]).includes(a));
   if (unknown.length > 0) {
     const recorded = recordedAblations(root, args.seed);
     fail(
