@@ -85,8 +85,7 @@ describe("compaction: resume", () => {
     const firstAfter = after[0]!;
     // The same projection: system, task, summary and recent messages exactly as before the
     // restart, then the final report call, its result and the new prompt. Neither request ends
-    // with a notice: the context is under its warn level, nothing runs in the background, and
-    // the last turns are far (notice.ts).
+    // with a notice: nothing runs in the background and neither turn is the last (notice.ts).
     const kept = lastBefore.messages;
     expect(kept.at(-1)!.role).toBe("tool");
     expect(firstAfter.messages.slice(0, kept.length)).toEqual(kept);
@@ -170,10 +169,12 @@ describe("compaction: failures fall back to handle form and say so", () => {
           (e) => e.type === "warning" && e.message.startsWith(`Compaction failed (${code}`),
         ),
       ).toBe(true);
-      // The model is told, and the shortened results name their handles.
+      // The shortened results name their handles, from the turn of the failure on. No notice
+      // says so: spillway's notice carries background tools and the final turn only (SW-26).
       const told = agentRequests(fixture.server.requests).find((r) =>
-        textOf(r.messages.at(-1)!).includes("could not be summarized"),
+        toolMessages(r).some((t) => t.text.includes("removed from this context to make room")),
       )!;
+      expect(textOf(told.messages.at(-1)!)).not.toContain("could not be summarized");
       expect(turnOf(told)).toBe(failure.turn);
       const shortened = toolMessages(told).filter((t) =>
         t.text.includes("removed from this context to make room"),

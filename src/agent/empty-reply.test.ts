@@ -1,6 +1,7 @@
 /**
  * An empty reply (no text, no tool call): the canonical history keeps it, the next projection
- * leaves it out and its notice says the reply was empty and what to do instead.
+ * leaves it out and the next call requires a tool call. No note says why: spillway's notice
+ * carries only background tools and the final turn (SW-26).
  */
 import { describe, expect, it } from "vitest";
 import { agentFixture } from "../../test/helpers/agent-fixture.js";
@@ -8,7 +9,7 @@ import { type Responder, textOf, toolCall } from "../testing/index.js";
 import { runAgent } from "./run-agent.js";
 
 describe("an empty reply", () => {
-  it("is kept in the history, left out of the next projection, and named in the notice", async () => {
+  it("is kept in the history, left out of the next projection, and the next call requires a tool", async () => {
     let calls = 0;
     const respond: Responder = () =>
       ++calls === 1 ? { text: "" } : toolCall("agent__final_report", { report: "done" });
@@ -24,11 +25,9 @@ describe("an empty reply", () => {
     const [first, second] = fixture.server.requests;
     expect(textOf(first!.messages.at(-1)!)).not.toContain("Your last reply was empty");
     expect(second!.messages.filter((m) => m.role === "assistant")).toEqual([]);
-    expect(textOf(second!.messages.at(-1)!)).toContain(
-      "Your last reply was empty. Reply with a tool call: the one that gets what your task still needs, or agent__final_report",
-    );
-    // The note says what to do; no menu beside it for a model to copy.
-    expect(textOf(second!.messages.at(-1)!)).not.toContain("decide your next move");
+    // The task is the last message again: no notice, no note for a model to copy.
+    expect(second!.messages.at(-1)!.role).toBe("user");
+    expect(textOf(second!.messages.at(-1)!)).toBe("go");
     // And the call asks for one: a model that can be held to it is.
     expect(first!.tool_choice).not.toBe("required");
     expect(second!.tool_choice).toBe("required");
@@ -40,7 +39,7 @@ describe("an empty reply", () => {
 });
 
 describe("a text reply with textReplies: confirm", () => {
-  it("is asked to be confirmed once: a tool call then goes on, a second text is the answer", async () => {
+  it("is held to a tool call once: a tool call then goes on, a second text is the answer", async () => {
     const replies: Responder[] = [
       () => ({ text: "I will read the log first." }),
       () => toolCall("agent__final_report", { report: "the answer" }),
@@ -57,12 +56,11 @@ describe("a text reply with textReplies: confirm", () => {
     expect(result.report).toBe("the answer");
     expect(fixture.server.requests[0]!.tool_choice).not.toBe("required");
     expect(fixture.server.requests[1]!.tool_choice).toBe("required");
-    expect(textOf(fixture.server.requests[1]!.messages.at(-1)!)).toContain(
-      "Your last reply was text, not a tool call. If that text is your complete answer, call agent__final_report with it as the report.",
-    );
-    expect(textOf(fixture.server.requests[1]!.messages.at(-1)!)).not.toContain(
-      "Call tools to advance your task",
-    );
+    // The text stays in the conversation, and nothing after it to copy.
+    expect(fixture.server.requests[1]!.messages.map(textOf).slice(-2)).toEqual([
+      "go",
+      "I will read the log first.",
+    ]);
     // Twice text in a row: the second is the answer (the session always ends).
     const twice = await agentFixture(() => ({ text: "The answer is 42." }));
     const again = await twice.agent("careful", { textReplies: "confirm" });

@@ -128,7 +128,7 @@ describe("guidance switches", () => {
     expect(off.result.report).not.toContain(uuid);
   });
 
-  it("the final turn restates the task and quotes no line of the session, with no switch", async () => {
+  it("the final turn's notice says only that the report is due, with no switch", async () => {
     const respond: Responder = (request, context) => {
       if (context.callIndex === 0) return generate();
       if (request.tools?.length === 1) return toolCall("agent__final_report", { report: "r" });
@@ -142,8 +142,11 @@ describe("guidance switches", () => {
     const prompt = "Which status has request_id in the log?";
     const { requests } = await run(respond, undefined, { maxTurns: 3, prompt });
     const finalNotice = noticeOf(requests.at(-1)!) ?? "";
-    expect(finalNotice).toContain("Your task was:\n> Which status has request_id in the log?");
-    expect(finalNotice).not.toMatch(/request_id=|\d+: .*request_id/);
+    expect(finalNotice).toContain("This is your final turn: call agent__final_report now");
+    // Neither the task nor a line of the session is repeated, nor the turn and context counts.
+    expect(finalNotice).not.toMatch(/request_id|Your task was|This is turn|% full/);
+    // The turns before it carried no notice: nothing ran in the background.
+    expect(requests.slice(0, -1).map(noticeOf)).toEqual([undefined, undefined]);
     expect(GUIDANCE_SWITCHES).not.toContain("evidenceQuotes");
   });
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import { createSurface } from "../surfaces/index.js";
-import { FINAL_TASK_CHARS } from "../surfaces/system-notice.js";
-import { renderNotice, type TurnPlan } from "./notice.js";
+import { noticeNeeded, renderNotice, type TurnPlan } from "./notice.js";
 import type { SessionContext } from "./session-context.js";
 
 const NOW = 1_700_000_010_000;
@@ -157,19 +156,24 @@ describe("renderNotice: the Async Tool Status section and seed 003's options (se
 });
 
 describe("renderNotice: spillway's options (the default)", () => {
-  /** The session context with `task` as the session's task. */
-  const withTaskOf = (task: string) => (base: SessionContext) =>
-    ({ ...base, state: { taskText: task } }) as unknown as SessionContext;
-
-  it("nothing stored, nothing running: the turn and the context, no menu to copy", () => {
+  it("no turn count, no context share, no note: only what the turn needs (SW-26)", () => {
     // The header says whose text this is, so a copy of it is plainly not a tool's result.
-    expect(renderNotice(guided, plan(), 45)).toBe(
-      [
-        "# System Notice (from spillway, not from a tool)",
-        "",
-        "This is turn 3 of 10.",
-        "Your context window is 45% full.",
-      ].join("\n"),
+    const text = renderNotice(
+      guided,
+      plan({ canRetrieve: true }),
+      45,
+      [output({})],
+      ["A note."],
+      "Your last reply was empty.",
+    );
+    expect(
+      text.startsWith("# System Notice (from spillway, not from a tool)\n\n## Async Tool Status"),
+    ).toBe(true);
+    expect(text).not.toMatch(/turn 3 of 10|45% full|A note\.|last reply/);
+    // The seed-exact notice keeps all of them, as seed 003 words it.
+    const seed = renderNotice(context, plan(), 45, [], ["A note."], "Your last reply was empty.");
+    expect(seed).toContain(
+      "This is turn 3 of 10.\nYour context window is 45% full.\nA note.\nYour last reply was empty.",
     );
   });
 
@@ -201,33 +205,39 @@ describe("renderNotice: spillway's options (the default)", () => {
     expect(text).not.toContain("the tool your task needs next");
   });
 
-  it("the final turn is the seed's, plus the task restated (never in seed-exact sessions)", () => {
-    const withTask = withTaskOf("Grep the log for ERROR.\nReport the incident id on that line.");
-    const text = renderNotice(withTask(guided), plan({ final: true, turn: 10 }), 80);
-    expect(text).toContain("This is your final turn: call agent__final_report now");
-    expect(text).not.toContain("Reply with one tool call");
-    expect(text).toContain(
-      "Your task was:\n> Grep the log for ERROR.\n> Report the incident id on that line.\nAnswer exactly what it asks for",
+  it("the final turn says only that the report is due: no task restated, no line quoted", () => {
+    const withTask = {
+      ...guided,
+      state: { taskText: "Report the incident id." },
+    } as unknown as SessionContext;
+    expect(renderNotice(withTask, plan({ final: true, turn: 10 }), 80)).toBe(
+      [
+        "# System Notice (from spillway, not from a tool)",
+        "",
+        "This is your final turn: call agent__final_report now with your complete answer.",
+        "No other tool is available in this turn.",
+      ].join("\n"),
     );
-    // The reminder ends the notice: the session's lines are not quoted again (SW-27).
-    expect(text.endsWith("as the tool results wrote them.")).toBe(true);
-    const seed = renderNotice(withTask(context), plan({ final: true, turn: 10 }), 80);
-    expect(seed).not.toContain("Your task was");
-    // Not before the final turn: the task is in the first message, and the turn's options lead.
-    const earlier = renderNotice(withTask(guided), plan({ canRetrieve: true }), 45, [
-      output({ id: "out_c", status: "ready", tokens: 45_000 }),
-    ]);
-    expect(earlier).not.toContain("Your task was");
+  });
+});
+
+describe("noticeNeeded: when spillway's notice is sent", () => {
+  const send = (over: Partial<TurnPlan>, background = false, base = guided) =>
+    noticeNeeded(base, plan(over), background);
+
+  it("the final turn and tools in the background; not the turn before the last, not otherwise", () => {
+    expect(send({ final: true, turn: 10 })).toBe(true);
+    expect(send({}, true)).toBe(true);
+    expect(send({ turn: 9 })).toBe(false);
+    expect(send({ canRetrieve: true })).toBe(false);
   });
 
-  it("a very long task is restated cut, with a mark", () => {
-    const task = `Find ${"x".repeat(FINAL_TASK_CHARS + 50)}`;
-    const text = renderNotice(
-      { ...guided, state: { taskText: task } } as unknown as SessionContext,
-      plan({ final: true, turn: 10 }),
-      80,
-    );
-    expect(text).toContain(`> ${task.slice(0, FINAL_TASK_CHARS)}…\n`);
-    expect(text).not.toContain(task);
+  it("seed-exact sessions every turn; none with the notice switched off", () => {
+    expect(send({}, false, context)).toBe(true);
+    const off = {
+      ...guided,
+      settings: { ...guided.settings, guidance: { notice: false } },
+    } as unknown as SessionContext;
+    expect(send({ final: true, turn: 10 }, true, off)).toBe(false);
   });
 });

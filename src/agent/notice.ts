@@ -3,7 +3,7 @@ import type { ToolDefinition } from "../core/tool-definition.js";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import { renderSystemNotice } from "../surfaces/system-notice.js";
 import { FINAL_REPORT } from "./internal-tools.js";
-import { DEFAULT_COMPACTION, type SessionContext, seedTexts } from "./session-context.js";
+import { type SessionContext, seedTexts } from "./session-context.js";
 
 /** What the next model call may do: decided by the turn policy, shown by the notice. */
 export interface TurnPlan {
@@ -26,16 +26,21 @@ export interface TurnPlan {
   readonly canRetrieve: boolean;
   /**
    * The reply must be a tool call (`toolChoice: "required"`): in the final turn (the report),
-   * and after an empty reply or a text reply asked to be confirmed, whose note asks for one.
+   * and after an empty reply or a text reply to be confirmed.
    */
   readonly requireToolCall: boolean;
 }
 
 /**
  * The session's per-turn System Notice (seed 003's XML-NEXT), rendered by the surfaces layer
- * from the turn plan: turn i of N, context window % used, the Async Tool Status and the
- * options the model has now (or, after an empty or text reply, `replyNote` saying what to do
- * instead). Ephemeral: part of the projection, never of the canonical history.
+ * from the turn plan. Ephemeral: part of the projection, never of the canonical history.
+ *
+ * Seed-exact sessions (seed 003's texts, or the seed 000/002 surfaces) get seed 003's notice
+ * every turn: turn i of N, context window % used, the Async Tool Status, the options (or,
+ * after an empty or text reply, `replyNote` saying what to do instead). spillway's own notice
+ * carries only what a session cannot do without (SW-26 in docs/architecture.md): the Async
+ * Tool Status with the options it opens, and in the final turn that only the report may be
+ * called.
  */
 export function renderNotice(
   context: SessionContext,
@@ -45,52 +50,43 @@ export function renderNotice(
   notes: readonly string[] = [],
   replyNote?: string,
 ): string {
-  // Seed-exact sessions (seed 003's texts, or the seed 000/002 surfaces) keep seed 003's menu.
-  const guided = context.surface.name === "get_tool_output" && !seedTexts(context.settings);
-  return renderSystemNotice({
-    // An extra final turn (a report sent back in the last one) counts itself in the cap.
-    turn: { number: plan.turn, max: Math.max(plan.maxTurns, plan.turn) },
-    contextPercent,
+  const common = {
     asyncOutputs,
     now: context.clock(),
     final: plan.final,
     canRetrieve: plan.canRetrieve,
     retrieveTools: context.surface.tools().map((t) => t.name),
     finalTool: FINAL_REPORT,
+  };
+  if (guidedNotice(context)) return renderSystemNotice({ ...common, guided: true });
+  return renderSystemNotice({
+    ...common,
+    // An extra final turn (a report sent back in the last one) counts itself in the cap.
+    turn: { number: plan.turn, max: Math.max(plan.maxTurns, plan.turn) },
+    contextPercent,
     notes: replyNote ? [...notes, replyNote] : notes,
-    guided,
-    // A note on the last reply says what to do now; a menu beside it is one more text to copy.
-    optionsInNotes: guided && replyNote !== undefined,
-    ...(context.state.taskText ? { task: context.state.taskText } : {}),
   });
 }
 
-/** Turns left (this one included) from which the notice counts them down. */
-const LAST_TURNS = 2;
+/** spillway's own notice, not seed 003's texts word for word. */
+function guidedNotice(context: SessionContext): boolean {
+  return context.surface.name === "get_tool_output" && !seedTexts(context.settings);
+}
 
 /**
- * Whether this turn's System Notice is sent (SW-26 in docs/architecture.md): only when it carries
- * something the model needs: background tools running or ready (an output announced as ready
- * for its size came back with its call, its handle message already shown), the context past its warn
- * level, a note (a compaction, a reply that was empty or text), or the last turns. A notice
- * that says only "turn 2 of 8, 9% full" is one more text to copy into a report. Sessions that
- * speak the seed-exact texts send it every turn, as those texts do.
+ * Whether this turn's System Notice is sent (SW-26 in docs/architecture.md). spillway's own
+ * notice goes only with the final turn and with tools running in the background or their
+ * outputs ready (an output announced as ready for its size came back with its call, its handle
+ * message already shown). Turn counts, context shares and notes on the last reply changed no
+ * answer beyond chance in a paired real-model ablation, and are text a model may copy into its
+ * report. Sessions that speak the seed-exact texts send it every turn, as those texts do.
  */
 export function noticeNeeded(
   context: SessionContext,
   plan: TurnPlan,
-  contextPercent: number,
   backgroundOutputs: boolean,
-  notes: readonly string[],
 ): boolean {
   if (!guided(context.settings, "notice")) return false;
-  if (seedTexts(context.settings) || context.surface.name !== "get_tool_output") return true;
-  const warnPercent = (context.settings.compaction?.warn ?? DEFAULT_COMPACTION.warn) * 100;
-  return (
-    plan.final ||
-    plan.maxTurns - plan.turn < LAST_TURNS ||
-    backgroundOutputs ||
-    notes.length > 0 ||
-    contextPercent >= warnPercent
-  );
+  if (!guidedNotice(context)) return true;
+  return plan.final || backgroundOutputs;
 }

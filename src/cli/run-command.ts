@@ -281,7 +281,7 @@ export function addRunCommand(program: Command): void {
     .option("--no-helper-tools", "leave agent__task_status and agent__batch out (the default)")
     .option(
       "--text-replies <mode>",
-      "a text reply before the last turn: final (the answer), confirm (asked to call agent__final_report), or none (every call asks for a tool call; text that comes anyway is asked to be confirmed); default none for local/ models, final otherwise",
+      "a text reply before the last turn: final (the answer), confirm (the next call requires a tool call; a second text is the answer), or none (every call asks for a tool call; text that comes anyway is held to one once); default none for local/ models, final otherwise",
     )
     .option(
       "--async-timeout <secs>",

@@ -22,7 +22,8 @@ export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
 /** What each switch turns off, for docs and help. */
 export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
-  notice: "the per-turn System Notice (turn, context use, background tools, what to do now)",
+  notice:
+    "the System Notice: background tools and their outputs, and the final turn's statement that only the report may be called",
   taskSearch:
     "the handle message's search for the task's words: its best lines and the example calls built from those words",
   taskRecord:

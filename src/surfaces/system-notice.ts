@@ -27,32 +27,6 @@ export interface NoticeView {
    * even for outputs far over raw's limit.
    */
   readonly guided?: boolean;
-  /**
-   * The notes already say what the model can do now (after an empty or a text reply): no menu,
-   * because a menu after a text reply is answered with its first line copied as text.
-   */
-  readonly optionsInNotes?: boolean;
-  /**
-   * The user's task, restated in the final turn (guided notices only): a model forced to report
-   * answers from the last lines it read, and leaves out what the task asked for (an id) unless
-   * the task is in front of it again.
-   */
-  readonly task?: string;
-}
-
-/** The longest task restated in the final turn's notice; a longer one is cut with "…". */
-export const FINAL_TASK_CHARS = 1_000;
-
-/** The final turn's reminder of what the answer must give. */
-function taskReminder(task: string): string[] {
-  const text = task.trim();
-  const shown = text.length > FINAL_TASK_CHARS ? `${text.slice(0, FINAL_TASK_CHARS)}…` : text;
-  return [
-    "",
-    "Your task was:",
-    ...shown.split("\n").map((line) => `> ${line}`),
-    "Answer exactly what it asks for, copying ids, codes, numbers and lines as the tool results wrote them.",
-  ];
 }
 
 /**
@@ -86,10 +60,8 @@ export function renderSystemNotice(view: NoticeView): string {
         "No other tool is available in this turn.",
       );
     else lines.push("This is your final turn: give your complete answer now, without tool calls.");
-    if (view.guided && view.task?.trim()) lines.push(...taskReminder(view.task));
     return lines.join("\n");
   }
-  if (view.optionsInNotes) return lines.join("\n");
   if (view.guided) {
     // Nothing stored or running: no menu. The tool schemas already say what the model can call,
     // and a menu with nothing to read is answered with its first line, copied as text.

@@ -210,7 +210,7 @@ describe("spillway run and sessions show: compaction", () => {
       const summary = request.messages.some((m) =>
         JSON.stringify(m.content ?? "").includes("compaction 2 of this session"),
       );
-      if (summary || /This is turn 30 of/.test(notice))
+      if (summary || /This is your final turn/.test(notice))
         return toolCall("agent__final_report", { report: "done" });
       // A different output each turn (the notice names the turn only when it is sent).
       const turn = turnOf(request);
