@@ -159,6 +159,41 @@ describe("the time trigger and wait_for_tool_output", () => {
   });
 });
 
+describe("spillwayPrepareStep: when its notice is sent", () => {
+  it("spillway's: only with async outputs or in the last step, with no step count or context share; seedTexts: every step", async () => {
+    const lookup = tool({
+      description: "Look up an order.",
+      inputSchema: z.object({ id: z.number() }),
+      execute: async ({ id }) => `order ${id}: shipped`,
+    });
+    const notices: string[] = [];
+    const { model } = await scriptedAiModel((request, { callIndex }) => {
+      notices.push(noticeOf(request));
+      return callIndex < 2 ? toolCall("lookup", { id: callIndex }) : finalText("shipped");
+    });
+    const home = await tempDir();
+    const tools = spillwayTools({ lookup }, { store: { home }, tokenBudget: 50_000 });
+    await generateText({
+      model,
+      tools,
+      stopWhen: stepCountIs(3),
+      prepareStep: spillwayPrepareStep({ tools, maxSteps: 3 }),
+      prompt: "Is order 1 shipped?",
+    });
+    // No async output: the first two steps carry nothing; the last says the answer is due.
+    expect(notices.slice(0, 2)).toEqual(["", ""]);
+    expect(notices[2]).toBe(
+      "# System Notice (from spillway, not from a tool)\n\nThis is your final turn: give your complete answer now, without tool calls.",
+    );
+    const session = spillwaySessionOf(tools)!;
+    expect(await stepNotice(session, [], 0, 3)).toBeUndefined();
+    const seed = await stepNotice(session, [], 0, 3, true);
+    expect(seed).toMatch(
+      /^# System Notice\n\nThis is turn 1 of 3\.\nYour context window is \d+% full\./,
+    );
+  });
+});
+
 describe("abort signals", () => {
   it("without async: the tool gets the loop's abort signal, the run rejects, nothing is stored", async () => {
     const started = gate();

@@ -13,22 +13,25 @@ export interface SpillwayPrepareStepOptions<TOOLS extends Record<string, Tool>> 
   /** Your own prepareStep: it runs first, and the notice is added to the messages it returns. */
   readonly prepareStep?: PrepareStepFunction<TOOLS>;
   /**
-   * The loop's step limit (your `stepCountIs(n)`): the notice says "turn i of N", and the last
-   * step is told to answer, with tool calls off (unless your prepareStep chose a toolChoice).
+   * The loop's step limit (your `stepCountIs(n)`): the last step is told to answer, with tool
+   * calls off (unless your prepareStep chose a toolChoice); with `seedTexts`, every notice also
+   * says "turn i of N".
    */
   readonly maxSteps?: number;
   /**
-   * The original async design's notice word for word, with its numbered menu ("Call tools to
-   * advance your task", …). Default false: spillway's options, which name the read modes and
-   * show no menu while nothing is stored or running (a menu with nothing to read is answered
-   * with its first line, copied as text).
+   * The original async design's notice word for word, every step, with its turn count, context
+   * share and numbered menu ("Call tools to advance your task", …). Default false: spillway's
+   * notice, sent only with async outputs and in the last step, whose options name the read
+   * modes (a menu with nothing to read is answered with its first line, copied as text).
    */
   readonly seedTexts?: boolean;
 }
 
 /**
- * The System Notice for one step, or undefined when there is nothing to say (no async output,
- * no known context budget, no step limit).
+ * The System Notice for one step, or undefined when there is nothing to say. spillway's notice
+ * (the default) goes with async outputs and the last step only, and says only their status and
+ * that the answer is due (SW-26 in docs/architecture.md); the original design's (`seedTexts`)
+ * also counts the steps (with `maxSteps`) and the context used (with a numeric `tokenBudget`).
  */
 export async function stepNotice(
   session: SpillwaySession,
@@ -43,6 +46,18 @@ export async function stepNotice(
     { sessionId: session.id },
     await session.asyncIds(),
   );
+  const final = maxSteps !== undefined && stepNumber + 1 >= maxSteps;
+  const common = {
+    asyncOutputs: statuses,
+    now: session.clock(),
+    final,
+    canRetrieve: await session.hasHandles(),
+    retrieveTools: [GET_TOOL_OUTPUT],
+  };
+  if (!seedTexts)
+    return statuses.length > 0 || final
+      ? renderSystemNotice({ ...common, guided: true })
+      : undefined;
   const budget = session.options.tokenBudget;
   const contextPercent =
     typeof budget === "number"
@@ -50,24 +65,19 @@ export async function stepNotice(
       : undefined;
   if (statuses.length === 0 && contextPercent === undefined && maxSteps === undefined)
     return undefined;
-  const final = maxSteps !== undefined && stepNumber + 1 >= maxSteps;
   return renderSystemNotice({
+    ...common,
     ...(maxSteps !== undefined ? { turn: { number: stepNumber + 1, max: maxSteps } } : {}),
     ...(contextPercent !== undefined ? { contextPercent } : {}),
-    asyncOutputs: statuses,
-    now: session.clock(),
-    final,
-    canRetrieve: await session.hasHandles(),
-    retrieveTools: [GET_TOOL_OUTPUT],
-    guided: !seedTexts,
   });
 }
 
 /**
- * A `prepareStep` that adds spillway's per-step System Notice (D3-14) after the step's
- * messages: context use (with a numeric `tokenBudget`), the Async Tool Status (running, ready,
- * failed background tools) and the model's options. The notice is sent with the step only; it
- * never enters the conversation. Composes with your own prepareStep, which runs first.
+ * A `prepareStep` that adds spillway's System Notice (D3-14) after the step's messages when
+ * there is something to say: the Async Tool Status (running, ready, failed background tools)
+ * with the calls it opens, and in the last step of `maxSteps` that the answer is due. The
+ * notice is sent with the step only; it never enters the conversation. Composes with your own
+ * prepareStep, which runs first.
  *
  * @example
  * const tools = spillwayTools({ fetchLogs }, { async: true, tokenBudget: 120_000 });
