@@ -51,6 +51,7 @@ function call(id: string, toolName: string, args: Record<string, unknown>): Mode
 /** The scripted stand-in: blind, it sees only the request. */
 export function scriptedModel(turns: number) {
   let calls = 0;
+  let agentTurns = 0;
   return async (targets: readonly ModelTarget[], request: ModelRequest): Promise<ModelReply> => {
     const target = targets[0]!;
     calls++;
@@ -62,8 +63,8 @@ export function scriptedModel(turns: number) {
         [],
       );
     }
-    const notice = textOf(request.messages[request.messages.length - 1]);
-    const turn = Number(/This is turn (\d+) of/.exec(notice)?.[1] ?? 0);
+    // The agent's own count of its turns: spillway's notice names no turn.
+    const turn = ++agentTurns;
     const id = `call_${calls}`;
     if (turn >= turns)
       return reply(target, "", [
