@@ -13,7 +13,7 @@
  * answer's form beside it there (handle-best.ts), what a reader could take for it.
  *
  *   npm run eval:handles -- --tasks 90                       # a fresh seed, printed
- *   npm run eval:handles -- --seed 223151 --ablate valueKinds --json
+ *   npm run eval:handles -- --seed 223151 --ablate taskRecord --json
  *   npm run eval:handles -- --seed 223151 --ablate taskFocus
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,11 +28,11 @@ import { holdsValue } from "./tasks/score.js";
 import type { LiveTask } from "./tasks/types.js";
 
 /** The guidance switches that change the handle message itself. */
-const HANDLE_SWITCHES = ["taskSearch", "taskRecord", "taskFocus", "valueKinds"] as const;
+const HANDLE_SWITCHES = ["taskSearch", "taskRecord", "taskFocus"] as const;
 type HandleSwitch = (typeof HANDLE_SWITCHES)[number];
 
 const USAGE =
-  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,valueKinds] [--json]";
+  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -116,7 +116,6 @@ const on = (name: HandleSwitch) => !ablate.includes(name);
 const options: HandleOptions = {
   ...(on("taskRecord") ? { taskRecord: true } : {}),
   ...(on("taskFocus") ? { taskFocus: true } : {}),
-  ...(on("valueKinds") ? { valueKinds: true } : {}),
 };
 const byKind = new Map<string, { shown: number; best: number; tasks: number }>();
 const shownIds: string[] = [];

@@ -114,18 +114,18 @@ describe("guidance switches", () => {
     expect(off.result.report).not.toContain("[record:");
   });
 
-  it("valueKinds: the handle message's search does not show the line holding a value of the kind the task names", async () => {
+  it("a value's kind named by the task finds no line its words do not, with no switch", async () => {
     const uuid = "3f2b8c1e-9a7d-4e2f-8b1c-5d6e7f8a9b0c";
     const respond: Responder = (request, context) =>
       context.callIndex === 0
         ? toolCall("test__generate_output", { bytes: 40_000, kind: "log", needle: uuid })
         : toolCall("agent__final_report", { report: toolMessages(request)[0]!.text });
-    const prompt = "There is one UUID in the output. Which one?";
-    const on = await run(respond, undefined, { prompt });
-    const off = await run(respond, "valueKinds", { prompt });
-    expect(on.result.report).toContain(uuid);
-    expect(off.result.report).toContain("[spillway] The output of");
-    expect(off.result.report).not.toContain(uuid);
+    const { result } = await run(respond, undefined, {
+      prompt: "There is one UUID in the output. Which one?",
+    });
+    expect(result.report).toContain("[spillway] The output of");
+    expect(result.report).not.toContain(uuid);
+    expect(GUIDANCE_SWITCHES).not.toContain("valueKinds");
   });
 
   it("the final turn's notice says only that the report is due, with no switch", async () => {

@@ -47,7 +47,6 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
   return {
     taskRecord: guided(settings, "taskRecord"),
     taskFocus: guided(settings, "taskFocus"),
-    valueKinds: guided(settings, "valueKinds"),
   };
 }
 

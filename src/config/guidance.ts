@@ -13,7 +13,6 @@ export const GUIDANCE_SWITCHES = [
   "taskSearch",
   "taskRecord",
   "taskFocus",
-  "valueKinds",
   "finalTurn",
   "reportGuards",
   "wholeReads",
@@ -30,8 +29,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "the handle message shows the task search's best line inside its record (JSON object, list item, CSV row, log entry)",
   taskFocus:
     "when the task search found lines, the handle message leaves out the output's first and last lines (a JSON outline stays)",
-  valueKinds:
-    "the handle message's task search also shows the few lines holding a value of a kind the task names (an IPv6 address, a SHA, a UUID)",
   finalTurn: "the last turn requires the final report by name",
   reportGuards:
     "reports sent back once: giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",

@@ -170,8 +170,6 @@ export interface HandleGuidance {
    * positions, not evidence for the task (the `taskFocus` guidance switch, SW-43).
    */
   readonly taskFocus?: boolean;
-  /** Show lines holding a value of a kind the task names (the `valueKinds` guidance switch). */
-  readonly valueKinds?: boolean;
 }
 
 /** What the handle message draws on besides the output: the task, the call's own story, the switches. */

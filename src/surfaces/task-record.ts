@@ -24,7 +24,7 @@ const MAX_LEVELS_OUT = 4;
 interface Candidate {
   readonly match: SearchMatch;
   readonly record: MatchRecord | undefined;
-  /** `leadGroup`'s: lines holding a task word whole lead, then those holding a named kind. */
+  /** `leadGroup`'s: lines holding a task word whole lead. */
   readonly group: number;
   readonly score: number;
   /** The task terms the line's record holds, by weight: what decides between equal lines. */
@@ -42,7 +42,7 @@ interface Candidate {
  * The rest of a record only decides between lines that score the same (eight lines holding a
  * security identifier: the one in the event that speaks of the task); as a score it would let a
  * stack trace's frames outweigh the line holding the task's rarest word. Otherwise the search's
- * order stands (lines holding a task word whole or a value of a kind it names first, then by
+ * order stands (lines holding a task word whole first, then by
  * score, then by record, equal ones in the order of the text). The best line's record is the
  * innermost one, or the enclosing record, within `TASK_RECORD`, that holds the most of the
  * task's terms (ties go to the smaller); when another line's own record lies inside it and holds
@@ -63,7 +63,7 @@ export async function rankedByRecord(
   const opened = await outputs.open(record.id, scope);
   try {
     const words = search.wholeWords ?? [];
-    const groupOf = leadGroup(words, search.valueShapes);
+    const groupOf = leadGroup(words);
     // A question names a column in its own sentence's case ("team" for `Team`). As for a line,
     // only a word the search splits leads when the header holds it whole (`leadGroup`): a plain
     // word there is one term, which the header's weight below counts already.

@@ -3,8 +3,7 @@
  * searched in the output as `mode="search"` searches it (any script, case and separators aside,
  * rare words first), so the model is shown where the output speaks of what it was asked, whatever
  * the task's words look like. Lines are shown only when they hold a word specific to them (held
- * by at most a tenth of the lines): a word every line has says nothing. Lines holding a value of
- * a kind the task names (an IPv6 address, a UUID) join them, when few lines do. The examples the
+ * by at most a tenth of the lines): a word every line has says nothing. The examples the
  * handle message offers come from here too: the task's words the output holds, never a
  * placeholder.
  */
@@ -13,12 +12,9 @@ import { grepOutput } from "../retrieval/grep.js";
 import { type SearchMatch, searchOutput } from "../retrieval/search.js";
 import { foldText, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { mergedByLine, NO_FORMS, type TaskForms, taskFormLines } from "./task-forms.js";
 
 /** A term held by at most this share of the lines is specific to them. */
 const SPECIFIC_SHARE = 0.1;
-/** Lines holding a value of a kind the task names, at most, for the kind to count. */
-const KIND_LINES = 20;
 /** Words of the task in the search example, at most. */
 const QUERY_WORDS = 4;
 /** Characters of the task searched (a long task is cut: its first words name what it asks). */
@@ -36,8 +32,6 @@ export interface TaskSearch {
   readonly wholeWords?: readonly string[];
   /** The task's terms the output holds, with their search weights (rarer weighs more). */
   readonly terms?: ReadonlyMap<string, number>;
-  /** The shapes of the kinds of value the task names that a few lines hold (an IPv6 address). */
-  readonly valueShapes?: readonly RegExp[];
 }
 
 const NOTHING: TaskSearch = { matches: [] };
@@ -45,8 +39,6 @@ const NOTHING: TaskSearch = { matches: [] };
 export interface TaskSearchOptions {
   /** Longest line shown whole; a longer one is an excerpt centred on its rarest matched word. */
   readonly maxLineChars?: number;
-  /** Also find lines holding a value of a kind the task names (`valueKinds`; default false). */
-  readonly valueKinds?: boolean;
 }
 
 /** Scripts written without spaces between words (and Korean, whose particles attach to words). */
@@ -111,17 +103,12 @@ export function leadingParts(word: string): string[] {
 }
 
 /**
- * Lines holding one of the task's words whole come first, then lines holding a value of a kind
- * it names, in score order otherwise: BM25 scores words apart, so two common parts elsewhere
+ * Lines holding one of the task's words whole come first, in score order otherwise: BM25 scores words apart, so two common parts elsewhere
  * (`handleRequest` for "request … handle") can outrank the one line that holds the task's
  * identifier as written (`req-qmldj8`).
  */
-function leadingFirst(
-  matches: readonly SearchMatch[],
-  literals: readonly string[],
-  shapes: readonly RegExp[],
-): SearchMatch[] {
-  const groupOf = leadGroup(literals, shapes);
+function leadingFirst(matches: readonly SearchMatch[], literals: readonly string[]): SearchMatch[] {
+  const groupOf = leadGroup(literals);
   return matches
     .map((match, index) => ({ match, index, group: groupOf(match.text) }))
     .sort((a, b) => a.group - b.group || a.index - b.index)
@@ -131,19 +118,15 @@ function leadingFirst(
 /**
  * Where a line stands in the task search, before its score: 0 when it holds one of `words`
  * whole, as written, that the search splits into several terms (the task's own identifier); 1
- * when it holds a value of one of `shapes` (a kind of value the task names); 2 otherwise. A word
- * of one term found whole is that term's match, which the score already counts.
+ * otherwise. A word of one term found whole is that term's match, which the score already counts.
  *
  * @example
  * leadGroup(["req-4hpi75"])("req=req-4hpi75 order=ord-1") // 0
- * leadGroup(["memory"])("memory: 512Mi") // 2
+ * leadGroup(["memory"])("memory: 512Mi") // 1
  */
-export function leadGroup(
-  words: readonly string[],
-  shapes: readonly RegExp[] = [],
-): (text: string) => 0 | 1 | 2 {
+export function leadGroup(words: readonly string[]): (text: string) => 0 | 1 {
   const holdsWord = wholeWordTest(compoundWords(words));
-  return (text) => (holdsWord(text) ? 0 : shapes.some((shape) => shape.test(text)) ? 1 : 2);
+  return (text) => (holdsWord(text) ? 0 : 1);
 }
 
 /**
@@ -156,11 +139,6 @@ export function leadGroup(
  */
 export function compoundWords(words: readonly string[]): string[] {
   return words.filter((word) => new Set(termsOf(word).map(foldText)).size > 1);
-}
-
-/** A search of form lines alone: the task's words are all common, its value kind is not. */
-function formsOnly(forms: TaskForms, maxLines: number): TaskSearch {
-  return { matches: forms.matches.slice(0, maxLines), valueShapes: forms.shapes };
 }
 
 /**
@@ -224,9 +202,8 @@ export function withoutLocations(task: string, toolArgs: string): string {
 }
 
 /**
- * Searches the output for the task's words, and with `valueKinds` for values of the kinds it
- * names (SW-33); `maxLineChars` bounds each line shown (an excerpt of a longer one, centred on
- * its rarest matched word, or on the value).
+ * Searches the output for the task's words; `maxLineChars` bounds each line shown (an excerpt
+ * of a longer one, centred on its rarest matched word).
  *
  * @example
  * await searchForTask(outputs, record, scope, "Which order did request req-4hpi75 handle?", 5);
@@ -240,7 +217,7 @@ export async function searchForTask(
   maxLines: number,
   options: TaskSearchOptions = {},
 ): Promise<TaskSearch> {
-  const { maxLineChars, valueKinds = false } = options;
+  const { maxLineChars } = options;
   task = withoutLocations(task, record.toolArgs);
   if (record.kind === "binary" || task.trim() === "") return NOTHING;
   const opened = await outputs.open(record.id, scope);
@@ -253,10 +230,7 @@ export async function searchForTask(
     }).catch(() => undefined); // a task of common words only, or none: nothing to search for
     const lines = Math.max(1, found?.totalLines ?? record.lineCount ?? 1);
     const specificLines = Math.max(1, Math.floor(lines * SPECIFIC_SHARE));
-    const forms = valueKinds
-      ? await taskFormLines(opened, asked, lines, Math.min(specificLines, KIND_LINES), maxLineChars)
-      : NO_FORMS;
-    if (!found) return forms.matches.length === 0 ? NOTHING : formsOnly(forms, maxLines);
+    if (!found) return NOTHING;
     const held = found.terms.filter((t) => t.lines > 0);
     const specific = new Set(
       held.filter((t) => t.lines <= Math.max(1, lines * SPECIFIC_SHARE)).map((t) => t.term),
@@ -273,13 +247,13 @@ export async function searchForTask(
     const words = [...new Set(ranked.map((w) => w.word))].slice(0, QUERY_WORDS);
     const example = words.join(" ") || undefined;
     const literals = await specificLiterals(opened, words, specificLines);
-    const searched = found.matches.filter((m) => m.terms.some((t) => specific.has(t)));
-    const merged = mergedByLine(searched, forms.matches);
-    const matches = leadingFirst(merged, literals, forms.shapes).slice(0, maxLines);
+    const searched = found.matches
+      .filter((m) => m.terms.some((t) => specific.has(t)))
+      .sort((a, b) => b.score - a.score);
+    const matches = leadingFirst(searched, literals).slice(0, maxLines);
     return {
       matches,
       wholeWords: literals,
-      ...(forms.shapes.length > 0 ? { valueShapes: forms.shapes } : {}),
       ...(example ? { query: example } : {}),
       terms: weight,
     };

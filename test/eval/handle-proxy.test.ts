@@ -8,16 +8,18 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
-const cli = ["tsx", "eval/handle-proxy.ts", "--seed", "890999", "--tasks", "1", "--json"];
+const cli = ["tsx", "eval/handle-proxy.ts", "--seed", "890999", "--tasks", "2", "--json"];
 
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!);
 
 describe("eval:handles", () => {
   it("counts a task whose handle message shows its value, and not with the switch that shows it off", async () => {
-    // Task 890999-01 asks for the one IPv6 address in a log: only a value's kind names it.
+    // Task 890999-02 names its record in the question's words; 890999-01 asks for the one IPv6
+    // address in a log, which no word of the question finds.
     const on = await run("npx", cli);
-    expect(on.stdout).toContain("890999-01 app-log/pattern: shown");
-    expect(lastJson(on.stdout)).toMatchObject({ seed: 890999, tasks: 1, shown: 1, ablate: [] });
+    expect(on.stdout).toContain("890999-01 app-log/pattern: not shown");
+    expect(on.stdout).toContain("890999-02 non-latin/lookup: shown");
+    expect(lastJson(on.stdout)).toMatchObject({ seed: 890999, tasks: 2, shown: 1, ablate: [] });
     // Whether it is in the search's best result is counted apart, never more often than shown.
     expect(lastJson(on.stdout).best).toBeLessThanOrEqual(1);
     expect(on.stdout).toContain("in the search's best result:");
@@ -26,18 +28,17 @@ describe("eval:handles", () => {
     expect(on.stdout).toMatch(
       /in it without a decoy: \d+; values of the answer's form beside it there: \d+;/,
     );
-    // The search a model makes with its question as the query holds no word of the address:
-    // only the handle message's search for the kind of value finds it.
+    // The search a model makes with its question as the query is counted per task too.
     expect(on.stdout).toContain(
-      "get_tool_output's search with the question as its query: the expected value in its best result on 0 of 1 tasks, in its answer on 0",
+      "get_tool_output's search with the question as its query: the expected value in its best result on 1 of 2 tasks, in its answer on 1",
     );
-    expect(lastJson(on.stdout)).toMatchObject({ searchBest: 0, searchAnswer: 0 });
+    expect(lastJson(on.stdout)).toMatchObject({ searchBest: 1, searchAnswer: 1 });
     // The example search is counted too, never more often in its best result than its answer.
     expect(on.stdout).toMatch(/with the handle message's example query: \d+ and \d+/);
     expect(lastJson(on.stdout).exampleBest).toBeLessThanOrEqual(lastJson(on.stdout).exampleAnswer);
-    const off = await run("npx", [...cli, "--ablate", "valueKinds"]);
-    expect(off.stdout).toContain("890999-01 app-log/pattern: not shown");
-    expect(lastJson(off.stdout)).toMatchObject({ shown: 0, ablate: ["valueKinds"] });
+    const off = await run("npx", [...cli, "--ablate", "taskSearch"]);
+    expect(off.stdout).toContain("890999-02 non-latin/lookup: not shown");
+    expect(lastJson(off.stdout)).toMatchObject({ shown: 0, ablate: ["taskSearch"] });
   }, 120_000);
 
   it("refuses an unknown switch, naming the valid ones", async () => {
@@ -46,7 +47,7 @@ describe("eval:handles", () => {
     );
     expect(bad).toMatchObject({ code: 2 });
     expect((bad as { stderr: string }).stderr).toContain(
-      "--ablate: unknown notice; valid: taskSearch, taskRecord, taskFocus, valueKinds",
+      "--ablate: unknown notice; valid: taskSearch, taskRecord, taskFocus",
     );
   }, 120_000);
 });
