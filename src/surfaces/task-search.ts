@@ -103,9 +103,9 @@ export function leadingParts(word: string): string[] {
 }
 
 /**
- * Lines holding one of the task's words whole come first, in score order otherwise: BM25 scores words apart, so two common parts elsewhere
- * (`handleRequest` for "request … handle") can outrank the one line that holds the task's
- * identifier as written (`req-qmldj8`).
+ * Lines holding one of the task's words whole come first, in score order otherwise: BM25 scores
+ * words apart, so two common parts elsewhere (`handleRequest` for "request … handle") can
+ * outrank the one line that holds the task's identifier as written (`req-qmldj8`).
  */
 function leadingFirst(matches: readonly SearchMatch[], literals: readonly string[]): SearchMatch[] {
   const groupOf = leadGroup(literals);
