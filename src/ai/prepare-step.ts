@@ -47,18 +47,9 @@ export async function stepNotice(
     await session.asyncIds(),
   );
   const final = maxSteps !== undefined && stepNumber + 1 >= maxSteps;
-  const common = {
-    asyncOutputs: statuses,
-    now: session.clock(),
-    final,
-    canRetrieve: await session.hasHandles(),
-    retrieveTools: [GET_TOOL_OUTPUT],
-  };
-  if (!seedTexts)
-    return statuses.length > 0 || final
-      ? renderSystemNotice({ ...common, guided: true })
-      : undefined;
-  const budget = session.options.tokenBudget;
+  if (!seedTexts && statuses.length === 0 && !final) return undefined;
+  // The step count and the context share are the original design's only.
+  const budget = seedTexts ? session.options.tokenBudget : undefined;
   const contextPercent =
     typeof budget === "number"
       ? Math.min(100, Math.round(((await session.contextTokens(messages)) / budget) * 100))
@@ -66,9 +57,16 @@ export async function stepNotice(
   if (statuses.length === 0 && contextPercent === undefined && maxSteps === undefined)
     return undefined;
   return renderSystemNotice({
-    ...common,
-    ...(maxSteps !== undefined ? { turn: { number: stepNumber + 1, max: maxSteps } } : {}),
+    ...(seedTexts && maxSteps !== undefined
+      ? { turn: { number: stepNumber + 1, max: maxSteps } }
+      : {}),
     ...(contextPercent !== undefined ? { contextPercent } : {}),
+    asyncOutputs: statuses,
+    now: session.clock(),
+    final,
+    canRetrieve: await session.hasHandles(),
+    retrieveTools: [GET_TOOL_OUTPUT],
+    guided: !seedTexts,
   });
 }
 
