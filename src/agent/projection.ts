@@ -115,7 +115,7 @@ async function project(
     });
   }
   const asyncOutputs = await asyncOutputsOf(context, tail.asyncIds);
-  // Counted as if sent: a notice may be needed once the context use is known.
+  // Counted as if sent: a turn that cannot fit becomes the last, and the last turn has one.
   const draft = guided(context.settings, "notice")
     ? renderNotice(context, plan, 0, asyncOutputs)
     : "";
