@@ -247,6 +247,34 @@ describe("models: retry, fallback, and clear failures", () => {
     expect(JSON.parse(call!.argsText)).toEqual({ text: "the = sign stays" });
   });
 
+  it("takes a final report whose quoted log line left its quotes unescaped", async () => {
+    const line =
+      '10.0.0.7 - - [11/May/2026:07:09:28 +0000] "GET /api/orders HTTP/1.1" 502 559 "-" "curl/8.5.0"';
+    const fixture = await agentFixture(
+      steps(
+        () => toolCall("test__echo", { text: line }),
+        () => ({
+          toolCalls: [
+            {
+              name: "agent__final_report",
+              arguments: `{"report": "The first 502 is ${line}, at 07:09:28."}`,
+            },
+          ],
+        }),
+      ),
+    );
+    const agent = await fixture.agent("quotes", { mcpServers: { test: testServerSpec() } });
+    const result = await runAgent({
+      agent,
+      prompt: "go",
+      stores: fixture.stores,
+      cwd: fixture.dir,
+    });
+    expect(result.status).toBe("completed");
+    expect(result.report).toBe(`The first 502 is ${line}, at 07:09:28.`);
+    expect(fixture.server.requests).toHaveLength(2);
+  });
+
   it("names the missing API key variable", async () => {
     const fixture = await agentFixture(() => ({ text: "never" }));
     const agent = await fixture.agent("nokey", { models: ["openai/gpt-4.1"] });
