@@ -57,6 +57,29 @@ describe("forced calls for local models", () => {
     expect(forced.readLeniently('nope", "arguments": {}}')).toBeUndefined();
   });
 
+  it("with several tools, reads a whole reply that left out its closing brace or escapes", () => {
+    const forced = forcedCall(qwen, [report, grep]);
+    // The call's own closing brace left out: generation ended after the arguments.
+    const unclosed = 'agent__final_report", "arguments": {"report": "品番: MS-17188  状態: 通常"}';
+    expect(forced.read(unclosed)).toBeUndefined();
+    expect(forced.settle(unclosed, true)).toEqual({
+      toolName: "agent__final_report",
+      input: JSON.stringify({ report: "品番: MS-17188  状態: 通常" }),
+    });
+    // A tab and quotes left unescaped, both braces left out.
+    const raw =
+      'agent__final_report", "arguments": {"report": "Workstation Name:\tWS-DEV-2102 "ok" here"';
+    expect(JSON.parse(forced.readLeniently(raw)!.input)).toEqual({
+      report: 'Workstation Name:\tWS-DEV-2102 "ok" here',
+    });
+    // Not for a reply still being written, nor for a string left unclosed.
+    expect(forced.settle(unclosed)).toBeUndefined();
+    expect(
+      forced.readLeniently('agent__final_report", "arguments": {"report": "cut'),
+    ).toBeUndefined();
+    expect(forced.readLeniently('nope", "arguments": {"report": "x"}')).toBeUndefined();
+  });
+
   it("a tool with several arguments gets its name and the model writes the object", () => {
     const forced = forcedCall(qwen, [grep]);
     expect(forced.prefill).toBe('<tool_call>\n{"name": "grep", "arguments": ');

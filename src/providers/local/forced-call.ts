@@ -8,6 +8,7 @@
  * is unchanged, so the cached prefix of the previous turn still holds.
  */
 import type { ChatHistoryItem } from "node-llama-cpp";
+import { innerQuotesEscaped } from "../tool-arguments.js";
 import {
   balancedEnd,
   malformedToolCall,
@@ -33,7 +34,11 @@ export interface ForcedCall {
   readonly prefill: string;
   /** The call once `continuation` (what the model wrote after the prefill) completes it. */
   read(continuation: string): RecoveredCall | undefined;
-  /** Like `read`, and also accepts a string argument the model left unescaped or unclosed. */
+  /**
+   * Like `read`, for a whole reply: also reads a call whose closing braces were left out or whose
+   * strings hold quotes, tabs or line breaks left unescaped, and a sole string argument the model
+   * left unclosed.
+   */
   readLeniently(continuation: string): RecoveredCall | undefined;
   /**
    * The call `continuation` completes, or, when it is complete but broken, that call as written
@@ -102,7 +107,7 @@ export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): Fo
     return calls?.length === 1 ? calls[0] : undefined;
   };
   const readLeniently = (continuation: string) => {
-    const strict = read(continuation);
+    const strict = read(continuation) ?? readRepaired(prefill + continuation, known);
     if (strict || !only || !stringArgument) return strict;
     const value = looseString(continuation);
     return { toolName: only.name, input: JSON.stringify({ [stringArgument]: value }) };
@@ -115,6 +120,28 @@ export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): Fo
       (lenient ? readLeniently : read)(continuation) ??
       malformedToolCall(prefill + continuation, known),
   };
+}
+
+/** What a whole reply may leave out after its last string: the call's closing braces. */
+const CLOSINGS = ["", "}", "}}"];
+
+/**
+ * The one call a whole reply's text stands for once what a small model leaves out is put back:
+ * the closing braces after its last string (its generation ended there), and the escapes of
+ * quotes, tabs and line breaks inside its strings. Undefined when no such repair makes it one
+ * call to a known tool; a string left unclosed is not read here.
+ */
+function readRepaired(text: string, known: ReadonlySet<string>): RecoveredCall | undefined {
+  const body = text.trimEnd().replace(/\s*<\/tool_call>$/, "");
+  for (const closing of CLOSINGS) {
+    const closed = body + closing;
+    for (const candidate of [closed, innerQuotesEscaped(closed)]) {
+      if (candidate === undefined || (closing === "" && candidate === closed)) continue;
+      const calls = recoverToolCalls(closeAt(candidate), known);
+      if (calls?.length === 1) return calls[0];
+    }
+  }
+  return undefined;
 }
 
 /** The text up to where its first JSON object closes, so trailing tags or prose do not count. */
