@@ -3,8 +3,8 @@
  * task (eval/live/compare.ts). Both runs must have been played first:
  *
  *   npm run eval:live -- --seed S --tasks 30 --policies spillway
- *   npm run eval:live -- --seed S --tasks 30 --policies spillway --ablate finalTurn
- *   npm run eval:live:compare -- --seed S --ablate finalTurn
+ *   npm run eval:live -- --seed S --tasks 30 --policies spillway --ablate taskFocus
+ *   npm run eval:live:compare -- --seed S --ablate taskFocus
  *
  * `--out` is the default run's report directory (eval/report-live/), the ablation's below it.
  * A switch since removed is still compared where its run is recorded there, so the commands that

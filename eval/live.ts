@@ -8,7 +8,7 @@
  *   npm run eval:live -- --tasks 30 --json
  *   npm run eval:live -- --seed 418263 --tasks 30            # continue (or repeat) that run
  *   npm run eval:live -- --dev --tasks 6 --policies spillway # iterate on the development seed
- *   npm run eval:live -- --seed 418263 --ablate finalTurn --policies spillway
+ *   npm run eval:live -- --seed 418263 --ablate taskFocus --policies spillway
  */
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";

@@ -150,7 +150,7 @@ const pct = (n: number, of: number) => (of === 0 ? "–" : `${((100 * n) / of).t
  * The comparison as Markdown lines, for a report or a terminal.
  *
  * @example
- * console.log(renderComparison(paired, "finalTurn").join("\n"));
+ * console.log(renderComparison(paired, "taskFocus").join("\n"));
  */
 export function renderComparison(paired: PairedComparison, behaviour: string): string[] {
   const verdict =

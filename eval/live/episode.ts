@@ -26,7 +26,7 @@ export interface LiveEpisode {
   readonly expected: string;
   /** `spillway`, `claude-code`, `codex`, `paging`. */
   readonly policy: string;
-  /** `default`, or the guidance switched off (`ablate:finalTurn,…`). */
+  /** `default`, or the guidance switched off (`ablate:taskFocus,…`). */
   readonly variant: string;
   readonly model: string;
   readonly report: string | null;

@@ -68,27 +68,6 @@ describe("guidance switches", () => {
     expect(off.result).toMatchObject({ status: "completed", report, turns: 2 });
   });
 
-  it("finalTurn: the last turn does not require the report, and without one the run fails", async () => {
-    const grep = (id: string) => ({ id, mode: "grep", pattern: "ERROR", context: 0 });
-    const reads: Responder = (request, context) =>
-      context.callIndex === 0
-        ? generate()
-        : request.tools?.length === 1
-          ? toolCall("agent__final_report", { report: "forced" })
-          : toolCall("get_tool_output", {
-              ...grep(idOf(toolMessages(request)[0]!.text)),
-              pattern: `ERROR${context.callIndex}`,
-            });
-    const on = await run(reads, undefined, { maxTurns: 3 });
-    const off = await run(reads, "finalTurn", { maxTurns: 3 });
-    expect(on.result).toMatchObject({ status: "completed", report: "forced" });
-    expect(off.result.status).toBe("failed");
-    expect(off.requests.at(-1)!.tool_choice).not.toEqual({
-      type: "function",
-      function: { name: "agent__final_report" },
-    });
-  });
-
   it("taskSearch: the handle message points to nothing the task names", async () => {
     const respond: Responder = (request, context) =>
       context.callIndex === 0

@@ -215,9 +215,13 @@ describe("renderNotice: spillway's options (the default)", () => {
         "# System Notice (from spillway, not from a tool)",
         "",
         "This is your final turn: call agent__final_report now with your complete answer.",
-        "No other tool is available in this turn.",
       ].join("\n"),
     );
+    const reportOnly = plan({ final: true, turn: 4, requiredTool: "agent__final_report" });
+    expect(renderNotice(withTask, reportOnly, 80).split("\n").slice(2)).toEqual([
+      "This is your final turn: call agent__final_report now with your complete answer.",
+      "No other tool is available in this turn.",
+    ]);
   });
 });
 

@@ -10,23 +10,23 @@ export interface TurnPlan {
   /** The turn number as counted toward maxTurns. */
   readonly turn: number;
   readonly maxTurns: number;
-  /** Only the final report is allowed. */
+  /** The last turn: a session that has not reported by its end fails without a report. */
   readonly final: boolean;
   /** The tools the model may call this turn (a call to any other is refused). */
   readonly tools: readonly ToolDefinition[];
   /**
-   * The tools the request lists, when more than `tools`: the final turn lists the tools of the
-   * turns before it (the prompt's prefix, and with it a provider's prompt cache, holds; a local
+   * The tools the request lists, when more than `tools`: a final turn after a stop or with the
+   * context full lists the tools of the turns before it (the prompt's prefix, and with it a provider's prompt cache, holds; a local
    * model's chat template renders tools into the system prompt) and requires `requiredTool`.
    */
   readonly offered?: readonly ToolDefinition[];
-  /** The one tool the reply must call (the final turn's agent__final_report). */
+  /** The one tool the reply must call (agent__final_report, after a stop or with the context full). */
   readonly requiredTool?: string;
   /** Some output is shown by handle: the notice offers to read it. */
   readonly canRetrieve: boolean;
   /**
-   * The reply must be a tool call (`toolChoice: "required"`): in the final turn (the report),
-   * and after an empty reply or a text reply to be confirmed.
+   * The reply must be a tool call (`toolChoice: "required"`): with `textReplies: none`, with
+   * `requiredTool`, and after an empty reply or a text reply to be confirmed.
    */
   readonly requireToolCall: boolean;
 }
@@ -39,8 +39,8 @@ export interface TurnPlan {
  * every turn: turn i of N, context window % used, the Async Tool Status, the options (or,
  * after an empty or text reply, `replyNote` saying what to do instead). spillway's own notice
  * carries only what a session cannot do without (SW-26 in docs/architecture.md): the Async
- * Tool Status with the options it opens, and in the final turn that only the report may be
- * called.
+ * Tool Status with the options it opens, and in the final turn that the report is due (and,
+ * when it is, that no other tool may be called).
  */
 export function renderNotice(
   context: SessionContext,
@@ -54,11 +54,12 @@ export function renderNotice(
     asyncOutputs,
     now: context.clock(),
     final: plan.final,
+    reportOnly: plan.requiredTool !== undefined,
     canRetrieve: plan.canRetrieve,
     retrieveTools: context.surface.tools().map((t) => t.name),
     finalTool: FINAL_REPORT,
   };
-  if (guidedNotice(context)) return renderSystemNotice({ ...common, guided: true });
+  if (ownTexts(context)) return renderSystemNotice({ ...common, guided: true });
   return renderSystemNotice({
     ...common,
     // An extra final turn (a report sent back in the last one) counts itself in the cap.
@@ -68,8 +69,11 @@ export function renderNotice(
   });
 }
 
-/** spillway's own notice, not seed 003's texts word for word. */
-function guidedNotice(context: SessionContext): boolean {
+/**
+ * spillway's own texts and turn rules, not the original designs' word for word: the default
+ * surface, without seed 003's exact texts.
+ */
+export function ownTexts(context: SessionContext): boolean {
   return context.surface.name === "get_tool_output" && !seedTexts(context.settings);
 }
 
@@ -87,6 +91,6 @@ export function noticeNeeded(
   backgroundOutputs: boolean,
 ): boolean {
   if (!guided(context.settings, "notice")) return false;
-  if (!guidedNotice(context)) return true;
+  if (!ownTexts(context)) return true;
   return plan.final || backgroundOutputs;
 }

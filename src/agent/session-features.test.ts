@@ -67,7 +67,7 @@ describe("sub-agents", () => {
 });
 
 describe("turn policy", () => {
-  it("allows only the final report in the last turn and fails a run that never reports", async () => {
+  it("runs the last turn's calls as any other turn's and fails a run that never reports", async () => {
     const fixture = await agentFixture(() => toolCall("test__echo", { text: "again" }));
     const agent = await fixture.agent("stubborn", {
       mcpServers: { test: testServerSpec() },
@@ -82,17 +82,17 @@ describe("turn policy", () => {
     expect(result.status).toBe("failed");
     expect(result.error).toContain("used its 3 turns without delivering a final report");
     const last = fixture.server.requests.at(-1)!;
-    // Listed as in the turns before (the prompt's prefix holds), required by name.
+    // Listed as in the turns before (the prompt's prefix holds); the report is due, not forced.
     expect(toolNames(last)).toEqual(toolNames(fixture.server.requests.at(-2)!));
     expect(toolNames(last)).toContain("test__echo");
-    expect(last.tool_choice).toEqual({
+    expect(last.tool_choice).not.toEqual({
       type: "function",
       function: { name: "agent__final_report" },
     });
     expect(textOf(last.messages.at(-1)!)).toContain("This is your final turn");
-    // The scripted model called test__echo anyway: refused, not run.
+    expect(textOf(last.messages.at(-1)!)).not.toContain("No other tool");
     const calls = await fixture.stores.history.toolCalls(result.sessionId);
-    expect(calls.map((c) => c.status)).toEqual(["ok", "ok", "error"]);
+    expect(calls.map((c) => c.status)).toEqual(["ok", "ok", "ok"]);
   });
 
   it("accepts a plain-text answer as the final report", async () => {

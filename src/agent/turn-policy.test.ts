@@ -22,7 +22,7 @@ function contextWith(
   );
   return {
     tools,
-    surface: { alwaysListed: true },
+    surface: { name: "get_tool_output", alwaysListed: true },
     background: { jobs: () => Array.from({ length: backgroundJobs }, () => ({})) },
     settings: { maxTurns: 10, toolOutput: { enabled: true }, ...settings },
     state: {
@@ -73,7 +73,7 @@ describe("planTurn", () => {
     ]);
   });
 
-  it("requires a tool call with textReplies none, after an empty or to-be-confirmed reply, and in the last turn", () => {
+  it("requires a tool call with textReplies none and after an empty or to-be-confirmed reply; the last turn is an ordinary one", () => {
     expect(planTurn(contextWith({})).requireToolCall).toBe(false);
     expect(planTurn(contextWith({ textReplies: "confirm" })).requireToolCall).toBe(false);
     expect(planTurn(contextWith({ textReplies: "none" })).requireToolCall).toBe(true);
@@ -81,12 +81,27 @@ describe("planTurn", () => {
     expect(planTurn(contextWith({}, { lastReplyText: true })).requireToolCall).toBe(true);
     const last = planTurn(contextWith({}, { turn: 9 }));
     expect(last.final).toBe(true);
-    expect(last.requireToolCall).toBe(true);
-    expect(last.tools.map((t) => t.name)).toEqual(["agent__final_report"]);
-    // Listed: what the turn before listed (the prompt's prefix holds); required: the report.
-    expect(last.offered?.map((t) => t.name)).toEqual(names(contextWith({})));
-    expect(last.requiredTool).toBe("agent__final_report");
+    expect(last.requireToolCall).toBe(false);
+    expect(planTurn(contextWith({ textReplies: "none" }, { turn: 9 })).requireToolCall).toBe(true);
+    // The same tools as the turn before: the prompt's prefix holds.
+    expect(last.tools.map((t) => t.name)).toEqual(names(contextWith({})));
+    expect(last.requiredTool).toBeUndefined();
+  });
+
+  it("after a stop, with the context full, or with the original texts, the last turn allows only the report", () => {
+    for (const state of [{ stopRequested: true }, { budgetExhausted: true }]) {
+      const last = planTurn(contextWith({}, state));
+      expect(last.final).toBe(true);
+      expect(last.tools.map((t) => t.name)).toEqual(["agent__final_report"]);
+      // Listed: what the turn before listed (the prompt's prefix holds); required: the report.
+      expect(last.offered?.map((t) => t.name)).toEqual(names(contextWith({})));
+      expect(last.requiredTool).toBe("agent__final_report");
+      expect(last.requireToolCall).toBe(true);
+    }
     expect(planTurn(contextWith({})).offered).toBeUndefined();
+    // Sessions with the original designs' texts keep their rule (D0-14).
+    const seedExact = { async: { enabled: true, readyMessage: "ready-menu" } };
+    expect(planTurn(contextWith(seedExact, { turn: 9 })).requiredTool).toBe("agent__final_report");
   });
 
   it("with textReplies none, text that comes anyway is asked to be confirmed, once", () => {

@@ -1,8 +1,7 @@
-import { guided } from "../config/guidance.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import type { ModelReply } from "../providers/model-caller.js";
 import { FINAL_REPORT } from "./internal-tools.js";
-import type { TurnPlan } from "./notice.js";
+import { ownTexts, type TurnPlan } from "./notice.js";
 import type { SessionContext } from "./session-context.js";
 import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";
 
@@ -25,8 +24,8 @@ function canRetrieveNow(context: SessionContext): boolean {
  * The tools a turn lists. Retrieval tools are listed while some output is shown by handle
  * (D0-14, D0-15); a surface may be listed from the first turn (SW-20: the default surface is,
  * so the tool list, and with it a provider's prompt cache, holds from turn to turn);
- * wait_for_tool_output once a tool has gone on in the background. The final turn lists the same,
- * and only agent__final_report may be called.
+ * wait_for_tool_output once a tool has gone on in the background. The final turn lists the same
+ * (and, after a stop or with no room left, only agent__final_report may be called).
  */
 function listedTools(context: SessionContext): ToolDefinition[] {
   const { settings } = context;
@@ -47,6 +46,16 @@ function listedTools(context: SessionContext): ToolDefinition[] {
   return tools;
 }
 
+/**
+ * Whether the final turn allows only the report. After a stop, or with the context full,
+ * reading on cannot help; sessions that keep the original designs' texts keep their rule too
+ * (D0-14). Otherwise the last turn is an ordinary one: requiring the report there changed no
+ * answer beyond chance in a paired real-model ablation (SW-20 in docs/architecture.md).
+ */
+function reportOnly(context: SessionContext): boolean {
+  return context.state.stopRequested || context.state.budgetExhausted || !ownTexts(context);
+}
+
 /** Plans the next turn. */
 export function planTurn(context: SessionContext): TurnPlan {
   const { state, settings } = context;
@@ -60,9 +69,7 @@ export function planTurn(context: SessionContext): TurnPlan {
     state.stopRequested ||
     state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
   const finalTool = context.tools.get(FINAL_REPORT)!.definition;
-  // Without the final-turn rule the last turn is an ordinary one: whatever it calls runs, and a
-  // session that did not report by then ends without a report.
-  if (final && !guided(settings, "finalTurn"))
+  if (final && !reportOnly(context))
     return {
       turn,
       maxTurns: settings.maxTurns,

@@ -13,7 +13,6 @@ export const GUIDANCE_SWITCHES = [
   "taskSearch",
   "taskRecord",
   "taskFocus",
-  "finalTurn",
   "reportGuards",
   "wholeReads",
 ] as const;
@@ -22,14 +21,13 @@ export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 /** What each switch turns off, for docs and help. */
 export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
   notice:
-    "the System Notice: background tools and their outputs, and the final turn's statement that only the report may be called",
+    "the System Notice: background tools and their outputs, and the final turn's statement that the report is due",
   taskSearch:
     "the handle message's search for the task's words: its best lines and the example calls built from those words",
   taskRecord:
     "the handle message shows the task search's best line inside its record (JSON object, list item, CSV row, log entry)",
   taskFocus:
     "when the task search found lines, the handle message leaves out the output's first and last lines (a JSON outline stays)",
-  finalTurn: "the last turn requires the final report by name",
   reportGuards:
     "reports sent back once: giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",
   wholeReads:

@@ -170,18 +170,18 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
   it("merges guidance switches key by key, CLI over frontmatter over config", async () => {
     const settings = resolveSettings({
       cli: { guidance: { notice: false } },
-      agent: await agent({ guidance: { notice: true, finalTurn: false } }),
-      config: config({ defaults: { guidance: { reportGuards: false, finalTurn: true } } }),
+      agent: await agent({ guidance: { notice: true, taskFocus: false } }),
+      config: config({ defaults: { guidance: { reportGuards: false, taskFocus: true } } }),
       env: NO_ENV,
     });
     expect(settings.guidance).toMatchObject({
       notice: false,
-      finalTurn: false,
+      taskFocus: false,
       reportGuards: false,
       wholeReads: true,
     });
     expect(settings.sources["guidance.notice"]).toBe("cli");
-    expect(settings.sources["guidance.finalTurn"]).toBe("frontmatter");
+    expect(settings.sources["guidance.taskFocus"]).toBe("frontmatter");
     expect(settings.sources["guidance.reportGuards"]).toBe("config");
     expect(settings.sources["guidance.wholeReads"]).toBe("default");
   });

@@ -10,8 +10,10 @@ export interface NoticeView {
   readonly asyncOutputs: readonly AsyncOutputStatus[];
   /** Now, in ms since the epoch (running tools show their seconds). */
   readonly now: number;
-  /** Only the final answer is allowed now. */
+  /** The last turn: the answer is due now. */
   readonly final: boolean;
+  /** In the last turn, no tool but `finalTool` may be called. */
+  readonly reportOnly?: boolean;
   /** The surface's tools are listed (some output is shown by handle). */
   readonly canRetrieve: boolean;
   /** The names of the surface's tools. */
@@ -54,12 +56,11 @@ export function renderSystemNotice(view: NoticeView): string {
   if (view.turn || view.contextPercent !== undefined || view.notes?.length) lines.push("");
   lines.push(...asyncStatusSection(view.asyncOutputs, view.now));
   if (view.final) {
-    if (view.finalTool)
-      lines.push(
-        `This is your final turn: call ${view.finalTool} now with your complete answer.`,
-        "No other tool is available in this turn.",
-      );
-    else lines.push("This is your final turn: give your complete answer now, without tool calls.");
+    if (view.finalTool) {
+      lines.push(`This is your final turn: call ${view.finalTool} now with your complete answer.`);
+      if (view.reportOnly) lines.push("No other tool is available in this turn.");
+    } else
+      lines.push("This is your final turn: give your complete answer now, without tool calls.");
     return lines.join("\n");
   }
   if (view.guided) {
