@@ -15,12 +15,16 @@ export interface TurnPlan {
   /** The tools the model may call this turn (a call to any other is refused). */
   readonly tools: readonly ToolDefinition[];
   /**
-   * The tools the request lists, when more than `tools`: a final turn after a stop or with the
-   * context full lists the tools of the turns before it (the prompt's prefix, and with it a provider's prompt cache, holds; a local
-   * model's chat template renders tools into the system prompt) and requires `requiredTool`.
+   * The tools the request lists, when more than `tools`: a final turn that allows only the report
+   * lists the tools of the turns before it (the prompt's prefix, and with it a provider's prompt
+   * cache, holds; a local model's chat template renders tools into the system prompt) and
+   * requires `requiredTool`.
    */
   readonly offered?: readonly ToolDefinition[];
-  /** The one tool the reply must call (agent__final_report, after a stop or with the context full). */
+  /**
+   * The one tool the reply must call: agent__final_report, in a final turn after a stop, with the
+   * context full, or in a session with the original designs' texts.
+   */
   readonly requiredTool?: string;
   /** Some output is shown by handle: the notice offers to read it. */
   readonly canRetrieve: boolean;

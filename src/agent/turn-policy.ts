@@ -25,7 +25,7 @@ function canRetrieveNow(context: SessionContext): boolean {
  * (D0-14, D0-15); a surface may be listed from the first turn (SW-20: the default surface is,
  * so the tool list, and with it a provider's prompt cache, holds from turn to turn);
  * wait_for_tool_output once a tool has gone on in the background. The final turn lists the same
- * (and, after a stop or with no room left, only agent__final_report may be called).
+ * (and, where it allows only the report, only agent__final_report may be called).
  */
 function listedTools(context: SessionContext): ToolDefinition[] {
   const { settings } = context;
