@@ -247,9 +247,8 @@ export async function searchForTask(
     const words = [...new Set(ranked.map((w) => w.word))].slice(0, QUERY_WORDS);
     const example = words.join(" ") || undefined;
     const literals = await specificLiterals(opened, words, specificLines);
-    const searched = found.matches
-      .filter((m) => m.terms.some((t) => specific.has(t)))
-      .sort((a, b) => b.score - a.score);
+    // The search returns its lines best first, equal scores in the order of the text.
+    const searched = found.matches.filter((m) => m.terms.some((t) => specific.has(t)));
     const matches = leadingFirst(searched, literals).slice(0, maxLines);
     return {
       matches,
