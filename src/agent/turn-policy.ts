@@ -68,36 +68,32 @@ export function planTurn(context: SessionContext): TurnPlan {
     state.budgetExhausted ||
     state.stopRequested ||
     state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
-  const finalTool = context.tools.get(FINAL_REPORT)!.definition;
-  if (final && !reportOnly(context))
+  if (final && reportOnly(context))
     return {
       turn,
       maxTurns: settings.maxTurns,
       final: true,
-      tools: listedTools(context),
-      canRetrieve: canRetrieveNow(context),
-      requireToolCall: settings.textReplies === "none",
-    };
-  if (final)
-    return {
-      turn,
-      maxTurns: settings.maxTurns,
-      final: true,
-      tools: [finalTool],
+      tools: [context.tools.get(FINAL_REPORT)!.definition],
       offered: listedTools(context),
       requiredTool: FINAL_REPORT,
       canRetrieve: false,
       requireToolCall: true,
     };
-  const canRetrieve = canRetrieveNow(context);
-  const tools = listedTools(context);
-  // The note after an empty or a text reply asks for a tool call, so the call requires one: a
-  // model that answers the note with more text would end the session with that text as its
-  // report. textReplies: none requires a call in every turn, so no plan written as text (with
-  // an answer it has not read) can stand as the report.
+  // Any other last turn is an ordinary one. Before it, the note after an empty or a text reply
+  // asks for a tool call, so the call requires one: a model that answers the note with more
+  // text would end the session with that text as its report (a last turn's text is its report
+  // anyway, `decideReply`). textReplies: none requires a call in every turn, so no plan written
+  // as text (with an answer it has not read) can stand as the report.
   const requireToolCall =
-    settings.textReplies === "none" || state.lastReplyEmpty || state.lastReplyText;
-  return { turn, maxTurns: settings.maxTurns, final: false, tools, canRetrieve, requireToolCall };
+    settings.textReplies === "none" || (!final && (state.lastReplyEmpty || state.lastReplyText));
+  return {
+    turn,
+    maxTurns: settings.maxTurns,
+    final,
+    tools: listedTools(context),
+    canRetrieve: canRetrieveNow(context),
+    requireToolCall,
+  };
 }
 
 /** Why a session whose final turn went by without a report failed. */
