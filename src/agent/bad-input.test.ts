@@ -17,6 +17,15 @@ function steps(...calls: Responder[]): Responder {
   };
 }
 
+/** Runs `agent` on the prompt "go" in the fixture's stores and directory. */
+function play(
+  fixture: Awaited<ReturnType<typeof agentFixture>>,
+  agent: string,
+  extra: Partial<Parameters<typeof runAgent>[0]> = {},
+) {
+  return runAgent({ agent, prompt: "go", stores: fixture.stores, cwd: fixture.dir, ...extra });
+}
+
 describe("bad input from the model goes back to the model; the session goes on", () => {
   it("answers malformed arguments, unknown tools, foreign handles and bad offsets with clear errors", async () => {
     const fixture = await agentFixture(
@@ -33,12 +42,7 @@ describe("bad input from the model goes back to the model; the session goes on",
       ),
     );
     const agent = await fixture.agent("bad", { mcpServers: { test: testServerSpec() } });
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
+    const result = await play(fixture, agent);
     expect(result.status).toBe("completed");
     const [malformed, unknown, , foreign, range, mode] = result.report!.split("\n---\n");
     expect(malformed).toMatch(
@@ -93,12 +97,7 @@ describe("bad input from the model goes back to the model; the session goes on",
     );
     foreignId = other.id;
     const agent = await fixture.agent("foreign", { mcpServers: { test: testServerSpec() } });
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
+    const result = await play(fixture, agent);
     const foreign = result.report!.split("\n---\n")[1]!;
     expect(foreign).toContain(
       `Error OUTPUT_NOT_FOUND: Unknown tool ID: ${other.id}. No output with id "${other.id}" is visible here`,
@@ -121,12 +120,7 @@ describe("bad input from the model goes back to the model; the session goes on",
       mcpServers: { test: testServerSpec() },
       asyncTimeoutSecs: 120,
     });
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
+    const result = await play(fixture, agent);
     expect(result.status).toBe("completed");
     const [thrown, failed, crashed, after] = result.report!.split("\n---\n");
     expect(thrown).toContain("[the tool reported an error]");
@@ -143,13 +137,7 @@ describe("bad input from the model goes back to the model; the session goes on",
       mcpServers: { broken: { command: "spillway-no-such-command-xyz" }, test: testServerSpec() },
     });
     const events: AgentEvent[] = [];
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-      onEvent: (e) => events.push(e),
-    });
+    const result = await play(fixture, agent, { onEvent: (e) => events.push(e) });
     expect(result.status).toBe("completed");
     const warning = events.find((e) => e.type === "warning");
     expect(warning && "message" in warning && warning.message).toMatch(
@@ -179,13 +167,7 @@ describe("models: retry, fallback, and clear failures", () => {
       models: ["openai-compatible/down/scripted-policy", SCRIPTED_MODEL],
     });
     const events: AgentEvent[] = [];
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-      onEvent: (e) => events.push(e),
-    });
+    const result = await play(fixture, agent, { onEvent: (e) => events.push(e) });
     expect(result.status).toBe("completed");
     expect(
       events.filter((e) => e.type === "model.retry").map((e) => "model" in e && e.model),
@@ -201,12 +183,7 @@ describe("models: retry, fallback, and clear failures", () => {
         : { text: "recovered answer" },
     );
     const agent = await fixture.agent("retry", {});
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
+    const result = await play(fixture, agent);
     expect(result.report).toBe("recovered answer");
     expect(fixture.server.requests).toHaveLength(3);
   });
@@ -214,12 +191,7 @@ describe("models: retry, fallback, and clear failures", () => {
   it("fails the session with MODEL_UNAVAILABLE when no model answers", async () => {
     const fixture = await agentFixture(() => ({ error: { status: 401, message: "bad key" } }));
     const agent = await fixture.agent("down", {});
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
+    const result = await play(fixture, agent);
     expect(result.status).toBe("failed");
     expect(result.error).toMatch(
       /^MODEL_UNAVAILABLE: No model answered \(openai-compatible\/scripted\/scripted-policy: 401/,
@@ -234,12 +206,7 @@ describe("models: retry, fallback, and clear failures", () => {
       })),
     );
     const agent = await fixture.agent("keywords", { mcpServers: { test: testServerSpec() } });
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
+    const result = await play(fixture, agent);
     expect(result.status).toBe("completed");
     expect(result.report).toMatch(/^test__echo: the = sign stays/);
     const [call] = await fixture.stores.history.toolCalls(result.sessionId);
@@ -264,12 +231,7 @@ describe("models: retry, fallback, and clear failures", () => {
       ),
     );
     const agent = await fixture.agent("quotes", { mcpServers: { test: testServerSpec() } });
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    });
+    const result = await play(fixture, agent);
     expect(result.status).toBe("completed");
     expect(result.report).toBe(`The first 502 is ${line}, at 07:09:28.`);
     expect(fixture.server.requests).toHaveLength(2);
@@ -278,13 +240,7 @@ describe("models: retry, fallback, and clear failures", () => {
   it("names the missing API key variable", async () => {
     const fixture = await agentFixture(() => ({ text: "never" }));
     const agent = await fixture.agent("nokey", { models: ["openai/gpt-4.1"] });
-    const result = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-      env: {},
-    });
+    const result = await play(fixture, agent, { env: {} });
     expect(result.status).toBe("failed");
     expect(result.error).toContain("OPENAI_API_KEY");
   });
@@ -299,12 +255,7 @@ describe("models: retry, fallback, and clear failures", () => {
     expect(isSpillwayError(missing, "AGENT_FILE_INVALID")).toBe(true);
     expect((missing as Error).message).toContain("nope.md");
     const agent = await fixture.agent("badprovider", { models: ["mystery/model-1"] });
-    const unknown = await runAgent({
-      agent,
-      prompt: "go",
-      stores: fixture.stores,
-      cwd: fixture.dir,
-    }).catch((e: unknown) => e);
+    const unknown = await play(fixture, agent).catch((e: unknown) => e);
     expect(isSpillwayError(unknown, "UNKNOWN_PROVIDER")).toBe(true);
   });
 });
