@@ -3,11 +3,20 @@
  * first, then per shape and per question kind, then the worst sessions quoted turn by turn.
  */
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { clipText } from "../../src/core/clip-text.js";
 import { SHAPES } from "../tasks/types.js";
 import type { LiveEpisode } from "./episode.js";
 import { figuresOf, groupBy, type PolicyFigures, policyFigures } from "./figures.js";
+
+/** docs/evaluation.md, whose link a report writes relative to its own folder. */
+const EVALUATION_DOC = join(dirname(fileURLToPath(import.meta.url)), "../../docs/evaluation.md");
+
+/** `1 policy`, `3 policies`. */
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
 
 export interface LiveReportOptions {
   readonly episodes: readonly LiveEpisode[];
@@ -170,7 +179,7 @@ export async function writeLiveReport(options: LiveReportOptions): Promise<strin
     heading,
     "",
     ...partial,
-    `Seed **${options.seed}** (${options.fresh ? "fresh: drawn for this run, never iterated on" : "given with --seed"}), ${options.tasks} tasks, ${Object.keys(figures).length} policies, ${episodes.length} episodes; ` +
+    `Seed **${options.seed}** (${options.fresh ? "fresh: drawn for this run, never iterated on" : "given with --seed"}), ${options.tasks} tasks, ${plural(Object.keys(figures).length, "policy", "policies")}, ${episodes.length} episodes; ` +
       `every policy in a ${options.window.toLocaleString("en-US")}-token window; ${options.variant === "default" ? "spillway's default settings" : `spillway with ${options.variant}`}. ` +
       `${sessionMinutes} minutes of sessions, summed, on ${options.machine}.`,
     "",
@@ -178,7 +187,7 @@ export async function writeLiveReport(options: LiveReportOptions): Promise<strin
     "",
     "Each task is a file of a common shape and a question a person would ask about it; the agent is a plain agent file reading the file through the real `@modelcontextprotocol/server-filesystem`. " +
       "A report is right when it names the expected value and none of the decoys; a value is invented when no tool result of the session showed it. " +
-      "Method: [docs/evaluation.md](../../docs/evaluation.md#the-live-benchmark).",
+      `Method: [docs/evaluation.md](${relative(resolve(options.out), EVALUATION_DOC)}#the-live-benchmark).`,
     "",
     "## Per policy",
     "",

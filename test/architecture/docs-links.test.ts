@@ -1,14 +1,22 @@
 /**
- * Every relative link in README.md and docs/ leads somewhere: the file exists, and an anchor
- * into a Markdown file names one of its headings (as GitHub makes anchors of them).
+ * Every relative link in README.md, docs/ and the benchmarks' generated reports leads somewhere:
+ * the file exists, and an anchor into a Markdown file names one of its headings (as GitHub makes
+ * anchors of them).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { anchorsOf, documentationFiles, linksOf, slugOf } from "./markdown.js";
 
 const root = join(import.meta.dirname, "../..");
-const documents = documentationFiles(root);
+/** The Markdown reports the benchmarks write under eval/, at any depth. */
+function reportFiles(): string[] {
+  return readdirSync(join(root, "eval"), { recursive: true, encoding: "utf8" })
+    .filter((name) => /^report[^/]*\//.test(name) && name.endsWith(".md"))
+    .map((name) => `eval/${name}`);
+}
+
+const documents = [...documentationFiles(root), ...reportFiles()];
 
 const anchorCache = new Map<string, Set<string>>();
 function anchorsOfFile(path: string): Set<string> {
@@ -38,9 +46,10 @@ function brokenReason(from: string, target: string): string | null {
     : `no heading #${anchor} in ${relative(root, path)}`;
 }
 
-describe("links in README.md and docs/", () => {
+describe("links in README.md, docs/ and the generated reports", () => {
   it("finds the documents and their links", () => {
     expect(documents).toContain("docs/architecture.md");
+    expect(documents).toContain("eval/report-live/ablate-taskSearch/README.md");
     expect(
       documents.flatMap((doc) => linksOf(readFileSync(join(root, doc), "utf8"))).length,
     ).toBeGreaterThan(50);

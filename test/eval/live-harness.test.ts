@@ -5,8 +5,8 @@
  * policy is offered its tools over the real file server, that reports are scored, reads and
  * inventions counted, and that a run continues where it stopped.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { access, readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { responderOf } from "../../eval/agents/conversation.js";
 import { fileReader, inventor } from "../../eval/agents/file-reader.js";
@@ -118,6 +118,9 @@ describe("eval:live harness", () => {
     expect(text.indexOf("## Per policy")).toBeLessThan(text.indexOf("## Per shape"));
     expect(text).toContain("| spillway | 2/2 (100%");
     expect(text).not.toContain("Partial run");
+    // The method link resolves from wherever the report is written.
+    const method = /\[docs\/evaluation\.md\]\(([^)#]+)#the-live-benchmark\)/.exec(text)![1]!;
+    await expect(access(resolve(dirname(path), method))).resolves.toBeUndefined();
     const minutes = Math.round(run.episodes.reduce((sum, e) => sum + e.seconds, 0) / 60);
     expect(text).toContain(`${minutes} minutes of sessions, summed, on test.`);
     // spillway's sessions say where the model's time went; the peers' harness does not measure it.
