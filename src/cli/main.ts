@@ -7,7 +7,7 @@
  *
  * Commands: `run` (run an agent), `sessions` (inspect runs), `outputs` (the output store),
  * `serve` (the HTTP API, SSE and the web inspector), `mcp` (the lossless MCP gateway),
- * `models` (local GGUF models: list, pull).
+ * `models` (local GGUF models: list, pull), `store` (what the store holds, retention, schema).
  *
  * Exit codes: 0 ok; 1 a spillway error (not found, invalid range, corrupt, …), a failed agent
  * run, or another runtime failure; 2 a usage error (unknown command or option, missing

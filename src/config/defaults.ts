@@ -61,7 +61,7 @@ export const DEFAULT_SETTINGS: {
    * docs/architecture.md: neither reads a tool result, and each definition costs every request).
    */
   readonly helperTools: boolean | undefined;
-  /** `final`, or `confirm` (undefined: `confirm` when every model is `local/`, else `final`). */
+  /** `final`, `confirm` or `none` (undefined: `none` when every model is `local/`, else `final`). */
   readonly textReplies: TextReplies | undefined;
 } = {
   maxTurns: 20,
