@@ -107,7 +107,8 @@ function footer(result: GrepResult, id: string, options: GrepOptions, home: stri
         "# lines over 4 Mi characters were searched in windows: a regex match longer than 64 Ki characters there can be missed",
       ]
     : [];
-  if (!result.moreMatches || result.nextCursor === null)
+  const stopped = result.stoppedAtLine !== null;
+  if ((!result.moreMatches && !stopped) || result.nextCursor === null)
     return [`${head}; no more matches`, ...windowed];
   const flags = [
     ...(home !== undefined ? ["--home", shellQuote(home)] : []),
@@ -120,7 +121,9 @@ function footer(result: GrepResult, id: string, options: GrepOptions, home: stri
     String(result.nextCursor),
   ];
   return [
-    `${head}; more matches exist; next cursor ${result.nextCursor}`,
+    stopped
+      ? `${head} before line ${formatCount(result.stoppedAtLine!)}, where the deadline stopped the search; lines from there are not searched yet; next cursor ${result.nextCursor}`
+      : `${head}; more matches exist; next cursor ${result.nextCursor}`,
     `# continue: spillway outputs grep ${id} ${shellQuote(result.pattern)} ${flags.join(" ")}`,
     ...windowed,
   ];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { chunkyOutput, SlowRunner } from "../../test/helpers/slow-regex-runner.js";
 import { onCleanup, origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
-import { isSpillwayError, SpillwayError } from "../core/errors.js";
+import { isSpillwayError } from "../core/errors.js";
 import { grepOutput } from "./grep.js";
 import { LONG_LINE_CHARS, WINDOW_OVERLAP_CHARS } from "./regex-matcher.js";
-import { RegexRunner } from "./regex-runner.js";
 
 async function errorOf(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -14,56 +14,41 @@ async function errorOf(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected a rejection");
 }
 
-/** A runner that takes `delayMs` per scan and, like the real one, honours the deadline it is given. */
-class SlowRunner extends RegexRunner {
-  readonly deadlines: number[] = [];
-  readonly textLengths: number[] = [];
-  constructor(private readonly delayMs: number) {
-    super();
-  }
-  override async scan(...args: Parameters<RegexRunner["scan"]>): Promise<number[]> {
-    const [text, pattern, , , timeoutMs] = args;
-    this.deadlines.push(timeoutMs);
-    this.textLengths.push(text.length);
-    await new Promise((resolve) => setTimeout(resolve, Math.min(this.delayMs, timeoutMs)));
-    if (this.delayMs > timeoutMs) {
-      throw new SpillwayError("PATTERN_TIMEOUT", "stopped", { pattern, timeoutMs });
-    }
-    return super.scan(...args);
-  }
-}
-
-/** Text of `chunks` blocks of ~4 MiB lines, each block holding one line of 27 a's. */
-function chunkyText(chunks: number): string {
-  const filler = `${"x".repeat(99)}\n`;
-  const block = `${"a".repeat(27)}\n${filler.repeat(42_000)}`;
-  return block.repeat(chunks);
-}
-
 describe("grep: one regex deadline per call, across chunks", () => {
-  it("running out of time over several chunks is PATTERN_TIMEOUT, never 'no match'", async () => {
-    const { store } = await tempStore();
-    const record = await store.put(origin(), chunkyText(5));
-    const runner = new SlowRunner(400);
-    onCleanup(() => runner.close());
-    const opened = await store.open(record.id, SCOPE);
-    onCleanup(() => opened.close());
-    const error = await errorOf(
-      grepOutput(opened, { pattern: "(a+)+b", regex: true, timeoutMs: 1_000 }, runner),
-    );
-    expect(isSpillwayError(error, "PATTERN_TIMEOUT"), String(error)).toBe(true);
+  it("a deadline after some chunks keeps their matches and goes on from the first line not searched", async () => {
+    const { record, runner, opened } = await chunkyOutput(5, 400);
+    const pattern = "^a{27}$";
+    const first = await grepOutput(opened, { pattern, regex: true, timeoutMs: 1_000 }, runner);
     // Each scan got what was left of the one deadline, not a fresh one.
     expect(runner.deadlines[0]).toBeLessThanOrEqual(1_000);
     for (let i = 1; i < runner.deadlines.length; i++) {
       expect(runner.deadlines[i]!).toBeLessThan(runner.deadlines[i - 1]!);
     }
+    // Stopped part way: what it found lies before where it stopped, and it says so.
+    const stoppedAt = first.stoppedAtLine!;
+    expect(stoppedAt).toBeGreaterThan(1);
+    expect(stoppedAt).toBeLessThan(record.lineCount!);
+    expect(first.totalMatches).toBeNull();
+    for (const match of first.matches) expect(match.line).toBeLessThan(stoppedAt);
+    // Going on from its cursor finds the rest, none twice.
+    const rest = await grepOutput(opened, { pattern, regex: true, cursor: first.nextCursor! });
+    expect(rest.stoppedAtLine).toBeNull();
+    expect(rest.matches[0]!.line).toBeGreaterThanOrEqual(stoppedAt);
+    expect([...first.matches, ...rest.matches].map((m) => m.line)).toEqual([
+      1, 42_002, 84_003, 126_004, 168_005,
+    ]);
+  });
+
+  it("a deadline before any line was searched is PATTERN_TIMEOUT, never 'no match'", async () => {
+    const { runner, opened } = await chunkyOutput(2, 400);
+    const error = await errorOf(
+      grepOutput(opened, { pattern: "^a{27}$", regex: true, timeoutMs: 300 }, runner),
+    );
+    expect(isSpillwayError(error, "PATTERN_TIMEOUT"), String(error)).toBe(true);
   });
 
   it("a search that finishes in time still answers, over every chunk", async () => {
-    const { store } = await tempStore();
-    const record = await store.put(origin(), chunkyText(3));
-    const opened = await store.open(record.id, SCOPE);
-    onCleanup(() => opened.close());
+    const { opened } = await chunkyOutput(3, 0);
     const result = await grepOutput(opened, { pattern: "^a{27}$", regex: true });
     expect(result.matches.map((m) => m.line)).toEqual([1, 42_002, 84_003]);
   });

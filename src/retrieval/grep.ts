@@ -1,13 +1,13 @@
-import { InvalidArgumentError } from "../core/errors.js";
+import { InvalidArgumentError, isSpillwayError } from "../core/errors.js";
 import { escapeRegExp } from "../core/escape-regexp.js";
 import type { TextPosition } from "../store/line-index.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import type { TextReader } from "../store/text-reader.js";
 import { ByteScanner, MAX_LITERAL_BYTES, nextNewline } from "./byte-search.js";
 import { intArg, stringArg, textReaderOf } from "./common.js";
-import { type Provenance, provenanceOf } from "./provenance.js";
+import type { GrepLine, GrepMatch, GrepRequest, GrepResult } from "./grep-types.js";
+import { provenanceOf } from "./provenance.js";
 import { recordsOfMatches } from "./record-matches.js";
-import type { MatchRecord, RecordLimits } from "./record-types.js";
 import { type ByteMatch, RegexMatcher } from "./regex-matcher.js";
 import {
   checkPattern,
@@ -30,78 +30,7 @@ export function defaultPatternTimeoutMs(bytes: number): number {
 /** Lines longer than this are shown as an excerpt around the match. */
 export const DEFAULT_MAX_LINE_CHARS = 500;
 
-export interface GrepRequest {
-  readonly pattern: string;
-  /** Treat `pattern` as a JavaScript regular expression (default: literal text). */
-  readonly regex?: boolean;
-  readonly ignoreCase?: boolean;
-  /** Lines of context before and after each matching line (default 0, at most 20). */
-  readonly context?: number;
-  /** Matching lines to return (default 50, at most 1000). */
-  readonly maxMatches?: number;
-  /** Character offset to search from: a previous result's `nextCursor`. */
-  readonly cursor?: number;
-  /** Deadline of the whole search for a regular expression, in ms (default 5 s + 25 ms per MB). */
-  readonly timeoutMs?: number;
-  /** Longest line shown whole; longer lines become an excerpt around the match. */
-  readonly maxLineChars?: number;
-  /**
-   * Also return each match's record (`records`, `recordIndex`): the JSON object, YAML item,
-   * CSV row, log entry or block around it (see `recordAround`); `true` for the default limits.
-   */
-  readonly record?: boolean | RecordLimits;
-}
-
-/** A line shown whole, or as an excerpt when it is long. */
-export interface GrepLine {
-  /** 1-based line number. */
-  readonly line: number;
-  /** The line without its terminator, or an excerpt of it (see `clipped`). */
-  readonly text: string;
-  /** True when `text` is an excerpt of a longer line; `provenance` says which part. */
-  readonly clipped: boolean;
-  readonly provenance: Provenance;
-}
-
-export interface GrepMatch extends GrepLine {
-  /** 1-based column (in characters) of the match within its line. */
-  readonly column: number;
-  /** The matched text. */
-  readonly match: string;
-  readonly matchCharStart: number;
-  readonly matchCharEnd: number;
-  readonly matchByteStart: number;
-  readonly matchByteEnd: number;
-  readonly before: GrepLine[];
-  readonly after: GrepLine[];
-  /** With `record`: the index in the result's `records` of the record around this match. */
-  readonly recordIndex?: number;
-}
-
-export interface GrepResult {
-  readonly mode: "grep";
-  readonly outputId: string;
-  readonly sha256: string;
-  readonly pattern: string;
-  readonly regex: boolean;
-  readonly ignoreCase: boolean;
-  /** Matching lines, each once, in order. */
-  readonly matches: GrepMatch[];
-  /** Matching lines from `cursor` to the end, when cheap to know (literal searches); else null. */
-  readonly totalMatches: number | null;
-  /** True when more matching lines exist after the returned ones. */
-  readonly moreMatches: boolean;
-  /** Pass as `cursor` to continue after the last returned match; null when none remain. */
-  readonly nextCursor: number | null;
-  /**
-   * True when a line longer than 4 Mi characters was searched by a regular expression in
-   * overlapping windows (bounded memory): a match must then fit in 64 Ki characters to be
-   * found for sure. Literal and -i searches are exact either way.
-   */
-  readonly windowed: boolean;
-  /** With `record`: the records around the matches, each once, in order. */
-  readonly records?: MatchRecord[];
-}
+export type { GrepLine, GrepMatch, GrepRequest, GrepResult } from "./grep-types.js";
 
 /** Yields the first match of each line, in order. */
 interface LineMatcher {
@@ -211,8 +140,13 @@ export async function grepOutput(
   const matches: GrepMatch[] = [];
   let nextCursor: number | null = null;
   let moreMatches = false;
+  let stoppedAt: TextPosition | null = null;
   for (;;) {
-    const hit = await matcher.next();
+    const hit = await nextOrStop(matcher, from);
+    if (hit === "stopped") {
+      stoppedAt = (matcher as RegexMatcher).searchedTo;
+      break;
+    }
     if (hit === null) break;
     if (matches.length === maxMatches) {
       moreMatches = true;
@@ -221,7 +155,13 @@ export async function grepOutput(
     matches.push(await describeMatch(output, reader, hit, context, maxLineChars));
   }
   let totalMatches: number | null = matches.length;
-  if (moreMatches) {
+  if (stoppedAt) {
+    // Go on from the first line not searched (past the last match, should a long line's
+    // match lie beyond it).
+    const last = matches.at(-1);
+    nextCursor = Math.max(stoppedAt.char, last ? await lineEndCursor(output, reader, last) : 0);
+    totalMatches = null;
+  } else if (moreMatches) {
     const rest = await matcher.countRemaining();
     totalMatches = rest === null ? null : matches.length + 1 + rest;
     const last = matches[matches.length - 1]!;
@@ -239,6 +179,7 @@ export async function grepOutput(
     windowed: regex && matcher instanceof RegexMatcher && matcher.windowed,
     moreMatches,
     nextCursor,
+    stoppedAtLine: stoppedAt ? (await reader.positionAtChar(nextCursor!)).line + 1 : null,
   };
   if (!request.record) return result;
   const limits = request.record === true ? {} : request.record;
@@ -248,6 +189,25 @@ export async function grepOutput(
     matches: matches.map((match, i) => ({ ...match, recordIndex: indexes[i]! })),
     records,
   };
+}
+
+/**
+ * The next match, or "stopped" when a regular expression's deadline passed after some lines
+ * were searched: the lines searched keep their matches and the caller goes on from them. A
+ * deadline with nothing searched stays PATTERN_TIMEOUT, so no search ever says "no match"
+ * for lines it did not read.
+ */
+async function nextOrStop(
+  matcher: LineMatcher | RegexMatcher,
+  from: TextPosition,
+): Promise<ByteMatch | null | "stopped"> {
+  try {
+    return await matcher.next();
+  } catch (error) {
+    const searched = matcher instanceof RegexMatcher && matcher.searchedTo.byte > from.byte;
+    if (searched && isSpillwayError(error, "PATTERN_TIMEOUT")) return "stopped";
+    throw error;
+  }
 }
 
 /** The character offset just after the line of `match` (where a continued search starts). */

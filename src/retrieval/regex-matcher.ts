@@ -39,6 +39,11 @@ export class RegexMatcher {
   private skipping = false;
   /** True once any line was searched in windows. */
   windowed = false;
+  /**
+   * Where the lines searched so far end: every match before it has been found. A search stopped
+   * by its deadline goes on from here (a long line searched in part counts as not searched).
+   */
+  searchedTo: TextPosition;
 
   constructor(
     reader: TextReader,
@@ -49,6 +54,7 @@ export class RegexMatcher {
   ) {
     this.blocks = reader.blocks(from, CHUNK_BYTES);
     this.carryStart = from;
+    this.searchedTo = from;
   }
 
   /** Counting the rest would cost a full regex scan: unknown. */
@@ -65,10 +71,12 @@ export class RegexMatcher {
   private async step(): Promise<void> {
     const block = await this.blocks.next();
     if (block.done) {
+      if (!this.skipping && this.carry.length > 0) {
+        if (this.windowFrom !== undefined) await this.searchWindow(true);
+        else await this.searchLines(this.carry, this.carryStart);
+      }
       this.done = true;
-      if (this.skipping || this.carry.length === 0) return;
-      if (this.windowFrom !== undefined) await this.searchWindow(true);
-      else await this.searchLines(this.carry, this.carryStart);
+      this.searchedTo = advance(this.carryStart, this.carry);
       return;
     }
     let text = block.value.text;
@@ -81,6 +89,7 @@ export class RegexMatcher {
       text = text.slice(newline + 1);
       this.carry = "";
       this.carryStart = start;
+      this.searchedTo = start;
     }
     if (this.carry.length === 0) this.carryStart = start;
     this.carry += text;
@@ -107,6 +116,7 @@ export class RegexMatcher {
       this.carry = this.carry.slice(lastNewline + 1);
       this.carryStart = advance(linesStart, lines);
       await this.searchLines(lines, linesStart);
+      this.searchedTo = this.carryStart;
     }
     if (this.carry.length >= LONG_LINE_CHARS) {
       this.windowFrom = 0;

@@ -81,12 +81,29 @@ export function grepHeader(result: GrepResult, shown: number, records = 0): stri
     records > 0
       ? "inside their records · LINE:COL: text on a matching line, LINE- text on the record's other lines"
       : `· LINE:COL: text${hasContext ? ", context LINE- text" : ""}`;
+  const stopped =
+    result.stoppedAtLine === null
+      ? ""
+      : ` before line ${n(result.stoppedAtLine)}, where its deadline stopped the search`;
+  const count = result.stoppedAtLine === null ? total : n(result.matches.length);
   return (
     `[${result.outputId} grep ${JSON.stringify(result.pattern)}${result.regex ? " (regex)" : ""}${result.ignoreCase ? " (ignore case)" : ""}: ` +
     (result.matches.length === 0
-      ? "no matching lines]"
-      : `${total} matching line${total === "1" ? "" : "s"}; showing ${shown} ${legend}]`)
+      ? `no matching lines${stopped}]`
+      : `${count} matching line${count === "1" ? "" : "s"}${stopped}; showing ${shown} ${legend}]`)
   );
+}
+
+/**
+ * The footer of a grep its deadline stopped, once every match it found is shown: the lines
+ * after it are not searched yet, and the call that goes on from them.
+ */
+export function grepStoppedFooter(
+  result: GrepResult,
+  continueCall: (cursor: number) => string,
+): string {
+  if (result.stoppedAtLine === null || result.nextCursor === null) return "";
+  return `\n[not searched yet: line ${n(result.stoppedAtLine)} onward; go on: ${continueCall(result.nextCursor)}]`;
 }
 
 /** The note on a regex search that had to read long lines in windows ("" otherwise). */
@@ -122,6 +139,8 @@ export function renderGrep(
   if (shown < result.matches.length && lastShown) {
     // The next search starts after the last line shown here.
     footer = `\n[more matching lines: ${continueCall(lastShown.provenance.charEnd)}]`;
+  } else if (result.stoppedAtLine !== null) {
+    footer = grepStoppedFooter(result, continueCall);
   } else if (result.nextCursor !== null) {
     footer = `\n[more matching lines: ${continueCall(result.nextCursor)}]`;
   }

@@ -31,7 +31,7 @@ export async function grepMode(args: ReadArgs, context: SurfaceContext): Promise
     ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
   });
   const hint =
-    result.matches.length === 0 && args.cursor === undefined
+    result.matches.length === 0 && result.stoppedAtLine === null && args.cursor === undefined
       ? await nothingFoundHint(args.id, args.pattern, context)
       : "";
   const continueCall = (cursor: number) =>

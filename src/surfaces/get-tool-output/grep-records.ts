@@ -7,7 +7,13 @@
 import type { GrepMatch, GrepResult } from "../../retrieval/grep.js";
 import type { MatchRecord } from "../../retrieval/record-types.js";
 import type { OpenedOutput } from "../../store/output-store.js";
-import { grepHeader, grepLines, grepWindowedNote, renderGrep } from "../render.js";
+import {
+  grepHeader,
+  grepLines,
+  grepStoppedFooter,
+  grepWindowedNote,
+  renderGrep,
+} from "../render.js";
 import type { SurfaceContext } from "../surface.js";
 import { groupInRecords, type RecordGroup, recordBody, recordHeader } from "./match-records.js";
 import { withOpened } from "./read.js";
@@ -60,7 +66,13 @@ export async function renderGrepRecords(
   let footer = "";
   const last = groups.at(-1);
   const lastMatch = last?.matches.at(-1);
-  if (last && lastMatch && (shownMatches < result.matches.length || result.nextCursor !== null)) {
+  if (shownMatches === result.matches.length && result.stoppedAtLine !== null) {
+    footer = grepStoppedFooter(result, continueCall);
+  } else if (
+    last &&
+    lastMatch &&
+    (shownMatches < result.matches.length || result.nextCursor !== null)
+  ) {
     // Go on after what was shown: the last record's end, or the line of the last match.
     const shownEnd = Math.max(
       last.record ? last.record.provenance.charEnd : lastMatch.provenance.charEnd,
