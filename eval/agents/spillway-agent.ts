@@ -65,6 +65,12 @@ function grepHit(text: string): { line: number; long: boolean } | undefined {
   return { line: Number(m[1]), long: m[2]!.includes("[excerpt of a long line") };
 }
 
+/** The cursor a grep stopped by its deadline offers to go on from, if it was stopped. */
+function stoppedCursor(text: string): number | undefined {
+  const m = /^\[not searched yet: .*\bcursor=(\d+)\)\]$/m.exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
 const same = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>) =>
   JSON.stringify(a) === JSON.stringify(b);
 
@@ -93,7 +99,17 @@ function plannedReads(
       context: q.before ? 6 : 3,
     };
     plan.push(grep);
-    const done = reads.find((r) => same(r.args, grep));
+    let done = reads.find((r) => same(r.args, grep));
+    // A grep its deadline stopped before a match goes on from where it stopped, as it says.
+    for (
+      let cursor = done && !grepHit(done.result) ? stoppedCursor(done.result) : undefined;
+      cursor !== undefined;
+    ) {
+      const more = { ...grep, cursor };
+      plan.push(more);
+      done = reads.find((r) => same(r.args, more));
+      cursor = done && !grepHit(done.result) ? stoppedCursor(done.result) : undefined;
+    }
     const hit = done ? grepHit(done.result) : undefined;
     if (hit && has("slice") && !term.regex) {
       // Read around the hit: lines for ordinary text, characters around the cue for long lines.

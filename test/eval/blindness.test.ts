@@ -140,6 +140,50 @@ describe("blind agents", () => {
     });
   });
 
+  it("the spillway agent goes on from where a grep its deadline stopped", () => {
+    const handle = [
+      "[spillway] The output of data__fetch is stored whole as out_0123456789abcdefghjkmnpqrs (9 bytes, kind log).",
+      '  get_tool_output(id="out_0123456789abcdefghjkmnpqrs", mode="grep", pattern="ERROR", context=2)',
+    ].join("\n");
+    const agent = spillwayAgent({ extractFirst: false });
+    const grep = {
+      id: "out_0123456789abcdefghjkmnpqrs",
+      mode: "grep",
+      pattern: "evt_q7k2m9x4z",
+      context: 3,
+    };
+    const stopped = (cursor: number, line: number) =>
+      `[out_0123456789abcdefghjkmnpqrs grep "evt_q7k2m9x4z": no matching lines before line ${line}, where its deadline stopped the search]\n` +
+      `[not searched yet: line ${line} onward; go on: get_tool_output(id="out_0123456789abcdefghjkmnpqrs", mode="grep", pattern="evt_q7k2m9x4z", context=3, cursor=${cursor})]`;
+    const first = agent(
+      conversation([
+        { tool: "data__fetch", result: handle },
+        { tool: "get_tool_output", args: grep, result: stopped(4_000_000, 40_001) },
+      ]),
+    );
+    expect(first).toEqual({
+      type: "call",
+      tool: "get_tool_output",
+      args: { ...grep, cursor: 4_000_000 },
+    });
+    const second = agent(
+      conversation([
+        { tool: "data__fetch", result: handle },
+        { tool: "get_tool_output", args: grep, result: stopped(4_000_000, 40_001) },
+        {
+          tool: "get_tool_output",
+          args: { ...grep, cursor: 4_000_000 },
+          result: stopped(8_000_000, 80_001),
+        },
+      ]),
+    );
+    expect(second).toEqual({
+      type: "call",
+      tool: "get_tool_output",
+      args: { ...grep, cursor: 8_000_000 },
+    });
+  });
+
   it("reads a described form as a regular expression, from the words alone", () => {
     expect(patternOfForm("TXN-, four digits, a dash, four capital letters")).toBe(
       "\\bTXN-\\d{4}-[A-Z]{4}\\b",
