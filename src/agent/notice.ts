@@ -23,7 +23,7 @@ export interface TurnPlan {
   readonly offered?: readonly ToolDefinition[];
   /**
    * The one tool the reply must call: agent__final_report, in a final turn after a stop, with the
-   * context full, or in a session with the original designs' texts.
+   * context full, or in a session that keeps the compatibility texts.
    */
   readonly requiredTool?: string;
   /** Some output is shown by handle: the notice offers to read it. */

@@ -143,8 +143,8 @@ export async function grepOutput(
   let stoppedAt: TextPosition | null = null;
   for (;;) {
     const hit = await nextOrStop(matcher, from);
-    if (hit === "stopped") {
-      stoppedAt = (matcher as RegexMatcher).searchedTo;
+    if (hit !== null && "stoppedAt" in hit) {
+      stoppedAt = hit.stoppedAt;
       break;
     }
     if (hit === null) break;
@@ -192,20 +192,21 @@ export async function grepOutput(
 }
 
 /**
- * The next match, or "stopped" when a regular expression's deadline passed after some lines
- * were searched: the lines searched keep their matches and the caller goes on from them. A
+ * The next match, or where the searched lines end when a regular expression's deadline passed
+ * after some were searched: they keep their matches and the caller goes on from there. A
  * deadline with nothing searched stays PATTERN_TIMEOUT, so no search ever says "no match"
  * for lines it did not read.
  */
 async function nextOrStop(
   matcher: LineMatcher | RegexMatcher,
   from: TextPosition,
-): Promise<ByteMatch | null | "stopped"> {
+): Promise<ByteMatch | null | { stoppedAt: TextPosition }> {
   try {
     return await matcher.next();
   } catch (error) {
     const searched = matcher instanceof RegexMatcher && matcher.searchedTo.byte > from.byte;
-    if (searched && isSpillwayError(error, "PATTERN_TIMEOUT")) return "stopped";
+    if (searched && isSpillwayError(error, "PATTERN_TIMEOUT"))
+      return { stoppedAt: matcher.searchedTo };
     throw error;
   }
 }
