@@ -30,7 +30,10 @@ export function finalReportTool(context: () => SessionContext): ToolHandler {
       }
       const sentBack = await reportGuard(context(), report);
       // A note, not an error: a small model reports an error's code as its answer.
-      if (sentBack) return { type: "note", text: sentBack };
+      if (sentBack) {
+        context().state.sentBackCallId = call.toolCallId;
+        return { type: "note", text: sentBack };
+      }
       return { type: "final", report };
     },
   };

@@ -23,7 +23,8 @@ export interface TurnPlan {
   readonly offered?: readonly ToolDefinition[];
   /**
    * The one tool the reply must call: agent__final_report, in a final turn after a stop, with the
-   * context full, or in a session that keeps the compatibility texts.
+   * context full, or in a session that keeps the compatibility texts; a reading tool, in the
+   * turn after a report was sent back (turn-policy.ts).
    */
   readonly requiredTool?: string;
   /** Some output is shown by handle: the notice offers to read it. */
@@ -58,7 +59,7 @@ export function renderNotice(
     asyncOutputs,
     now: context.clock(),
     final: plan.final,
-    reportOnly: plan.requiredTool !== undefined,
+    reportOnly: plan.requiredTool === FINAL_REPORT,
     canRetrieve: plan.canRetrieve,
     retrieveTools: context.surface.tools().map((t) => t.name),
     finalTool: FINAL_REPORT,
