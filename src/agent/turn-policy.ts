@@ -61,7 +61,7 @@ function reportOnly(context: SessionContext): boolean {
  * The tools of the turn after a report was sent back, when that turn must read: every listed
  * tool but the report (and, with no output stored yet, none of the surface's, which read only
  * stored outputs). A note asking for a read is not enough: a small model offered the report tool
- * again mostly sends the same report (SW-25 in docs/architecture.md). Undefined when no read is
+ * again mostly sends the same report (SW-46 in docs/architecture.md). Undefined when no read is
  * due: the switch is off, no report was sent back in the turn before, the turn is final (the
  * report must stay possible), or no tool but the report is listed.
  */
