@@ -134,27 +134,20 @@ export function planTurn(context: SessionContext): TurnPlan {
   // asks for a tool call, so the call requires one: a model that answers the note with more
   // text would end the session with that text as its report (a last turn's text is its report
   // anyway, `decideReply`). textReplies: none requires a call in every turn, so no plan written
-  // as text (with an answer it has not read) can stand as the report.
+  // as text (with an answer it has not read) can stand as the report. The turn after a report
+  // was sent back requires a read (readingTools).
   const reads = readingTools(context, final);
-  if (reads) {
-    const required = soleReader(context, reads);
-    return {
-      turn,
-      maxTurns: settings.maxTurns,
-      final,
-      tools: reads,
-      ...(required ? { requiredTool: required } : {}),
-      canRetrieve: canRetrieveNow(context),
-      requireToolCall: true,
-    };
-  }
+  const reader = reads ? soleReader(context, reads) : undefined;
   const requireToolCall =
-    settings.textReplies === "none" || (!final && (state.lastReplyEmpty || state.lastReplyText));
+    reads !== undefined ||
+    settings.textReplies === "none" ||
+    (!final && (state.lastReplyEmpty || state.lastReplyText));
   return {
     turn,
     maxTurns: settings.maxTurns,
     final,
-    tools: listedTools(context),
+    tools: reads ?? listedTools(context),
+    ...(reader ? { requiredTool: reader } : {}),
     canRetrieve: canRetrieveNow(context),
     requireToolCall,
   };
