@@ -30,10 +30,7 @@ export function finalReportTool(context: () => SessionContext): ToolHandler {
       }
       const sentBack = await reportGuard(context(), report);
       // A note, not an error: a small model reports an error's code as its answer.
-      if (sentBack) {
-        context().state.sentBackCallId = call.toolCallId;
-        return { type: "note", text: sentBack };
-      }
+      if (sentBack) return { type: "note", text: sentBack };
       return { type: "final", report };
     },
   };

@@ -23,8 +23,7 @@ export interface TurnPlan {
   readonly offered?: readonly ToolDefinition[];
   /**
    * The one tool the reply must call: agent__final_report, in a final turn after a stop, with the
-   * context full, or in a session that keeps the compatibility texts; a reading tool, in the
-   * turn after a report was sent back (turn-policy.ts).
+   * context full, or in a session that keeps the compatibility texts.
    */
   readonly requiredTool?: string;
   /** Some output is shown by handle: the notice offers to read it. */
@@ -59,7 +58,7 @@ export function renderNotice(
     asyncOutputs,
     now: context.clock(),
     final: plan.final,
-    reportOnly: plan.requiredTool === FINAL_REPORT,
+    reportOnly: plan.requiredTool !== undefined,
     canRetrieve: plan.canRetrieve,
     retrieveTools: context.surface.tools().map((t) => t.name),
     finalTool: FINAL_REPORT,

@@ -329,48 +329,19 @@ export function answerOrphans(tail: ProjectionTail): string[] {
   return orphans;
 }
 
-/**
- * The history part of the model's input: pinned task, latest summary, recent messages, without
- * the calls in `hidden` and their results (the canonical history keeps them).
- */
-export function tailMessages(
-  tail: ProjectionTail,
-  hidden: ReadonlySet<string> = new Set(),
-): ModelMessage[] {
+/** The history part of the model's input: pinned task, latest summary, recent messages. */
+export function tailMessages(tail: ProjectionTail): ModelMessage[] {
   const summary = latestSummary(tail);
   return [
     ...(tail.pinned ? [tail.pinned.model] : []),
     ...(summary ? [{ role: "user" as const, content: summary.text }] : []),
     // A reply with neither text nor a call (canonical history keeps it) is not shown again.
     ...tail.entries
-      .map((entry) => withoutCalls(entry.model, hidden))
+      .map((entry) => entry.model)
       .filter(
-        (m): m is ModelMessage =>
-          m !== undefined &&
-          !(m.role === "assistant" && Array.isArray(m.content) && m.content.length === 0),
+        (m) => !(m.role === "assistant" && Array.isArray(m.content) && m.content.length === 0),
       ),
   ];
-}
-
-/** The message without the tool calls in `hidden`; undefined for the result of one. */
-function withoutCalls(
-  message: ModelMessage,
-  hidden: ReadonlySet<string>,
-): ModelMessage | undefined {
-  if (hidden.size === 0) return message;
-  if (message.role === "tool")
-    return message.content.some(
-      (part) => part.type === "tool-result" && hidden.has(part.toolCallId),
-    )
-      ? undefined
-      : message;
-  if (message.role !== "assistant" || !Array.isArray(message.content)) return message;
-  return {
-    ...message,
-    content: message.content.filter(
-      (part) => !(part.type === "tool-call" && hidden.has(part.toolCallId)),
-    ),
-  };
 }
 
 /** Tokens the tool definitions take in a request (names, descriptions, JSON schemas). */

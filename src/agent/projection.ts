@@ -18,7 +18,7 @@ import {
   toolTokens,
 } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
-import { planTurn, retiredReports } from "./turn-policy.js";
+import { planTurn } from "./turn-policy.js";
 
 /**
  * Said after a reply with neither text nor a tool call. Empty replies are also left out of the
@@ -146,7 +146,7 @@ async function project(
     });
   }
   const percent = Math.min(100, Math.round((total() / limits.inputWindow) * 100));
-  const messages = tailMessages(tail, retiredReports(context, turnPlan));
+  const messages = tailMessages(tail);
   const note = replyNote(context, turnPlan);
   if (
     noticeNeeded(

@@ -1,12 +1,54 @@
 import { describe, expect, it } from "vitest";
-import {
-  idOf,
-  notesSeen,
-  REPORT_READ_REPORT,
-  reportsFirst,
-  runGuarded as run,
-} from "../../test/helpers/guard-session.js";
-import { type Responder, toolCall, toolMessages } from "../testing/index.js";
+import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
+import { type Responder, toolCall, toolMessages, toolNames } from "../testing/index.js";
+import { runAgent } from "./run-agent.js";
+
+const idOf = (text: string) => /out_[0-9a-z]{26}/.exec(text)![0];
+
+/**
+ * Generates a large log (shown by handle), then reports at once, as the 1.5B model did;
+ * `afterNote` is what it does when its report is sent back.
+ */
+function reportsFirst(
+  afterNote: "report-again" | "read" | "none",
+  bytes = 40_000,
+  firstReport: (id: string) => string = () => "The service failed.",
+): Responder {
+  return (request, context) => {
+    if (context.callIndex === 0) return toolCall("test__generate_output", { bytes, kind: "log" });
+    const seen = toolMessages(request);
+    const last = seen[seen.length - 1]!;
+    if (context.callIndex === 1)
+      return toolCall("agent__final_report", { report: firstReport(idOf(seen[0]!.text)) });
+    if (
+      afterNote === "read" &&
+      last.toolName === "agent__final_report" &&
+      toolNames(request).includes("get_tool_output")
+    )
+      return toolCall("get_tool_output", {
+        id: idOf(seen[0]!.text),
+        mode: "grep",
+        pattern: "ERROR",
+      });
+    // Ids written as OUT: a report that names an unread output's id is another case (below).
+    return toolCall("agent__final_report", {
+      report: seen
+        .map((m) => `${m.toolName}: ${m.text.slice(0, 600)}`)
+        .join("\n---\n")
+        .replaceAll(/out_[0-9a-z]{26}/g, "OUT"),
+    });
+  };
+}
+
+async function run(policy: Responder, maxTurns = 8, prompt = "go") {
+  const fixture = await agentFixture(policy);
+  const agent = await fixture.agent("guard", {
+    mcpServers: { test: testServerSpec() },
+    maxTurns,
+  });
+  const result = await runAgent({ agent, prompt, stores: fixture.stores, cwd: fixture.dir });
+  return { fixture, result };
+}
 
 describe("a report before any read of an output shown by handle", () => {
   it("is taken at once when it passes the checks: reading first is the model's choice", async () => {
@@ -17,23 +59,15 @@ describe("a report before any read of an output shown by handle", () => {
   });
 
   it("stating a value nothing showed: sent back once, naming the value", async () => {
-    const { result, fixture } = await run(
+    const { result } = await run(
       reportsFirst("report-again", 40_000, () => "It failed at 08:02:77."),
     );
-    // The turn after the note reads (the report tool is not offered), then the report is taken.
-    expect(result.turns).toBe(4);
-    const notes = notesSeen(fixture.server.requests);
-    expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatch(
-      /^Not delivered: your report gives "08:02:77", which no tool result of this session showed\./,
-    );
-    expect(notes[0]).toContain(
-      "Read the output for the value your task asks for, then report it exactly as the result writes it.",
-    );
-    // What the last report saw: the output and the read (the report sent back and its note are
-    // no longer shown).
+    expect(result.turns).toBe(3);
     const seen = result.report!.split("\n---\n");
-    expect(seen[1]).toMatch(/^get_tool_output: \[OUT grep "ERROR"/);
+    expect(seen[1]).toMatch(
+      /^agent__final_report: Not delivered: your report gives "08:02:77", which no tool result of this session showed\./,
+    );
+    expect(seen[1]).toContain("Read the output for the value your task asks for");
   });
 
   it("after the note, a read then a report: the report is taken and holds what the read returned", async () => {
@@ -42,9 +76,14 @@ describe("a report before any read of an output shown by handle", () => {
     );
     expect(result.status).toBe("completed");
     const seen = result.report!.split("\n---\n");
-    expect(seen[1]).toMatch(/^get_tool_output: \[OUT grep "ERROR"/);
+    expect(seen[2]).toMatch(/^get_tool_output: \[OUT grep "ERROR"/);
     const calls = await fixture.stores.history.toolCalls(result.sessionId);
-    expect(calls.map((c) => c.toolName)).toEqual(REPORT_READ_REPORT);
+    expect(calls.map((c) => c.toolName)).toEqual([
+      "test__generate_output",
+      "agent__final_report",
+      "get_tool_output",
+      "agent__final_report",
+    ]);
   });
 
   it("giving the unread output's id as a value: sent back once, saying the id is a name; the second is taken", async () => {
@@ -56,15 +95,15 @@ describe("a report before any read of an output shown by handle", () => {
       });
     });
     expect(result.status).toBe("completed");
-    expect(result.turns).toBe(4);
+    expect(result.turns).toBe(3);
     expect(result.report).toMatch(/^The incident id is out_/);
-    const notes = notesSeen(fixture.server.requests);
+    const notes = toolMessages(fixture.server.requests.at(-1)!).slice(1);
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatch(
+    expect(notes[0]!.text).toMatch(
       /^Not delivered: your report gives (out_[0-9a-z]{26}) as a value, but \1 is only the name of the stored output of test__generate_output, not something it holds, and you have not read it\.\nRead it first with get_tool_output/,
     );
     // No way around it offered: the note does not invite the same report again.
-    expect(notes[0]).not.toContain("again with the same report");
+    expect(notes[0]!.text).not.toContain("again with the same report");
   });
 
   it("giving the id is taken when the output was shown whole, or in the final turn", async () => {
@@ -125,8 +164,6 @@ function readsThenReports(
   second: (seen: string[]) => string,
   pattern = "ERROR",
 ): Responder {
-  // Its own count: the report sent back is not shown again once a read followed it.
-  let reports = 0;
   return (request, context) => {
     if (context.callIndex === 0)
       return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
@@ -138,8 +175,8 @@ function readsThenReports(
         pattern,
         max_matches: 3,
       });
-    reports++;
-    return toolCall("agent__final_report", { report: reports > 1 ? second(seen) : first(seen) });
+    const sentBack = seen.some((t) => t.startsWith("Not delivered"));
+    return toolCall("agent__final_report", { report: sentBack ? second(seen) : first(seen) });
   };
 }
 
@@ -155,7 +192,7 @@ describe("a report that repeats runtime text or states an unseen value", () => {
       ),
     );
     expect(result.status).toBe("completed");
-    const [note] = notesSeen(fixture.server.requests);
+    const note = toolMessages(fixture.server.requests.at(-1)!).at(-1)!.text;
     expect(note).toMatch(
       /^Not delivered: your report repeats text that spillway wrote \("\[spillway\] the output of test__generate_output is stored whole/,
     );
@@ -170,10 +207,12 @@ describe("a report that repeats runtime text or states an unseen value", () => {
       ),
     );
     expect(result.status).toBe("completed");
-    expect(result.turns).toBe(5);
-    const notes = notesSeen(fixture.server.requests);
+    expect(result.turns).toBe(4);
+    const notes = toolMessages(fixture.server.requests.at(-1)!).filter((m) =>
+      m.text.startsWith("Not delivered"),
+    );
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toContain(
+    expect(notes[0]!.text).toContain(
       'your report gives "REQ-99999-ZZ", which no tool result of this session showed',
     );
   });
@@ -193,7 +232,11 @@ describe("a report that repeats runtime text or states an unseen value", () => {
       const { result, fixture } = await run(readsThenReports(first, () => "sent back"));
       expect(result.status).toBe("completed");
       expect(result.report).not.toBe("sent back");
-      expect(notesSeen(fixture.server.requests)).toEqual([]);
+      expect(
+        toolMessages(fixture.server.requests.at(-1)!).some((m) =>
+          m.text.startsWith("Not delivered"),
+        ),
+      ).toBe(false);
     }
   });
 
@@ -227,8 +270,8 @@ describe("a report that repeats runtime text or states an unseen value", () => {
       readsThenReports(nothingFound, nothingFound, "NO-SUCH-TEXT"),
     );
     expect(result.status).toBe("completed");
-    expect(result.turns).toBe(5);
-    const [note] = notesSeen(fixture.server.requests);
+    expect(result.turns).toBe(4);
+    const note = toolMessages(fixture.server.requests.at(-1)!).at(-1)!.text;
     expect(note).toMatch(
       /^Not delivered: your report repeats text that spillway wrote \("\[nothing found \(381 lines\)\./,
     );

@@ -6,8 +6,7 @@
  * - repeats runtime text: a sentence the model was shown that no output holds and the task did
  *   not say (a notice, a note, a handle message);
  * - states a code-like value that no tool result of the session showed, nor the task.
- * Sent back in the final turn, the report gets one more final turn; sent back before it, the next
- * turn offers the tools that read and not the report tool (turn-policy.ts). A report quoting what a read
+ * Sent back in the final turn, the report gets one more final turn. A report quoting what a read
  * returned is never sent back: the checks look for the report's values in those results, and a
  * read's result, its header included, is what the read returned, not runtime text. A report
  * before any read is taken when it passes these checks: sending such reports back gained no
@@ -69,13 +68,6 @@ interface UnreadOutput {
   readonly id: string;
   readonly toolName: string;
 }
-
-/**
- * The turn after a send-back offers only the tools that read (turn-policy.ts), so the note asks
- * for a read, not for another report. In the final turn nothing can be read.
- */
-const readsNext = (context: SessionContext) =>
-  guided(context.settings, "readAfterSendBack") && !context.state.finalTurn;
 
 /** The outputs shown by handle and never read. */
 async function unreadOutputs(context: SessionContext): Promise<UnreadOutput[]> {
@@ -197,9 +189,7 @@ async function runtimeEcho(
     if (await anOutputHolds(context, withoutLinePrefix(sentence))) continue;
     return [
       `Not delivered: your report repeats text that spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned.`,
-      readsNext(context)
-        ? "Read the output for the answer your task asks for, then report it as the tool results wrote it."
-        : "Report the answer your task asks for, as the tool results you read wrote it.",
+      "Report the answer your task asks for, as the tool results you read wrote it.",
     ].join("\n");
   }
   return undefined;
@@ -229,10 +219,6 @@ async function unseenValue(
     `Not delivered: your report gives ${named}, which no tool result of this session showed.`,
     context.state.finalTurn
       ? "Report only values the tool results you read showed, exactly as they wrote them."
-      : !readsNext(context)
-        ? "Read the output for the value your task asks for, or report only values the tool results showed, exactly as they wrote them."
-        : shown.returned.length === 0 && shown.runtime.length === 0
-          ? "Nothing has been read in this session yet: call a tool to read what your task names, then report the value as the result writes it."
-          : "Read the output for the value your task asks for, then report it exactly as the result writes it.",
+      : "Read the output for the value your task asks for, or report only values the tool results showed, exactly as they wrote them.",
   ].join("\n");
 }

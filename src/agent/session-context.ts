@@ -183,8 +183,6 @@ export interface SessionState {
   reportsSentBack: number;
   /** The turn whose report the guards sent back. */
   sentBackTurn?: number;
-  /** The call of the report the guards sent back (not shown again once a read followed it). */
-  sentBackCallId?: string;
   /** The final turn's report was sent back and one more final turn was given. */
   extraFinalTurn: boolean;
   /** The System Notices sent so far (runtime text a report may not repeat), the latest last. */

@@ -1,4 +1,3 @@
-import { guided } from "../config/guidance.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import type { ModelReply } from "../providers/model-caller.js";
 import { FINAL_REPORT } from "./internal-tools.js";
@@ -57,56 +56,6 @@ function reportOnly(context: SessionContext): boolean {
   return context.state.stopRequested || context.state.budgetExhausted || !ownTexts(context);
 }
 
-/**
- * The tools of the turn after a report was sent back, when that turn must read: every listed
- * tool but the report (and, with no output stored yet, none of the surface's, which read only
- * stored outputs). A note asking for a read is not enough: a small model offered the report tool
- * again mostly sends the same report (SW-46 in docs/architecture.md). Undefined when no read is
- * due: the switch is off, no report was sent back in the turn before, the turn is final (the
- * report must stay possible), or no tool but the report is listed.
- */
-function readingTools(context: SessionContext, final: boolean): ToolDefinition[] | undefined {
-  const { state } = context;
-  if (final || !guided(context.settings, "readAfterSendBack")) return undefined;
-  if (state.sentBackTurn === undefined || state.sentBackTurn !== state.turn) return undefined;
-  const tools = listedTools(context).filter(
-    (tool) =>
-      tool.name !== FINAL_REPORT &&
-      (canRetrieveNow(context) || context.tools.get(tool.name)?.kind !== "surface"),
-  );
-  return tools.length > 0 ? tools : undefined;
-}
-
-/**
- * The one tool a read after a send-back goes to, when there is one: the surface's, when it has
- * one tool and some output is stored (what the note asks to read); with none stored, the agent's
- * own tool when it has one. The call is then started for the model with that tool, so a model
- * that would name the report tool anyway (a local model's call is only prefilled, not
- * constrained) still reads.
- */
-function soleReader(context: SessionContext, reads: readonly ToolDefinition[]): string | undefined {
-  const kindOf = (tool: ToolDefinition) => context.tools.get(tool.name)?.kind;
-  const candidates = canRetrieveNow(context)
-    ? reads.filter((tool) => kindOf(tool) === "surface")
-    : reads.filter((tool) => kindOf(tool) !== "surface" && kindOf(tool) !== "internal");
-  return candidates.length === 1 ? candidates[0]!.name : undefined;
-}
-
-/**
- * The report the guards sent back, once the turn after it has read: not shown to the model any
- * more, so that its next report comes from what it read, not from a copy of the answer it gave
- * before (a small model repeats its own earlier reply). The canonical history keeps it.
- */
-export function retiredReports(context: SessionContext, plan: TurnPlan): ReadonlySet<string> {
-  const { state } = context;
-  const read =
-    guided(context.settings, "readAfterSendBack") &&
-    state.sentBackTurn !== undefined &&
-    state.sentBackCallId !== undefined &&
-    plan.turn >= state.sentBackTurn + 2;
-  return read ? new Set([state.sentBackCallId!]) : new Set();
-}
-
 /** Plans the next turn. */
 export function planTurn(context: SessionContext): TurnPlan {
   const { state, settings } = context;
@@ -134,20 +83,14 @@ export function planTurn(context: SessionContext): TurnPlan {
   // asks for a tool call, so the call requires one: a model that answers the note with more
   // text would end the session with that text as its report (a last turn's text is its report
   // anyway, `decideReply`). textReplies: none requires a call in every turn, so no plan written
-  // as text (with an answer it has not read) can stand as the report. The turn after a report
-  // was sent back requires a read (readingTools).
-  const reads = readingTools(context, final);
-  const reader = reads ? soleReader(context, reads) : undefined;
+  // as text (with an answer it has not read) can stand as the report.
   const requireToolCall =
-    reads !== undefined ||
-    settings.textReplies === "none" ||
-    (!final && (state.lastReplyEmpty || state.lastReplyText));
+    settings.textReplies === "none" || (!final && (state.lastReplyEmpty || state.lastReplyText));
   return {
     turn,
     maxTurns: settings.maxTurns,
     final,
-    tools: reads ?? listedTools(context),
-    ...(reader ? { requiredTool: reader } : {}),
+    tools: listedTools(context),
     canRetrieve: canRetrieveNow(context),
     requireToolCall,
   };

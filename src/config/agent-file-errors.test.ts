@@ -87,6 +87,12 @@ const INVALID: [string, string, string, string][] = [
     'unknown key "finalTurn"',
     "taskFocus, reportGuards",
   ],
+  [
+    "guidance: { readAfterSendBack: false }",
+    "guidance.readAfterSendBack",
+    'unknown key "readAfterSendBack"',
+    "taskFocus, reportGuards",
+  ],
   ["maxTurns: 0", "maxTurns", "got 0", "an integer from 1 to 1000"],
   ["maxTurns: 1001", "maxTurns", "got 1001", "an integer from 1 to 1000"],
   ["maxTurns: 2.5", "maxTurns", "got 2.5", "an integer from 1 to 1000"],

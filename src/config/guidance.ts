@@ -15,7 +15,6 @@ export const GUIDANCE_SWITCHES = [
   "taskFocus",
   "reportGuards",
   "wholeReads",
-  "readAfterSendBack",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -33,8 +32,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "reports sent back once: giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",
   wholeReads:
     "a read-only tool called with optional numeric arguments (a part of its result) is run whole when the whole holds that part",
-  readAfterSendBack:
-    "after a report is sent back, the next turn offers the tools that read and not the report tool, so the next report follows a read",
 };
 
 /** Every switch on or off. */
