@@ -83,6 +83,24 @@ describe("bad input from the model goes back to the model; the session goes on",
     expect(notes.get(taken!)).toBe("Final report received.");
   });
 
+  it("answers a call cut off at the reply's length limit as cut, not as a bad JSON object", async () => {
+    const fixture = await agentFixture(
+      steps(() => ({
+        toolCalls: [{ name: "test__echo", arguments: '{"text": "The trace id 0941 called /api' }],
+        finishReason: "length",
+      })),
+    );
+    const agent = await fixture.agent("cut", { mcpServers: { test: testServerSpec() } });
+    const result = await play(fixture, agent);
+    expect(result.status).toBe("completed");
+    // The report quotes every result it saw; the first is the cut call's.
+    expect(result.report!.split("\n---\n")[0]).toBe(
+      "test__echo: Error INVALID_TOOL_ARGUMENTS: Your call to test__echo was cut off at the reply's length limit before its arguments were complete, so it did not run. Make the call again with shorter arguments.",
+    );
+    const calls = await fixture.stores.history.toolCalls(result.sessionId);
+    expect(calls[0]).toMatchObject({ toolName: "test__echo", status: "error" });
+  });
+
   it("refuses another session's output as not found", async () => {
     let foreignId = "";
     const fixture = await agentFixture(

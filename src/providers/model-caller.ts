@@ -230,7 +230,10 @@ async function callOnce(
         args: undefined,
         invalid: {
           code: "INVALID_TOOL_ARGUMENTS",
-          message: `The arguments of ${call.toolName} are not valid JSON (${parsed.reason}). Send one JSON object matching the tool's schema.`,
+          message:
+            finishReason === "length"
+              ? cutCallMessage(call.toolName)
+              : `The arguments of ${call.toolName} are not valid JSON (${parsed.reason}). Send one JSON object matching the tool's schema.`,
         },
       };
     }
@@ -242,6 +245,15 @@ async function callOnce(
     usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
     finishReason,
   };
+}
+
+/**
+ * A call whose arguments the reply's length limit cut off (the local provider's limit can be the
+ * context's room, below `maxOutputTokens`): it did not run, and the same call again would be cut
+ * again, so the message asks for a shorter one.
+ */
+function cutCallMessage(toolName: string): string {
+  return `Your call to ${toolName} was cut off at the reply's length limit before its arguments were complete, so it did not run. Make the call again with shorter arguments.`;
 }
 
 function isRetryable(error: unknown): boolean {

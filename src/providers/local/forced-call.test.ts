@@ -80,6 +80,22 @@ describe("forced calls for local models", () => {
     expect(forced.readLeniently('nope", "arguments": {"report": "x"}')).toBeUndefined();
   });
 
+  it("reads a whole reply nothing else reads as the call it names, arguments as written", () => {
+    const forced = forcedCall(qwen, [report, grep]);
+    expect(forced.asWritten('test_01", "arguments": null}')).toEqual({
+      toolName: "test_01",
+      input: "null",
+    });
+    expect(forced.asWritten('nope"}\n</tool_call>')).toEqual({ toolName: "nope", input: "{}" });
+    expect(forced.asWritten('grep", "arguments": {"pattern": "E')).toEqual({
+      toolName: "grep",
+      input: '{"pattern": "E',
+    });
+    // A name the model did not finish, or none: nothing to answer as a call.
+    expect(forced.asWritten("agent__fin")).toBeUndefined();
+    expect(forced.asWritten("1}")).toBeUndefined();
+  });
+
   it("a tool with several arguments gets its name and the model writes the object", () => {
     const forced = forcedCall(qwen, [grep]);
     expect(forced.prefill).toBe('<tool_call>\n{"name": "grep", "arguments": ');

@@ -46,6 +46,13 @@ export interface ForcedCall {
    * `lenient` for the whole reply, once generation has ended.
    */
   settle(continuation: string, lenient?: boolean): RecoveredCall | undefined;
+  /**
+   * A whole reply nothing else reads, as the call it is: the provider started it in the call
+   * syntax, so it is a call, never prose. The tool as named (known or not) and the arguments as
+   * written (cut short, or not an object): the caller answers it with an error about that call.
+   * Undefined when no tool name can be read.
+   */
+  asWritten(continuation: string): RecoveredCall | undefined;
 }
 
 /** The text of a chat-wrapper setting: a string, or a LlamaText of strings and special tokens. */
@@ -119,7 +126,29 @@ export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): Fo
     settle: (continuation, lenient = false) =>
       (lenient ? readLeniently : read)(continuation) ??
       malformedToolCall(prefill + continuation, known),
+    asWritten: (continuation) => callAsWritten(prefill + continuation),
   };
+}
+
+/** `{"name": "<tool>"` and, when written, `, "arguments": <the rest>`: the call syntax's start. */
+const CALL_START =
+  /^\{\s*"name"\s*:\s*"([^"\\\n]{1,200})"\s*(?:,\s*"(?:arguments|parameters)"\s*:\s*([\s\S]*)|\}?)$/;
+
+/**
+ * The tool a reply in the call syntax names and its arguments as written: the call's own
+ * closing brace is not part of them when the reply closed it; `{}` when none were written.
+ */
+function callAsWritten(text: string): RecoveredCall | undefined {
+  const body = text
+    .trim()
+    .replace(/^<tool_call>\s*/, "")
+    .replace(/\s*<\/tool_call>$/, "");
+  const start = CALL_START.exec(body);
+  if (!start) return undefined;
+  const written = (start[2] ?? "").trim();
+  const closed = balancedEnd(body) === body.length && written.endsWith("}");
+  const input = closed ? written.slice(0, -1).trimEnd() : written;
+  return { toolName: start[1]!, input: input === "" ? "{}" : input };
 }
 
 /** What a whole reply may leave out after its last string: the call's closing braces. */

@@ -97,14 +97,20 @@ export function replyBudget(
   return Math.min(maxOutputTokens ?? room, room);
 }
 
-function finishOf(
+/**
+ * The AI SDK finish reason of a local reply.
+ *
+ * @example
+ * replyFinish("maxTokens", true).unified // "length": a call in a cut reply may be cut too
+ */
+export function replyFinish(
   stopReason: LlamaChatResponse["metadata"]["stopReason"],
   hasCalls: boolean,
 ): LanguageModelV3FinishReason {
+  // A reply cut at the token limit says so even when it holds a call: that call may be cut too.
+  if (stopReason === "maxTokens") return { unified: "length", raw: stopReason };
   if (hasCalls) return { unified: "tool-calls", raw: stopReason };
   switch (stopReason) {
-    case "maxTokens":
-      return { unified: "length", raw: stopReason };
     case "abort":
       return { unified: "other", raw: stopReason };
     default:
@@ -356,7 +362,7 @@ export class LocalLanguageModel implements LanguageModelV3 {
     const evaluated = Math.min(meter.usedInputTokens, inputTotal);
     return {
       content,
-      finishReason: finishOf(response.metadata.stopReason, source !== "none"),
+      finishReason: replyFinish(response.metadata.stopReason, source !== "none"),
       usage: {
         inputTokens: {
           total: inputTotal,

@@ -4,7 +4,7 @@
  * room, not the call.
  */
 import { describe, expect, it } from "vitest";
-import { MIN_REPLY_TOKENS, replyBudget } from "./local-language-model.js";
+import { MIN_REPLY_TOKENS, replyBudget, replyFinish } from "./local-language-model.js";
 
 describe("replyBudget", () => {
   it("keeps the limit asked for when prompt and reply fit", () => {
@@ -27,5 +27,15 @@ describe("replyBudget", () => {
   it("without a limit, the reply may take all the room left", () => {
     expect(replyBudget(1_000, undefined, 2_048)).toBe(1_048);
     expect(replyBudget(2_000, undefined, 2_048)).toBeNull();
+  });
+});
+
+describe("replyFinish", () => {
+  it("a reply cut at its token limit finishes with length, a call in it included", () => {
+    expect(replyFinish("maxTokens", true).unified).toBe("length");
+    expect(replyFinish("maxTokens", false).unified).toBe("length");
+    expect(replyFinish("eogToken", true).unified).toBe("tool-calls");
+    expect(replyFinish("eogToken", false).unified).toBe("stop");
+    expect(replyFinish("abort", false).unified).toBe("other");
   });
 });

@@ -36,6 +36,37 @@ describe("replyContent", () => {
     ]);
   });
 
+  it("a started call to an unknown tool or cut short stays a call, to be answered with an error", () => {
+    const forced = forcedCall(qwen, [
+      { name: "grep", params: { type: "object", properties: { pattern: { type: "string" } } } },
+      {
+        name: "agent__final_report",
+        params: { type: "object", properties: { report: { type: "string" } } },
+      },
+    ]);
+    const read = (text: string) =>
+      replyContent({ text, nativeCalls: [] }, { known, recover: true, forced });
+    // A tool the model was not given, with arguments that are not an object.
+    expect(read('test_01", "arguments": null}\n</tool_call>')).toEqual({
+      source: "forced",
+      content: [expect.objectContaining({ type: "tool-call", toolName: "test_01", input: "null" })],
+    });
+    // A report cut by the length limit inside its string: the arguments as written.
+    const cut =
+      'agent__final_report", "arguments": {"report": "The trace id 0941 called /api/v1/orders/00494. The trace id';
+    expect(read(cut)).toEqual({
+      source: "forced",
+      content: [
+        expect.objectContaining({
+          toolName: "agent__final_report",
+          input: '{"report": "The trace id 0941 called /api/v1/orders/00494. The trace id',
+        }),
+      ],
+    });
+    // No tool name to read: the reply stays text.
+    expect(read("1}")).toEqual({ source: "none", content: [{ type: "text", text: "1}" }] });
+  });
+
   it("a JSON call written as text is recovered, broken arguments included; prose stays text", () => {
     expect(
       replyContent(

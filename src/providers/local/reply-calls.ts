@@ -57,7 +57,8 @@ function withoutArguments(call: RecoveredCall, takeNoArguments: ReadonlySet<stri
 
 /**
  * The reply's content and where its calls came from. A call with broken arguments stays that
- * call (the caller's JSON check answers it with an error naming the tool), not prose.
+ * call (the caller's JSON check answers it with an error naming the tool), not prose; so does a
+ * required call the provider started, to an unknown tool or cut short.
  *
  * @example
  * replyContent({ text: '{"name": "grep", "arguments": {"pattern": "E"}}', nativeCalls: [] },
@@ -74,7 +75,9 @@ export function replyContent(
     toolCall(withoutArguments(call, reading.takeNoArguments ?? new Set()));
   if (nativeCalls.length === 0) {
     if (forced) {
-      const started = forced.settle(text, true);
+      // The provider started this reply as a call: whatever the model wrote after that is the
+      // call, answered with an error when it is broken, never shown back as the model's prose.
+      const started = forced.settle(text, true) ?? forced.asWritten(text);
       if (started) return { content: [asMade(started)], source: "forced" };
     }
     if (recover) {
