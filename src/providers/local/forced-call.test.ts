@@ -72,12 +72,15 @@ describe("forced calls for local models", () => {
     expect(JSON.parse(forced.readLeniently(raw)!.input)).toEqual({
       report: 'Workstation Name:\tWS-DEV-2102 "ok" here',
     });
-    // Not for a reply still being written, nor for a string left unclosed.
+    // Not for a reply still being written, nor for a tool the model was not given.
     expect(forced.settle(unclosed)).toBeUndefined();
-    expect(
-      forced.readLeniently('agent__final_report", "arguments": {"report": "cut'),
-    ).toBeUndefined();
     expect(forced.readLeniently('nope", "arguments": {"report": "x"}')).toBeUndefined();
+    // A sole string argument left unclosed (the reply's length limit ended it) is read as
+    // written, as when the provider opened it; another tool's cut arguments are not read.
+    expect(
+      forced.readLeniently('agent__final_report", "arguments": {"report": "cut at the li'),
+    ).toEqual({ toolName: "agent__final_report", input: '{"report":"cut at the li"}' });
+    expect(forced.readLeniently('grep", "arguments": {"pattern": "E')).toBeUndefined();
   });
 
   it("reads a whole reply nothing else reads as the call it names, arguments as written", () => {

@@ -115,9 +115,12 @@ export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): Fo
   };
   const readLeniently = (continuation: string) => {
     const strict = read(continuation) ?? readRepaired(prefill + continuation, known);
-    if (strict || !only || !stringArgument) return strict;
-    const value = looseString(continuation);
-    return { toolName: only.name, input: JSON.stringify({ [stringArgument]: value }) };
+    if (strict) return strict;
+    if (only && stringArgument) {
+      const value = looseString(continuation);
+      return { toolName: only.name, input: JSON.stringify({ [stringArgument]: value }) };
+    }
+    return only ? undefined : soleStringAsWritten(prefill + continuation, tools);
   };
   return {
     prefill,
@@ -128,6 +131,27 @@ export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): Fo
       malformedToolCall(prefill + continuation, known),
     asWritten: (continuation) => callAsWritten(prefill + continuation),
   };
+}
+
+/**
+ * A call the model named, to a tool whose only argument is a string, with that string left
+ * unclosed (its generation ended inside it): the string as written, as when the provider opened
+ * it (the single-tool prefill above). A report cut at the reply's length limit is the report the
+ * model wrote up to there; shown back as text, it stood as the answer a turn later anyway.
+ */
+function soleStringAsWritten(
+  text: string,
+  tools: readonly ForcedTool[],
+): RecoveredCall | undefined {
+  const call = callAsWritten(text);
+  const tool = call && tools.find((candidate) => candidate.name === call.toolName);
+  const argument = tool && soleStringProperty(tool.params);
+  if (!call || !argument) return undefined;
+  const key = JSON.stringify(argument).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const opened = new RegExp(`^\\{\\s*${key}\\s*:\\s*"`).exec(call.input);
+  if (!opened) return undefined;
+  const value = looseString(call.input.slice(opened[0].length));
+  return { toolName: call.toolName, input: JSON.stringify({ [argument]: value }) };
 }
 
 /** `{"name": "<tool>"` and, when written, `, "arguments": <the rest>`: the call syntax's start. */

@@ -36,9 +36,15 @@ describe("replyContent", () => {
     ]);
   });
 
-  it("a started call to an unknown tool or cut short stays a call, to be answered with an error", () => {
+  it("a started call stays a call: an unknown tool's, a cut report's, other cut arguments", () => {
     const forced = forcedCall(qwen, [
-      { name: "grep", params: { type: "object", properties: { pattern: { type: "string" } } } },
+      {
+        name: "grep",
+        params: {
+          type: "object",
+          properties: { pattern: { type: "string" }, context: { type: "integer" } },
+        },
+      },
       {
         name: "agent__final_report",
         params: { type: "object", properties: { report: { type: "string" } } },
@@ -51,18 +57,21 @@ describe("replyContent", () => {
       source: "forced",
       content: [expect.objectContaining({ type: "tool-call", toolName: "test_01", input: "null" })],
     });
-    // A report cut by the length limit inside its string: the arguments as written.
+    // A report cut by the length limit inside its string: the report as written up to there.
     const cut =
       'agent__final_report", "arguments": {"report": "The trace id 0941 called /api/v1/orders/00494. The trace id';
-    expect(read(cut)).toEqual({
-      source: "forced",
-      content: [
-        expect.objectContaining({
-          toolName: "agent__final_report",
-          input: '{"report": "The trace id 0941 called /api/v1/orders/00494. The trace id',
+    expect(read(cut).content).toMatchObject([
+      {
+        toolName: "agent__final_report",
+        input: JSON.stringify({
+          report: "The trace id 0941 called /api/v1/orders/00494. The trace id",
         }),
-      ],
-    });
+      },
+    ]);
+    // Another tool's arguments cut short: the call as written, for an error naming it.
+    expect(read('grep", "arguments": {"pattern": "ERR').content).toMatchObject([
+      { toolName: "grep", input: '{"pattern": "ERR' },
+    ]);
     // No tool name to read: the reply stays text.
     expect(read("1}")).toEqual({ source: "none", content: [{ type: "text", text: "1}" }] });
   });
