@@ -86,19 +86,34 @@ describe("bad input from the model goes back to the model; the session goes on",
   it("answers a call cut off at the reply's length limit as cut, not as a bad JSON object", async () => {
     const fixture = await agentFixture(
       steps(() => ({
-        toolCalls: [{ name: "test__echo", arguments: '{"text": "The trace id 0941 called /api' }],
+        toolCalls: [
+          { name: "test__echo", arguments: '"just a string"' },
+          { name: "test__echo", arguments: '{"text": }' },
+          { name: "test__echo", arguments: '{"text": "The trace id 0941 called /api' },
+        ],
         finishReason: "length",
       })),
     );
     const agent = await fixture.agent("cut", { mcpServers: { test: testServerSpec() } });
     const result = await play(fixture, agent);
     expect(result.status).toBe("completed");
-    // The report quotes every result it saw; the first is the cut call's.
-    expect(result.report!.split("\n---\n")[0]).toBe(
+    // The report quotes every result it saw. Arguments that are not an object are refused as
+    // such; only the reply's last call can be the one the limit cut.
+    const [broken, notObject, cut] = result
+      .report!.split("\n---\n")
+      .filter((seen) => seen.startsWith("test__echo"))
+      .sort();
+    expect(notObject).toBe(
+      "test__echo: Error INVALID_TOOL_ARGUMENTS: The arguments of test__echo must be one JSON object matching the tool's schema, not a string.",
+    );
+    expect(broken).toMatch(
+      /^test__echo: Error INVALID_TOOL_ARGUMENTS: The arguments of test__echo are not valid JSON/,
+    );
+    expect(cut).toBe(
       "test__echo: Error INVALID_TOOL_ARGUMENTS: Your call to test__echo was cut off at the reply's length limit before its arguments were complete, so it did not run. Make the call again with shorter arguments.",
     );
     const calls = await fixture.stores.history.toolCalls(result.sessionId);
-    expect(calls[0]).toMatchObject({ toolName: "test__echo", status: "error" });
+    expect(calls.slice(0, 3).map((c) => c.status)).toEqual(["error", "error", "error"]);
   });
 
   it("refuses another session's output as not found", async () => {

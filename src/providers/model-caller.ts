@@ -204,7 +204,7 @@ async function callOnce(
     usage = result.usage;
     finishReason = result.finishReason;
   }
-  const toolCalls = calls.map((call): ModelToolCall => {
+  const toolCalls = calls.map((call, index): ModelToolCall => {
     const written = raw.get(call.toolCallId) ?? JSON.stringify(call.input ?? {});
     const parsed = parseToolArguments(written);
     // Keyword arguments read as keys are kept as the JSON that was read: the history then shows
@@ -231,9 +231,22 @@ async function callOnce(
         invalid: {
           code: "INVALID_TOOL_ARGUMENTS",
           message:
-            finishReason === "length"
+            // Only a reply's last call can be the one its length limit cut.
+            finishReason === "length" && index === calls.length - 1
               ? cutCallMessage(call.toolName)
               : `The arguments of ${call.toolName} are not valid JSON (${parsed.reason}). Send one JSON object matching the tool's schema.`,
+        },
+      };
+    }
+    if (!isPlainObject(parsed.value)) {
+      return {
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        argsText,
+        args: undefined,
+        invalid: {
+          code: "INVALID_TOOL_ARGUMENTS",
+          message: `The arguments of ${call.toolName} must be one JSON object matching the tool's schema, not ${describeValue(parsed.value)}.`,
         },
       };
     }
@@ -245,6 +258,17 @@ async function callOnce(
     usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
     finishReason,
   };
+}
+
+/** Arguments are one JSON object: a string, an array or null are no tool's arguments. */
+const isPlainObject = (value: unknown) =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** What a JSON value is, for an error: "a string", "an array", "null". */
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /**

@@ -94,6 +94,12 @@ describe("forced calls for local models", () => {
       toolName: "grep",
       input: '{"pattern": "E',
     });
+    // A closed call ends where its object closes, whatever follows it.
+    expect(
+      forced.asWritten(
+        'nope", "arguments": {"a": 1}}\n</tool_call>\n<tool_call>\n{"name": "grep"}',
+      ),
+    ).toEqual({ toolName: "nope", input: '{"a": 1}' });
     // A name the model did not finish, or none: nothing to answer as a call.
     expect(forced.asWritten("agent__fin")).toBeUndefined();
     expect(forced.asWritten("1}")).toBeUndefined();

@@ -136,8 +136,8 @@ export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): Fo
 /**
  * A call the model named, to a tool whose only argument is a string, with that string left
  * unclosed (its generation ended inside it): the string as written, as when the provider opened
- * it (the single-tool prefill above). A report cut at the reply's length limit is the report the
- * model wrote up to there; shown back as text, it stood as the answer a turn later anyway.
+ * it (the single-tool prefill above). A report cut by the reply's length limit is the report
+ * written up to there.
  */
 function soleStringAsWritten(
   text: string,
@@ -163,15 +163,14 @@ const CALL_START =
  * closing brace is not part of them when the reply closed it; `{}` when none were written.
  */
 function callAsWritten(text: string): RecoveredCall | undefined {
-  const body = text
-    .trim()
-    .replace(/^<tool_call>\s*/, "")
-    .replace(/\s*<\/tool_call>$/, "");
+  const whole = text.trim().replace(/^<tool_call>\s*/, "");
+  // A closed call ends where its object closes: what follows (a tag, another call) is not in it.
+  const end = balancedEnd(whole);
+  const body = end > 0 ? whole.slice(0, end) : whole.replace(/\s*<\/tool_call>$/, "");
   const start = CALL_START.exec(body);
   if (!start) return undefined;
   const written = (start[2] ?? "").trim();
-  const closed = balancedEnd(body) === body.length && written.endsWith("}");
-  const input = closed ? written.slice(0, -1).trimEnd() : written;
+  const input = end > 0 && written.endsWith("}") ? written.slice(0, -1).trimEnd() : written;
   return { toolName: start[1]!, input: input === "" ? "{}" : input };
 }
 

@@ -173,7 +173,8 @@ describe.skipIf(!present)(`local model provider with ${DEFAULT_LOCAL_MODEL}`, ()
       expect(reply.toolCalls[0]!.toolName).toBe("agent__final_report");
       expect(reply.toolCalls[0]!.invalid).toBeUndefined();
       expect(String((reply.toolCalls[0]!.args as { report: unknown }).report)).toContain("PG-7731");
-      expect(reply.finishReason).toBe("tool-calls");
+      // A report that runs on to the reply's limit is still read; the reply then says `length`.
+      expect(reply.finishReason).toMatch(/^(tool-calls|length)$/);
     },
     REAL_MODEL_TIMEOUT,
   );
