@@ -210,47 +210,30 @@ async function callOnce(
     // Keyword arguments read as keys are kept as the JSON that was read: the history then shows
     // the model its call as a call is written.
     const argsText = parsed.ok && parsed.repaired !== undefined ? parsed.repaired : written;
-    if (!known.has(call.toolName)) {
+    const made = { toolCallId: call.toolCallId, toolName: call.toolName, argsText };
+    if (!known.has(call.toolName))
       return {
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        argsText,
+        ...made,
         args: parsed.ok ? parsed.value : undefined,
         invalid: {
           code: "UNKNOWN_TOOL",
           message: `There is no tool named "${call.toolName}". Available tools: ${[...known].join(", ") || "none"}.`,
         },
       };
-    }
-    if (!parsed.ok) {
-      return {
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        argsText,
-        args: undefined,
-        invalid: {
-          code: "INVALID_TOOL_ARGUMENTS",
-          message:
-            // Only a reply's last call can be the one its length limit cut.
-            finishReason === "length" && index === calls.length - 1
-              ? cutCallMessage(call.toolName)
-              : `The arguments of ${call.toolName} are not valid JSON (${parsed.reason}). Send one JSON object matching the tool's schema.`,
-        },
-      };
-    }
-    if (!isPlainObject(parsed.value)) {
-      return {
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        argsText,
-        args: undefined,
-        invalid: {
-          code: "INVALID_TOOL_ARGUMENTS",
-          message: `The arguments of ${call.toolName} must be one JSON object matching the tool's schema, not ${describeValue(parsed.value)}.`,
-        },
-      };
-    }
-    return { toolCallId: call.toolCallId, toolName: call.toolName, argsText, args: parsed.value };
+    if (!parsed.ok)
+      return refused(
+        made,
+        // Only a reply's last call can be the one its length limit cut.
+        finishReason === "length" && index === calls.length - 1
+          ? cutCallMessage(call.toolName)
+          : `The arguments of ${call.toolName} are not valid JSON (${parsed.reason}). Send one JSON object matching the tool's schema.`,
+      );
+    if (!isPlainObject(parsed.value))
+      return refused(
+        made,
+        `The arguments of ${call.toolName} must be one JSON object matching the tool's schema, not ${describeValue(parsed.value)}.`,
+      );
+    return { ...made, args: parsed.value };
   });
   return {
     text,
@@ -258,6 +241,14 @@ async function callOnce(
     usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
     finishReason,
   };
+}
+
+/** A call that cannot run for its arguments, answered with `message`. */
+function refused(
+  made: Pick<ModelToolCall, "toolCallId" | "toolName" | "argsText">,
+  message: string,
+): ModelToolCall {
+  return { ...made, args: undefined, invalid: { code: "INVALID_TOOL_ARGUMENTS", message } };
 }
 
 /** Arguments are one JSON object: a string, an array or null are no tool's arguments. */
