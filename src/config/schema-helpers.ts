@@ -122,10 +122,7 @@ export function either<A extends z.ZodType, B extends z.ZodType>(
   });
 }
 
-/** True for a plain mapping (not null, not a list). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isPlainObject } from "../core/check-arguments.js";
 
 /** `"a", "b" or "c"`. */
 export function quotedList(values: readonly string[]): string {

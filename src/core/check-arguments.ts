@@ -1,6 +1,17 @@
 import type { z } from "zod";
 import { InvalidArgumentError } from "./errors.js";
 
+/**
+ * True for a plain mapping (not null, not a list): what a JSON object parses to.
+ *
+ * @example
+ * isPlainObject({ a: 1 }); // true
+ * isPlainObject(["a"]); // false
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** A short, safe description of any value (BigInts, symbols, functions, cycles included). */
 export function describeValue(value: unknown): string {
   switch (typeof value) {

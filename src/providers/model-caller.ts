@@ -10,6 +10,7 @@ import {
   tool,
   wrapLanguageModel,
 } from "ai";
+import { isPlainObject } from "../core/check-arguments.js";
 import { isSpillwayError, SpillwayError } from "../core/errors.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import { languageModelFor, type ModelTarget } from "./models.js";
@@ -250,10 +251,6 @@ function refused(
 ): ModelToolCall {
   return { ...made, args: undefined, invalid: { code: "INVALID_TOOL_ARGUMENTS", message } };
 }
-
-/** Arguments are one JSON object: a string, an array or null are no tool's arguments. */
-const isPlainObject = (value: unknown) =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What a JSON value is, for an error: "a string", "an array", "null". */
 function describeValue(value: unknown): string {

@@ -133,6 +133,9 @@ export function forcedCall(syntax: CallSyntax, tools: readonly ForcedTool[]): Fo
   };
 }
 
+/** `{"<key>": "` opening arguments: the key as written, and where its string value starts. */
+const OPENED_STRING = /^\{\s*("(?:[^"\\]|\\.)*")\s*:\s*"/;
+
 /**
  * A call the model named, to a tool whose only argument is a string, with that string left
  * unclosed (its generation ended inside it): the string as written, as when the provider opened
@@ -147,9 +150,8 @@ function soleStringAsWritten(
   const tool = call && tools.find((candidate) => candidate.name === call.toolName);
   const argument = tool && soleStringProperty(tool.params);
   if (!call || !argument) return undefined;
-  const key = JSON.stringify(argument).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const opened = new RegExp(`^\\{\\s*${key}\\s*:\\s*"`).exec(call.input);
-  if (!opened) return undefined;
+  const opened = OPENED_STRING.exec(call.input);
+  if (opened?.[1] !== JSON.stringify(argument)) return undefined;
   const value = looseString(call.input.slice(opened[0].length));
   return { toolName: call.toolName, input: JSON.stringify({ [argument]: value }) };
 }

@@ -10,6 +10,8 @@
  * shown back to it as its own prose.
  */
 
+import { isPlainObject } from "../../core/check-arguments.js";
+
 /** A call read back from a reply's text. */
 export interface RecoveredCall {
   readonly toolName: string;
@@ -19,10 +21,6 @@ export interface RecoveredCall {
 
 const FENCE = /^```[a-zA-Z]*\s*\n?([\s\S]*?)\n?```$/;
 const TAGGED = /^<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>)?$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Where the first balanced `{…}` or `[…]` of `text` ends (strings respected); -1 if it does not. */
 export function balancedEnd(text: string): number {
@@ -94,11 +92,11 @@ export function recoverToolCalls(
   const flat = values.flatMap((value) => (Array.isArray(value) ? value : [value]));
   const calls: RecoveredCall[] = [];
   for (const value of flat) {
-    if (!isRecord(value) || typeof value.name !== "string" || !tools.has(value.name))
+    if (!isPlainObject(value) || typeof value.name !== "string" || !tools.has(value.name))
       return undefined;
     const args = value.arguments ?? value.parameters ?? {};
     const parsed = typeof args === "string" ? safeParse(args) : args;
-    if (!isRecord(parsed)) return undefined;
+    if (!isPlainObject(parsed)) return undefined;
     calls.push({ toolName: value.name, input: JSON.stringify(parsed) });
   }
   return calls;
@@ -177,5 +175,5 @@ export function repairedArguments(input: string): string | undefined {
     return `${JSON.stringify(key)}: ${literal}`;
   });
   const parsed = safeParse(rewritten);
-  return isRecord(parsed) ? JSON.stringify(parsed) : undefined;
+  return isPlainObject(parsed) ? JSON.stringify(parsed) : undefined;
 }
