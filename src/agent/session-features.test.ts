@@ -35,7 +35,13 @@ describe("sub-agents", () => {
       { description: "A helper", mcpServers: { test: testServerSpec() } },
       "You are the child.",
     );
-    const parent = await fixture.agent("parent", { agents: ["./child.md"] }, "You are the parent.");
+    // The child starts an MCP server of its own, which on a loaded machine can outlast the
+    // default wait before a call goes to the background; this test is about the linked session.
+    const parent = await fixture.agent(
+      "parent",
+      { agents: ["./child.md"], asyncTimeoutSecs: 120 },
+      "You are the parent.",
+    );
     const result = await runAgent({
       agent: parent,
       prompt: "delegate",
