@@ -232,7 +232,7 @@ async function callOnce(
     if (!isPlainObject(parsed.value))
       return refused(
         made,
-        `The arguments of ${call.toolName} must be one JSON object matching the tool's schema, not ${describeValue(parsed.value)}.`,
+        `The arguments of ${call.toolName} must be one JSON object matching the tool's schema, not ${jsonKindOf(parsed.value)}.`,
       );
     return { ...made, args: parsed.value };
   });
@@ -252,8 +252,8 @@ function refused(
   return { ...made, args: undefined, invalid: { code: "INVALID_TOOL_ARGUMENTS", message } };
 }
 
-/** What a JSON value is, for an error: "a string", "an array", "null". */
-function describeValue(value: unknown): string {
+/** The kind of a JSON value, for an error ("a string", "an array", "null"); core's describeValue quotes the value itself instead. */
+function jsonKindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
