@@ -11,6 +11,8 @@ export interface CallResult {
   readonly outputId?: string;
   readonly error?: string;
   readonly finalReport?: string;
+  /** Why a final report was not delivered (the session ends without an answer). */
+  readonly reportRefused?: string;
   readonly storedBytes: number;
   readonly shown?: ShownAs;
   /** For surface reads: the output read. */
@@ -73,6 +75,14 @@ export async function settleOutcome(
         ref: { kind: "note", text: "Final report received." },
         status: "ok",
         finalReport: outcome.report,
+        storedBytes: 0,
+      };
+    case "report-refused":
+      return {
+        ref: { kind: "note", text: `Final report not delivered: ${outcome.reason}` },
+        status: "error",
+        error: outcome.reason,
+        reportRefused: outcome.reason,
         storedBytes: 0,
       };
     case "batch":

@@ -40,11 +40,17 @@ function reportsFirst(
   };
 }
 
-async function run(policy: Responder, maxTurns = 8, prompt = "go") {
+async function run(
+  policy: Responder,
+  maxTurns = 8,
+  prompt = "go",
+  settings: Record<string, unknown> = {},
+) {
   const fixture = await agentFixture(policy);
   const agent = await fixture.agent("guard", {
     mcpServers: { test: testServerSpec() },
     maxTurns,
+    ...settings,
   });
   const result = await runAgent({ agent, prompt, stores: fixture.stores, cwd: fixture.dir });
   return { fixture, result };
@@ -291,5 +297,51 @@ describe("a report that repeats runtime text or states an unseen value", () => {
     expect(toolMessages(last).at(-1)!.text).toMatch(
       /^Not delivered: your report gives "QQ-12345-XY"/,
     );
+  });
+});
+
+describe("a report after the send-back", () => {
+  /** Reports the unread output's id, then, sent back, `second(note)` as its report. */
+  const idThen =
+    (second: (note: string) => string): Responder =>
+    (request, context) => {
+      if (context.callIndex === 0)
+        return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
+      const seen = toolMessages(request);
+      if (context.callIndex === 1)
+        return toolCall("agent__final_report", { report: `The id is ${idOf(seen[0]!.text)}.` });
+      return toolCall("agent__final_report", { report: second(seen.at(-1)!.text) });
+    };
+
+  it("that is only the send-back note is not delivered: the run fails, naming the copied text", async () => {
+    const { result, fixture } = await run(idThen((note) => note));
+    expect(result.status).toBe("failed");
+    expect(result.report).toBeNull();
+    expect(result.turns).toBe(3);
+    expect(result.error).toMatch(
+      /^The final report was only text spillway wrote \("not delivered: your report gives out_[0-9a-z]{26} as a value/,
+    );
+    expect(result.error).toContain("no answer was delivered");
+    const session = await fixture.stores.history.getSession(result.sessionId);
+    expect(session).toMatchObject({ status: "failed", finalReport: null });
+  });
+
+  it("that also says something else is delivered as written: it may hold the answer", async () => {
+    const { result } = await run(idThen((note) => `${note}\nThe service failed at 08:02.`));
+    expect(result.status).toBe("completed");
+    expect(result.report).toMatch(/^Not delivered: .*\nThe service failed at 08:02\.$/s);
+  });
+
+  it("is delivered when the guards are off, whatever it repeats", async () => {
+    const { result } = await run(
+      idThen((note) => note),
+      8,
+      "go",
+      {
+        guidance: { reportGuards: false },
+      },
+    );
+    expect(result.status).toBe("completed");
+    expect(result.report).toMatch(/^The id is out_/);
   });
 });

@@ -6,11 +6,12 @@
  * - repeats runtime text: a sentence the model was shown that no output holds and the task did
  *   not say (a notice, a note, a handle message);
  * - states a code-like value that no tool result of the session showed, nor the task.
- * Sent back in the final turn, the report gets one more final turn. A report quoting what a read
- * returned is never sent back: the checks look for the report's values in those results, and a
- * read's result, its header included, is what the read returned, not runtime text. A report
- * before any read is taken when it passes these checks: sending such reports back gained no
- * right answers on fresh live tasks (SW-25 says how it was measured).
+ * Sent back in the final turn, the report gets one more final turn. A report after that send-back
+ * that is nothing but runtime text ends the session without an answer (`runtimeTextAgain`). A
+ * report quoting what a read returned is never sent back: the checks look for the report's
+ * values in those results, and a read's result, its header included, is what the read returned,
+ * not runtime text. A report before any read is taken when it passes these checks: sending such
+ * reports back gained no right answers on fresh live tasks (SW-25 says how it was measured).
  */
 import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
@@ -168,31 +169,90 @@ const QUOTED_ROW = /^ *[\d,]+\| .*$/gm;
 const withoutQuotedRows = (text: string) => text.replace(QUOTED_ROW, "");
 
 /**
- * A sentence of the report that the runtime wrote, that no read returned, no output holds and no
- * one authored.
+ * A test for a report sentence the runtime wrote, that no read returned and no one authored
+ * (whether an output holds it is `anOutputHolds`'s question, asked of a few).
  */
-async function runtimeEcho(
-  context: SessionContext,
-  report: string,
-  shownOnce: () => Promise<ShownResults>,
-): Promise<string | undefined> {
-  const shown = await shownOnce();
+function runtimeWrote(context: SessionContext, shown: ShownResults): (sentence: string) => boolean {
   const runtime = normalizedText(
     [...context.state.noticesShown, ...shown.runtime.map(withoutQuotedRows)].join("\n"),
   );
   const returned = normalizedText(shown.returned.join("\n"));
   const own = authored(context);
-  const candidates = reportSentences(report)
-    .filter((s) => runtime.includes(s) && !returned.includes(s) && !own.includes(s))
-    .slice(0, SENTENCES_CHECKED);
+  return (s) => runtime.includes(s) && !returned.includes(s) && !own.includes(s);
+}
+
+/**
+ * A sentence of the report that the runtime wrote, that no read returned, no output holds and no
+ * one authored.
+ */
+async function echoedSentence(
+  context: SessionContext,
+  report: string,
+  shownOnce: () => Promise<ShownResults>,
+): Promise<string | undefined> {
+  const wrote = runtimeWrote(context, await shownOnce());
+  const candidates = reportSentences(report).filter(wrote).slice(0, SENTENCES_CHECKED);
   for (const sentence of candidates) {
-    if (await anOutputHolds(context, withoutLinePrefix(sentence))) continue;
-    return [
-      `Not delivered: your report repeats text that spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned.`,
-      "Report the answer your task asks for, as the tool results you read wrote it.",
-    ].join("\n");
+    if (!(await anOutputHolds(context, withoutLinePrefix(sentence)))) return sentence;
   }
   return undefined;
+}
+
+/**
+ * The report's first sentence when every sentence of it is runtime text (as `echoedSentence`
+ * finds it), else undefined: a report that says anything else may hold an answer.
+ */
+async function onlyRuntimeText(
+  context: SessionContext,
+  report: string,
+  shownOnce: () => Promise<ShownResults>,
+): Promise<string | undefined> {
+  const whole = normalizedText(report);
+  const found = reportSentences(report);
+  // reportSentences adds the whole report as one more sentence; here each part must match.
+  const sentences = found.length > 1 ? found.filter((s) => s !== whole) : found;
+  if (sentences.length === 0 || !sentences.every(runtimeWrote(context, await shownOnce())))
+    return undefined;
+  for (const sentence of sentences.slice(0, SENTENCES_CHECKED)) {
+    if (await anOutputHolds(context, withoutLinePrefix(sentence))) return undefined;
+  }
+  return sentences[0];
+}
+
+/** The note for a report that repeats runtime text. */
+async function runtimeEcho(
+  context: SessionContext,
+  report: string,
+  shownOnce: () => Promise<ShownResults>,
+): Promise<string | undefined> {
+  const sentence = await echoedSentence(context, report, shownOnce);
+  if (sentence === undefined) return undefined;
+  return [
+    `Not delivered: your report repeats text that spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned.`,
+    "Report the answer your task asks for, as the tool results you read wrote it.",
+  ].join("\n");
+}
+
+/**
+ * Why a report after the session's one send-back is not an answer: it is nothing but text the
+ * runtime wrote (often the send-back note itself). It is not sent back again (the guards add at
+ * most one turn), and not delivered either: runtime text never passes for an answer, so the
+ * session ends without one. A report that also says anything else is delivered: it may hold
+ * the answer.
+ *
+ * @example
+ * await runtimeTextAgain(context, "Not delivered: your report gives out_1 as a value, …");
+ * // "The final report was only text spillway wrote (…), not something a tool returned, …"
+ */
+export async function runtimeTextAgain(
+  context: SessionContext,
+  report: string,
+): Promise<string | undefined> {
+  if (!guided(context.settings, "reportGuards") || context.state.reportsSentBack === 0)
+    return undefined;
+  const sentence = await onlyRuntimeText(context, report, () => shownResults(context));
+  if (sentence === undefined) return undefined;
+  return `The final report was only text spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned, after a report had been sent back once; no answer was delivered.`;
 }
 
 /** A code-like value of the report that no tool result showed and the task did not name. */

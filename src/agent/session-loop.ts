@@ -105,13 +105,14 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
     if (decision.kind === "run-tools") {
       const allowed = new Set(projection.plan.tools.map((t) => t.name));
       const settledBefore = context.background.settledCount;
-      const { finalReport, allAsync } = await runToolCalls(
+      const { finalReport, reportRefused, allAsync } = await runToolCalls(
         context,
         reply.toolCalls,
         plan.turn,
         allowed,
       );
       if (finalReport !== null) return { status: "completed", report: finalReport };
+      if (reportRefused !== null) return { status: "failed", error: reportRefused, report: null };
       if (allAsync) await awaitNewInformation(context, settledBefore);
     }
     if (projection.plan.final) {

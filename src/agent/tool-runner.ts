@@ -56,14 +56,15 @@ export async function executeCall(
  * Runs a turn's tool calls in parallel (at most `toolConcurrency` at once). Each call is
  * recorded as running before it starts and gets exactly one result in the canonical history
  * when it ends (an async id when it went on in the background). Returns the final report when
- * one of them delivered it, and whether every call went async (D3-22: no new information).
+ * one of them delivered it (or why one was refused), and whether every call went async (D3-22:
+ * no new information).
  */
 export async function runToolCalls(
   context: SessionContext,
   calls: readonly ModelToolCall[],
   turn: number,
   allowed: ReadonlySet<string>,
-): Promise<{ finalReport: string | null; allAsync: boolean }> {
+): Promise<{ finalReport: string | null; reportRefused: string | null; allAsync: boolean }> {
   for (const call of calls) {
     await context.history.startToolCall({
       sessionId: context.sessionId,
@@ -75,6 +76,7 @@ export async function runToolCalls(
     });
   }
   let finalReport: string | null = null;
+  let reportRefused: string | null = null;
   let asyncCount = 0;
   await mapConcurrent(calls, context.settings.toolConcurrency, async (call) => {
     const started = performance.now();
@@ -102,6 +104,8 @@ export async function runToolCalls(
     if (!result.async) context.accounting.addToolCall(durationMs, result.storedBytes);
     if (isAsyncRef(result.ref)) asyncCount++;
     if (result.finalReport !== undefined && finalReport === null) finalReport = result.finalReport;
+    if (result.reportRefused !== undefined && reportRefused === null)
+      reportRefused = result.reportRefused;
     context.emit({
       type: "tool.end",
       sessionId: context.sessionId,
@@ -117,5 +121,9 @@ export async function runToolCalls(
       ...(result.error ? { error: result.error } : {}),
     });
   });
-  return { finalReport, allAsync: calls.length > 0 && asyncCount === calls.length };
+  return {
+    finalReport,
+    reportRefused,
+    allAsync: calls.length > 0 && asyncCount === calls.length,
+  };
 }

@@ -44,6 +44,8 @@ export type ToolOutcome =
     }
   | { readonly type: "note"; readonly text: string }
   | { readonly type: "final"; readonly report: string }
+  /** A final report not delivered: the session ends without an answer, for this reason. */
+  | { readonly type: "report-refused"; readonly reason: string }
   | { readonly type: "batch"; readonly items: readonly BatchItem[] }
   | { readonly type: "error"; readonly code: ErrorCode; readonly message: string };
 
