@@ -291,16 +291,21 @@ describe("resume", () => {
     child.stdout.on("data", (chunk: Buffer) => {
       sessionId += chunk.toString();
     });
-    // Wait until the slow tool went to the background (its output is begun, still running).
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
+    // Wait until the slow tool went to the background (its output is begun, still running); a
+    // loaded machine starts the child slowly, so the wait is long and its end is checked.
+    const deadline = Date.now() + 60_000;
+    let backgrounded = false;
+    while (!backgrounded && Date.now() < deadline) {
       const id = sessionId.trim();
       if (id) {
         const running = await fixture.stores.outputs.list({ sessionId: id, status: "running" });
-        if (running.length > 0 && fixture.server.requests.length >= 2) break;
+        backgrounded = running.length > 0 && fixture.server.requests.length >= 2;
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!backgrounded) await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    expect(backgrounded, "the child run put its slow tool in the background before the kill").toBe(
+      true,
+    );
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
     const id = sessionId.trim();
@@ -313,7 +318,7 @@ describe("resume", () => {
       (r) => r.toolName === "test__slow",
     );
     expect(record!.status).toBe("failed");
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("projection invariants", () => {
