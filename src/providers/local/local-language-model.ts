@@ -23,7 +23,7 @@ import { type LocalRuntime, type LocalRuntimeOptions, localRuntime } from "./loc
 import { resolveModelFile } from "./model-files.js";
 import { promptToHistory } from "./prompt-to-history.js";
 import { malformedToolCall, mayBeToolCallText, recoverToolCalls } from "./recover-tool-calls.js";
-import { replyContent, type ToolCallSource } from "./reply-calls.js";
+import { replyCallIds, replyContent, type ToolCallSource } from "./reply-calls.js";
 import { toGbnfSchema, toolsTakingNoArguments } from "./tool-schema.js";
 
 /** Options of a local model. */
@@ -353,6 +353,7 @@ export class LocalLanguageModel implements LanguageModelV3 {
         known,
         recover,
         takeNoArguments: toolsTakingNoArguments(functions),
+        callId: replyCallIds(promptTokens),
         ...(forced ? { forced } : {}),
       },
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { forcedCall } from "./forced-call.js";
-import { replyContent } from "./reply-calls.js";
+import { replyCallIds, replyContent } from "./reply-calls.js";
 import { toGbnfSchema, toolsTakingNoArguments } from "./tool-schema.js";
 
 const known = new Set(["grep", "agent__final_report"]);
@@ -133,5 +133,46 @@ describe("replyContent", () => {
           { known: tools, recover: true, takeNoArguments },
         ),
       ).toMatchObject({ content: [{ input }] });
+  });
+});
+
+describe("replyCallIds", () => {
+  const reading = (prompt: number[]) => ({
+    known: new Set(["grep", "read"]),
+    recover: true,
+    callId: replyCallIds(prompt),
+  });
+  const idsOf = (prompt: number[]) =>
+    replyContent(
+      {
+        text: '{"name": "grep", "arguments": {"pattern": "E"}}\n{"name": "read", "arguments": {}}',
+        nativeCalls: [],
+      },
+      reading(prompt),
+    ).content.map((part) => (part.type === "tool-call" ? part.toolCallId : part.type));
+
+  it("gives the calls of a reply to one prompt the same ids in every run", () => {
+    const first = idsOf([151644, 8948, 198, 42]);
+    expect(first).toHaveLength(2);
+    for (const id of first) expect(id).toMatch(/^call_[0-9a-z]{26}$/);
+    expect(idsOf([151644, 8948, 198, 42])).toEqual(first);
+  });
+
+  it("gives each call of a reply, and the calls of another prompt, ids of their own", () => {
+    const [a, b] = idsOf([151644, 8948, 198, 42]);
+    expect(a).not.toBe(b);
+    const other = idsOf([151644, 8948, 198, 43]);
+    expect(other).not.toContain(a);
+    expect(other).not.toContain(b);
+  });
+
+  it("draws native calls' ids the same way", () => {
+    const native = (prompt: number[]) =>
+      replyContent(
+        { text: "", nativeCalls: [{ functionName: "grep", params: { pattern: "E" } }] },
+        reading(prompt),
+      ).content[0];
+    expect(native([7, 8, 9])).toEqual(native([7, 8, 9]));
+    expect(native([7, 8, 9])).toMatchObject({ type: "tool-call", toolName: "grep" });
   });
 });

@@ -3,8 +3,9 @@
  * grammar (`native`), a required call the provider started (`forced`, forced-call.ts), calls
  * written as JSON text (`recovered`, recover-tool-calls.ts), or text.
  */
+import { createHash } from "node:crypto";
 import type { LanguageModelV3Content } from "@ai-sdk/provider";
-import { randomId } from "../../core/ids.js";
+import { base32, randomId } from "../../core/ids.js";
 import type { ForcedCall } from "./forced-call.js";
 import { malformedToolCall, type RecoveredCall, recoverToolCalls } from "./recover-tool-calls.js";
 
@@ -27,14 +28,27 @@ export interface ReplyReading {
   readonly forced?: ForcedCall;
   /** Tools whose schema lists no arguments and allows no others (see `withoutArguments`). */
   readonly takeNoArguments?: ReadonlySet<string>;
+  /** The id of the reply's n-th call (`replyCallIds`); random when not given. */
+  readonly callId?: (index: number) => string;
 }
 
-const toolCall = (call: RecoveredCall): LanguageModelV3Content => ({
-  type: "tool-call",
-  toolCallId: randomId("call"),
-  toolName: call.toolName,
-  input: call.input,
-});
+/**
+ * Call ids drawn from the prompt: the n-th call of the reply to a prompt gets the same id in
+ * every run. A local model makes no ids, and random ones made a session's text differ between
+ * runs once a compaction showed them to the model (docs/architecture.md, SW-47). A session's
+ * prompt grows with every call recorded, so two of its replies never share a prompt, and ids
+ * are unique within a session, which is all the store asks (its key is session and call id).
+ *
+ * @example
+ * const ids = replyCallIds([151644, 8948, 198]);
+ * ids(0) === replyCallIds([151644, 8948, 198])(0); // true
+ * ids(0) !== ids(1); // true
+ */
+export function replyCallIds(promptTokens: readonly number[]): (index: number) => string {
+  const prompt = createHash("sha256").update(Uint32Array.from(promptTokens)).digest();
+  return (index) =>
+    `call_${base32(createHash("sha256").update(prompt).update(`\n${index}`).digest().subarray(0, 16))}`;
+}
 
 /**
  * A call to a tool that takes no arguments, with none: what the grammar makes of a native call
@@ -71,6 +85,13 @@ export function replyContent(
 ): { content: LanguageModelV3Content[]; source: ToolCallSource } {
   const { text, nativeCalls } = reply;
   const { known, recover, forced } = reading;
+  let made = 0;
+  const toolCall = (call: RecoveredCall): LanguageModelV3Content => ({
+    type: "tool-call",
+    toolCallId: reading.callId ? reading.callId(made++) : randomId("call"),
+    toolName: call.toolName,
+    input: call.input,
+  });
   const asMade = (call: RecoveredCall) =>
     toolCall(withoutArguments(call, reading.takeNoArguments ?? new Set()));
   if (nativeCalls.length === 0) {
