@@ -18,6 +18,9 @@ import {
 import { agentFixture, testServerSpec } from "../helpers/agent-fixture.js";
 import { calls, noticeOf, report, setup, slow } from "../helpers/async-session.js";
 
+/** These scripted models report the runtime's texts for the test to read: no report guards. */
+const NO_GUARDS = { guidance: { reportGuards: false } };
+
 describe("async tools: the time trigger", () => {
   it("three 2-second tools in one turn take about 2 s, not 6 s; each is answered with its id; the loop waits for real output (D3-22)", async () => {
     const respond: Responder = (request) => {
@@ -125,7 +128,7 @@ describe("async tools: the time trigger", () => {
       waits.push(last.text);
       return report(waits.join("\n====\n"));
     };
-    const { fixture, agent } = await setup(respond);
+    const { fixture, agent } = await setup(respond, NO_GUARDS);
     const result = await runAgent({
       agent,
       prompt: "wait",
@@ -175,7 +178,7 @@ describe("async tools: the time trigger", () => {
       }
       return report(`${results[1]!.text}\n====\n${results[2]!.text}\n====\n${noticeOf(request)}`);
     };
-    const { fixture, agent } = await setup(respond);
+    const { fixture, agent } = await setup(respond, NO_GUARDS);
     const result = await runAgent({
       agent,
       prompt: "fail",
@@ -203,7 +206,7 @@ describe("async tools: limits", () => {
       if (results.length === 0) return calls(slow(1, "first"), slow(1, "second"));
       return report(results.map((r) => r.text).join("\n====\n"));
     };
-    const { fixture, agent } = await setup(respond, { asyncMaxRunning: 1 });
+    const { fixture, agent } = await setup(respond, { ...NO_GUARDS, asyncMaxRunning: 1 });
     const events: AgentEvent[] = [];
     const result = await runAgent({
       agent,
@@ -243,6 +246,7 @@ describe("async tools: limits", () => {
     const agent = await fixture.agent("small", {
       mcpServers: { test: testServerSpec() },
       asyncTimeoutSecs: 0.3,
+      ...NO_GUARDS,
     });
     const stores = await openSqliteStores({
       home: join(fixture.dir, "small-home"),
