@@ -4,13 +4,15 @@ import { replyCallIds, replyContent } from "./reply-calls.js";
 import { toGbnfSchema, toolsTakingNoArguments } from "./tool-schema.js";
 
 const known = new Set(["grep", "agent__final_report"]);
+/** Call ids as the provider draws them, from a prompt of a few tokens. */
+const callId = replyCallIds([151644, 8948, 198]);
 const qwen = { prefix: '<tool_call>\n{"name": "', paramsPrefix: '", "arguments": ' };
 
 describe("replyContent", () => {
   it("native calls come with the reply's text", () => {
     const { content, source } = replyContent(
       { text: "Looking.", nativeCalls: [{ functionName: "grep", params: { pattern: "E" } }] },
-      { known, recover: true },
+      { known, recover: true, callId },
     );
     expect(source).toBe("native");
     expect(content).toMatchObject([
@@ -28,7 +30,7 @@ describe("replyContent", () => {
     ]);
     const { content, source } = replyContent(
       { text: 'E-7734"}}', nativeCalls: [] },
-      { known, recover: true, forced },
+      { known, recover: true, forced, callId },
     );
     expect(source).toBe("forced");
     expect(content).toMatchObject([
@@ -51,7 +53,7 @@ describe("replyContent", () => {
       },
     ]);
     const read = (text: string) =>
-      replyContent({ text, nativeCalls: [] }, { known, recover: true, forced });
+      replyContent({ text, nativeCalls: [] }, { known, recover: true, forced, callId });
     // A tool the model was not given, with arguments that are not an object.
     expect(read('test_01", "arguments": null}\n</tool_call>')).toEqual({
       source: "forced",
@@ -80,16 +82,16 @@ describe("replyContent", () => {
     expect(
       replyContent(
         { text: '{"name": "grep", "arguments": {"x"}}', nativeCalls: [] },
-        { known, recover: true },
+        { known, recover: true, callId },
       ),
     ).toMatchObject({ source: "recovered", content: [{ toolName: "grep", input: '{"x"}' }] });
     expect(
       replyContent(
         { text: '{"name": "grep", "arguments": {}}', nativeCalls: [] },
-        { known, recover: false },
+        { known, recover: false, callId },
       ),
     ).toMatchObject({ source: "none", content: [{ type: "text" }] });
-    expect(replyContent({ text: "", nativeCalls: [] }, { known, recover: true })).toEqual({
+    expect(replyContent({ text: "", nativeCalls: [] }, { known, recover: true, callId })).toEqual({
       content: [],
       source: "none",
     });
@@ -110,7 +112,7 @@ describe("replyContent", () => {
     );
     const started = replyContent(
       { text: 'read_log", "arguments": {"log": "incident ID 12345"}}', nativeCalls: [] },
-      { known: tools, recover: true, forced, takeNoArguments },
+      { known: tools, recover: true, forced, takeNoArguments, callId },
     );
     expect(started).toMatchObject({
       source: "forced",
@@ -118,7 +120,7 @@ describe("replyContent", () => {
     });
     const written = replyContent(
       { text: '{"name": "read_log", "arguments": {"log": "12345"}}', nativeCalls: [] },
-      { known: tools, recover: true, takeNoArguments },
+      { known: tools, recover: true, takeNoArguments, callId },
     );
     expect(written).toMatchObject({ source: "recovered", content: [{ input: "{}" }] });
     // A tool that lists arguments keeps them, as does a free-form one; broken JSON stays broken.
@@ -130,7 +132,7 @@ describe("replyContent", () => {
       expect(
         replyContent(
           { text: text!, nativeCalls: [] },
-          { known: tools, recover: true, takeNoArguments },
+          { known: tools, recover: true, takeNoArguments, callId },
         ),
       ).toMatchObject({ content: [{ input }] });
   });

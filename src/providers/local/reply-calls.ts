@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { LanguageModelV3Content } from "@ai-sdk/provider";
-import { base32, randomId } from "../../core/ids.js";
+import { base32 } from "../../core/ids.js";
 import type { ForcedCall } from "./forced-call.js";
 import { malformedToolCall, type RecoveredCall, recoverToolCalls } from "./recover-tool-calls.js";
 
@@ -28,8 +28,8 @@ export interface ReplyReading {
   readonly forced?: ForcedCall;
   /** Tools whose schema lists no arguments and allows no others (see `withoutArguments`). */
   readonly takeNoArguments?: ReadonlySet<string>;
-  /** The id of the reply's n-th call (`replyCallIds`); random when not given. */
-  readonly callId?: (index: number) => string;
+  /** The id of the reply's n-th call (`replyCallIds` of the prompt). */
+  readonly callId: (index: number) => string;
 }
 
 /**
@@ -76,7 +76,7 @@ function withoutArguments(call: RecoveredCall, takeNoArguments: ReadonlySet<stri
  *
  * @example
  * replyContent({ text: '{"name": "grep", "arguments": {"pattern": "E"}}', nativeCalls: [] },
- *   { known: new Set(["grep"]), recover: true });
+ *   { known: new Set(["grep"]), recover: true, callId: replyCallIds(promptTokens) });
  * // { content: [{ type: "tool-call", toolName: "grep", … }], source: "recovered" }
  */
 export function replyContent(
@@ -88,7 +88,7 @@ export function replyContent(
   let made = 0;
   const toolCall = (call: RecoveredCall): LanguageModelV3Content => ({
     type: "tool-call",
-    toolCallId: reading.callId ? reading.callId(made++) : randomId("call"),
+    toolCallId: reading.callId(made++),
     toolName: call.toolName,
     input: call.input,
   });
