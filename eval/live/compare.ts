@@ -42,6 +42,13 @@ export interface PairedComparison {
   /** The tasks that flipped, by id: right with the behaviour only, and without it only. */
   readonly flippedToWrong: readonly string[];
   readonly flippedToRight: readonly string[];
+  /**
+   * The tasks whose two sessions differ (a call made or a text shown, the outputs' ids aside),
+   * and how many of those compacted their history in either run. Only these can flip: in an A/A
+   * run of a deterministic model every task should be the same session.
+   */
+  readonly differingSessions: readonly string[];
+  readonly differingCompacted: number;
 }
 
 /** ln C(n, k). */
@@ -136,6 +143,10 @@ export function compareRuns(
     tokensPValue: signTest(fewerTokensWith, moreTokensWith),
     flippedToWrong,
     flippedToRight,
+    differingSessions: differing.map(([x]) => x!.taskId),
+    differingCompacted: differing.filter(
+      ([x, y]) => (x!.compactions ?? 0) > 0 || (y!.compactions ?? 0) > 0,
+    ).length,
   };
 }
 
@@ -171,6 +182,7 @@ export function renderComparison(paired: PairedComparison, behaviour: string): s
     `| median tokens a task | ${tokens(paired.medianTokensWith)} | ${tokens(paired.medianTokensWithout)} |`,
     "",
     `Paired on the same tasks (exact sign test on the tasks that flipped): ${verdict}. Invented: ${formatP(paired.inventedPValue)}.`,
+    `Sessions: the same in both runs on ${tasks(paired.tasks - paired.differingSessions.length)}, different on ${paired.differingSessions.length} (${paired.differingCompacted} of them compacted in either run)${paired.differingSessions.length > 0 ? `: ${paired.differingSessions.join(", ")}` : ""}. Only a task whose sessions differ can flip.`,
     `Input tokens: fewer with ${behaviour} on ${tasks(paired.fewerTokensWith)}, more on ${paired.moreTokensWith}, the same on ${paired.tasks - paired.fewerTokensWith - paired.moreTokensWith} (sign test, ${formatP(paired.tokensPValue)}; the same: equal counts, or the same session but for the outputs' ids).`,
   ];
 }

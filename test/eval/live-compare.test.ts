@@ -79,6 +79,26 @@ describe("compareRuns", () => {
     expect(compareRuns([a], [c], "spillway")).toMatchObject({ moreTokensWith: 1 });
   });
 
+  it("names the tasks whose sessions differ and counts those that compacted", () => {
+    const turn = (shown: string) => ({ did: "read()", shown });
+    const withIt = ["t1", "t2", "t3"].map((id) => episode(id, true, { transcript: [turn("a")] }));
+    const without = [
+      episode("t1", true, { transcript: [turn("a")] }),
+      episode("t2", true, { transcript: [turn("b")] }),
+      episode("t3", false, { transcript: [turn("c")], compactions: 2 }),
+    ];
+    const paired = compareRuns(withIt, without, "spillway");
+    expect(paired.differingSessions).toEqual(["t2", "t3"]);
+    expect(paired.differingCompacted).toBe(1);
+    expect(renderComparison(paired, "firstRun").join("\n")).toContain(
+      "Sessions: the same in both runs on 1 task, different on 2 (1 of them compacted in either run): t2, t3.",
+    );
+    const alike = compareRuns(withIt, withIt, "spillway");
+    expect(renderComparison(alike, "firstRun").join("\n")).toContain(
+      "Sessions: the same in both runs on 3 tasks, different on 0 (0 of them compacted in either run).",
+    );
+  });
+
   it("pairs the tasks both runs played and counts those that flipped each way", () => {
     const withIt = [
       ...Array.from({ length: 8 }, (_, i) => episode(`t${i}`, true)),
