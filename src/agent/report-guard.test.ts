@@ -332,6 +332,31 @@ describe("a report after the send-back", () => {
     expect(result.report).toMatch(/^Not delivered: .*\nThe service failed at 08:02\.$/s);
   });
 
+  it("that gives the unread id again among the task's own words is not delivered", async () => {
+    const task = "What is the id of the request that failed first?";
+    const { result } = await run(
+      idThen((note) => `The id of the request that failed first is ${idOf(note)}.`),
+      8,
+      task,
+    );
+    expect(result.status).toBe("failed");
+    expect(result.report).toBeNull();
+    expect(result.error).toMatch(
+      /^The final report gave out_[0-9a-z]{26}, the name spillway gave an output that was never read, as its answer/,
+    );
+  });
+
+  it("that gives the unread id beside a word of its own is delivered: the word may be the answer", async () => {
+    const task = "What is the id of the request that failed first?";
+    const { result } = await run(
+      idThen((note) => `The id of the request that failed first is req-7f3a2c (${idOf(note)}).`),
+      8,
+      task,
+    );
+    expect(result.status).toBe("completed");
+    expect(result.report).toMatch(/is req-7f3a2c \(out_[0-9a-z]{26}\)\.$/);
+  });
+
   it("is delivered when the guards are off, whatever it repeats", async () => {
     const { result } = await run(
       idThen((note) => note),

@@ -7,7 +7,8 @@
  *   not say (a notice, a note, a handle message);
  * - states a code-like value that no tool result of the session showed, nor the task.
  * Sent back in the final turn, the report gets one more final turn. A report after that send-back
- * that is nothing but runtime text ends the session without an answer (`runtimeTextAgain`). A
+ * that is nothing but runtime text, or an unread output's id among the task's own words, ends the
+ * session without an answer (`runtimeTextAgain`). A
  * report quoting what a read returned is never sent back: the checks look for the report's
  * values in those results, and a read's result, its header included, is what the read returned,
  * not runtime text. A report before any read is taken when it passes these checks: sending such
@@ -250,9 +251,32 @@ export async function runtimeTextAgain(
 ): Promise<string | undefined> {
   if (!guided(context.settings, "reportGuards") || context.state.reportsSentBack === 0)
     return undefined;
+  const id = await onlyAnUnreadId(context, report);
+  if (id !== undefined)
+    return `The final report gave ${id}, the name spillway gave an output that was never read, as its answer, with nothing but the task's words besides, after a report had been sent back once; no answer was delivered.`;
   const sentence = await onlyRuntimeText(context, report, () => shownResults(context));
   if (sentence === undefined) return undefined;
   return `The final report was only text spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned, after a report had been sent back once; no answer was delivered.`;
+}
+
+/** A report's words: runs of letters and digits, normalized. */
+const wordsOf = (text: string) => normalizedText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * The unread output's id a report gives when, that id aside, every word of it is one the task or
+ * the agent's instructions wrote ("The full commit SHA this build checked out is out_…"): such a
+ * report answers with a name spillway coined and adds nothing of its own. A word from anywhere
+ * else (a name, a value) may be the answer, so that report is delivered.
+ */
+async function onlyAnUnreadId(
+  context: SessionContext,
+  report: string,
+): Promise<string | undefined> {
+  const quoted = (await unreadOutputs(context)).filter((o) => report.includes(o.id));
+  if (quoted.length === 0) return undefined;
+  const rest = quoted.reduce((text, o) => text.replaceAll(o.id, " "), report);
+  const own = authored(context);
+  return wordsOf(rest).every((word) => own.includes(word)) ? quoted[0]!.id : undefined;
 }
 
 /** A code-like value of the report that no tool result showed and the task did not name. */
