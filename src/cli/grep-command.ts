@@ -4,6 +4,7 @@
  * cursor that continues the search.
  */
 import type { GrepLine, GrepResult } from "../retrieval/grep.js";
+import { matchesApart } from "../retrieval/grep-long-lines.js";
 import { readOutput } from "../retrieval/read-output.js";
 import { fieldsLine } from "../retrieval/record-matches.js";
 import type { MatchRecord } from "../retrieval/record-types.js";
@@ -34,19 +35,26 @@ function shown(line: GrepLine, column?: number): ShownLine {
   return { line: line.line, text, ...(column !== undefined ? { column } : {}) };
 }
 
-/** Display lines for a grep result; context shared by nearby matches is shown once. */
+/**
+ * Display lines for a grep result; context shared by nearby matches is shown once, and each
+ * match of a line too long to show whole is a line of its own.
+ */
 export function renderGrep(result: GrepResult): string[] {
-  const byLine = new Map<number, ShownLine>();
+  const context = new Map<number, ShownLine>();
   for (const match of result.matches) {
     for (const line of [...match.before, ...match.after]) {
-      if (!byLine.has(line.line)) byLine.set(line.line, shown(line));
+      if (!context.has(line.line)) context.set(line.line, shown(line));
     }
-    byLine.set(match.line, shown(match, match.column));
   }
+  const matching = new Set(result.matches.map((m) => m.line));
+  const entries = [
+    ...[...context.values()].filter((entry) => !matching.has(entry.line)),
+    ...result.matches.map((m) => shown(m, m.column)),
+  ].sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
   const hasContext = result.matches.some((m) => m.before.length > 0 || m.after.length > 0);
   const lines: string[] = [];
   let previous: number | undefined;
-  for (const entry of [...byLine.values()].sort((a, b) => a.line - b.line)) {
+  for (const entry of entries) {
     if (hasContext && previous !== undefined && entry.line > previous + 1) lines.push("--");
     lines.push(
       entry.column !== undefined
@@ -101,7 +109,10 @@ function footer(result: GrepResult, id: string, options: GrepOptions, home: stri
     result.totalMatches !== null && result.moreMatches
       ? ` of ${formatCount(result.totalMatches)} from this cursor`
       : "";
-  const head = `# ${formatCount(count)} matching line${count === 1 ? "" : "s"}${total} in ${result.outputId}`;
+  const unit = matchesApart(result.matches)
+    ? `match${count === 1 ? "" : "es"} (a long line's one by one)`
+    : `matching line${count === 1 ? "" : "s"}`;
+  const head = `# ${formatCount(count)} ${unit}${total} in ${result.outputId}`;
   const windowed = result.windowed
     ? [
         "# lines over 4 Mi characters were searched in windows: a regex match longer than 64 Ki characters there can be missed",

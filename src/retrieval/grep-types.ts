@@ -9,7 +9,7 @@ export interface GrepRequest {
   readonly ignoreCase?: boolean;
   /** Lines of context before and after each matching line (default 0, at most 20). */
   readonly context?: number;
-  /** Matching lines to return (default 50, at most 1000). */
+  /** Matches to return (default 50, at most 1000): a line once, a long line's matches apart. */
   readonly maxMatches?: number;
   /** Character offset to search from: a previous result's `nextCursor`. */
   readonly cursor?: number;
@@ -57,7 +57,10 @@ export interface GrepResult {
   readonly pattern: string;
   readonly regex: boolean;
   readonly ignoreCase: boolean;
-  /** Matching lines, each once, in order. */
+  /**
+   * Matching lines, each once, in order; on a line longer than `maxLineChars` (shown as an
+   * excerpt around a match) every match is an entry of its own, with the same line number.
+   */
   readonly matches: GrepMatch[];
   /** Matching lines from `cursor` to the end, when cheap to know (literal searches); else null. */
   readonly totalMatches: number | null;

@@ -2,11 +2,11 @@ import { InvalidArgumentError, isSpillwayError } from "../core/errors.js";
 import { escapeRegExp } from "../core/escape-regexp.js";
 import type { TextPosition } from "../store/line-index.js";
 import type { OpenedOutput } from "../store/output-store.js";
-import type { TextReader } from "../store/text-reader.js";
-import { ByteScanner, MAX_LITERAL_BYTES, nextNewline } from "./byte-search.js";
+import { ByteScanner, MAX_LITERAL_BYTES } from "./byte-search.js";
 import { intArg, stringArg, textReaderOf } from "./common.js";
-import type { GrepLine, GrepMatch, GrepRequest, GrepResult } from "./grep-types.js";
-import { provenanceOf } from "./provenance.js";
+import { type FindFrom, laterMatchesOnLine } from "./grep-long-lines.js";
+import { describeMatch, lineEndCursor } from "./grep-match.js";
+import type { GrepMatch, GrepRequest, GrepResult } from "./grep-types.js";
 import { recordsOfMatches } from "./record-matches.js";
 import { type ByteMatch, RegexMatcher } from "./regex-matcher.js";
 import {
@@ -62,7 +62,8 @@ class LiteralMatcher implements LineMatcher {
 }
 
 /**
- * Searches an output line by line, like grep: each matching line once, with its 1-based
+ * Searches an output line by line, like grep: each matching line once (each match apart on a line
+ * too long to show whole, SW-48), with its 1-based
  * number, the match's offsets and optional context lines, all with provenance. Literal
  * patterns are searched in the stored bytes directly; regular expressions run in a worker
  * with a deadline (PATTERN_TIMEOUT), so a model's pattern cannot hang the process.
@@ -102,6 +103,8 @@ export async function grepOutput(
   const from = await reader.positionAtChar(cursor);
 
   let matcher: LineMatcher | RegexMatcher;
+  // The next match inside one long line's text (`laterMatchesOnLine`), by the same rules.
+  let findFrom: FindFrom;
   if (!regex && !ignoreCase) {
     const needle = Buffer.from(pattern, "utf8");
     if (needle.byteLength > MAX_LITERAL_BYTES) {
@@ -112,6 +115,10 @@ export async function grepOutput(
       );
     }
     matcher = new LiteralMatcher(output, needle, from.byte);
+    findFrom = async (text, at) => {
+      const index = text.indexOf(pattern, at);
+      return index === -1 ? [] : [index, pattern.length];
+    };
   } else {
     const source = regex ? pattern : escapeRegExp(pattern);
     const flags = ignoreCase ? "i" : "";
@@ -120,20 +127,23 @@ export async function grepOutput(
     const deadline = Date.now() + timeoutMs;
     const left = () => deadline - Date.now();
     // A literal (escaped) pattern is linear-time and safe on this thread; a model's regex is not.
+    findFrom = regex
+      ? (text, at) => runner.scan(text, source, flags, 1, left(), { from: at })
+      : async (text, at) => scanWindow(text, source, flags, at);
     matcher = regex
       ? new RegexMatcher(
           reader,
           from,
           maxMatches + 1,
           (text, max) => runner.scan(text, source, flags, max, left()),
-          (text, at) => runner.scan(text, source, flags, 1, left(), { from: at }),
+          findFrom,
         )
       : new RegexMatcher(
           reader,
           from,
           maxMatches + 1,
           async (text, max) => scanLines(text, source, flags, max),
-          async (text, at) => scanWindow(text, source, flags, at),
+          findFrom,
         );
   }
 
@@ -141,6 +151,8 @@ export async function grepOutput(
   let nextCursor: number | null = null;
   let moreMatches = false;
   let stoppedAt: TextPosition | null = null;
+  // Set when the search ended inside a long line (more matches, or the deadline): go on there.
+  let endedInLine = false;
   for (;;) {
     const hit = await nextOrStop(matcher, from);
     if (hit !== null && "stoppedAt" in hit) {
@@ -152,17 +164,32 @@ export async function grepOutput(
       moreMatches = true;
       break;
     }
-    matches.push(await describeMatch(output, reader, hit, context, maxLineChars));
+    const match = await describeMatch(output, reader, hit, context, maxLineChars);
+    matches.push(match);
+    const wanted = maxMatches - matches.length;
+    const later = await laterMatchesOnLine(output, reader, match, findFrom, wanted, maxLineChars);
+    matches.push(...later.matches);
+    if (later.more || later.stopped) {
+      moreMatches = later.more;
+      endedInLine = true;
+      if (later.stopped) stoppedAt = await reader.positionAtChar(matches.at(-1)!.matchCharEnd);
+      break;
+    }
   }
   let totalMatches: number | null = matches.length;
-  if (stoppedAt) {
+  if (endedInLine) {
+    nextCursor = matches.at(-1)!.matchCharEnd;
+    totalMatches = null;
+  } else if (stoppedAt) {
     // Go on from the first line not searched (past the last match, should a long line's
     // match lie beyond it).
     const last = matches.at(-1);
     nextCursor = Math.max(stoppedAt.char, last ? await lineEndCursor(output, reader, last) : 0);
     totalMatches = null;
   } else if (moreMatches) {
-    const rest = await matcher.countRemaining();
+    // The rest is counted by lines: past a line too long to show whole, whose matches come
+    // apart, that count is not the number of entries, so it is unknown.
+    const rest = matches.some((m) => m.clipped) ? null : await matcher.countRemaining();
     totalMatches = rest === null ? null : matches.length + 1 + rest;
     const last = matches[matches.length - 1]!;
     nextCursor = await lineEndCursor(output, reader, last);
@@ -209,129 +236,4 @@ async function nextOrStop(
       return { stoppedAt: matcher.searchedTo };
     throw error;
   }
-}
-
-/** The character offset just after the line of `match` (where a continued search starts). */
-async function lineEndCursor(
-  output: OpenedOutput,
-  reader: TextReader,
-  match: GrepMatch,
-): Promise<number> {
-  const newline = await nextNewline(output.source, match.matchByteStart);
-  const end = Math.min(output.source.size, newline + 1);
-  return (await reader.positionAtByte(end)).char;
-}
-
-/** The end of the line holding byte `fromByte`: before its "\n" (and before a "\r" ending it). */
-async function lineEndAt(
-  output: OpenedOutput,
-  reader: TextReader,
-  fromByte: number,
-  lineStartByte: number,
-): Promise<TextPosition> {
-  let end = await nextNewline(output.source, fromByte);
-  if (end > lineStartByte && end < output.source.size) {
-    const [before] = await output.source.read(end - 1, 1);
-    if (before === 13) end--;
-  }
-  return reader.positionAtByte(end);
-}
-
-async function describeMatch(
-  output: OpenedOutput,
-  reader: TextReader,
-  hit: ByteMatch,
-  context: number,
-  maxLineChars: number,
-): Promise<GrepMatch> {
-  const matchStart = await reader.positionAtByte(hit.byteStart);
-  const matchEnd = await reader.positionAtByte(hit.byteEnd);
-  const lineNumber = matchStart.line; // 0-based
-  const lineStart = await reader.positionAtLine(lineNumber);
-  const lineEnd = await lineEndAt(output, reader, hit.byteStart, lineStart.byte);
-  const matched = await reader.readChars(matchStart.char, matchEnd.char);
-  const shown = await lineExcerpt(
-    output,
-    reader,
-    lineStart,
-    lineEnd,
-    matchStart.char,
-    matchEnd.char,
-    maxLineChars,
-  );
-  const totalLines = output.record.lineCount ?? 0;
-  const before =
-    context > 0 && lineNumber > 0
-      ? await contextLines(
-          output,
-          reader,
-          Math.max(0, lineNumber - context),
-          lineNumber - 1,
-          maxLineChars,
-        )
-      : [];
-  const after =
-    context > 0 && lineNumber + 1 < totalLines
-      ? await contextLines(
-          output,
-          reader,
-          lineNumber + 1,
-          Math.min(totalLines - 1, lineNumber + context),
-          maxLineChars,
-        )
-      : [];
-  return {
-    ...shown,
-    column: matchStart.char - lineStart.char + 1,
-    match: matched.text,
-    matchCharStart: matchStart.char,
-    matchCharEnd: matchEnd.char,
-    matchByteStart: hit.byteStart,
-    matchByteEnd: hit.byteEnd,
-    before,
-    after,
-  };
-}
-
-/** The line [lineStart, lineEnd) whole, or a window of it around [focusStart, focusEnd). */
-async function lineExcerpt(
-  output: OpenedOutput,
-  reader: TextReader,
-  lineStart: TextPosition,
-  lineEnd: TextPosition,
-  focusStart: number,
-  focusEnd: number,
-  maxLineChars: number,
-): Promise<GrepLine> {
-  let from = lineStart.char;
-  let to = Math.max(lineEnd.char, focusEnd);
-  const clipped = to - from > maxLineChars;
-  if (clipped) {
-    const room = Math.max(0, maxLineChars - (focusEnd - focusStart));
-    from = Math.max(lineStart.char, focusStart - Math.floor(room / 2));
-    to = Math.min(to, Math.max(focusEnd, from + maxLineChars));
-  }
-  const range = await reader.readChars(from, to);
-  return {
-    line: lineStart.line + 1,
-    text: range.text,
-    clipped,
-    provenance: provenanceOf(output, range),
-  };
-}
-
-async function contextLines(
-  output: OpenedOutput,
-  reader: TextReader,
-  first: number,
-  last: number,
-  maxLineChars: number,
-): Promise<GrepLine[]> {
-  const lines: GrepLine[] = [];
-  for (let line = first; line <= last; line++) {
-    const start = await reader.positionAtLine(line);
-    const end = await lineEndAt(output, reader, start.byte, start.byte);
-    lines.push(await lineExcerpt(output, reader, start, end, start.char, start.char, maxLineChars));
-  }
-  return lines;
 }

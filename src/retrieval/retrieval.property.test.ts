@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { STORE_ENGINES } from "../../test/helpers/store-engines.js";
 import { origin, SCOPE } from "../../test/helpers/temp-store.js";
 import type { OutputStore } from "../store/output-store.js";
-import { grepOutput } from "./grep.js";
+import { DEFAULT_MAX_LINE_CHARS, grepOutput } from "./grep.js";
 import { readPage } from "./page.js";
 import { readSlice } from "./slice.js";
 
@@ -194,10 +194,20 @@ describe.each(STORE_ENGINES)("retrieval properties on $name", (engine) => {
                 query.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
                 query.ignoreCase ? "i" : "",
               );
+          // Each matching line once; a line too long to show whole, once per match on it.
           const expected: number[] = [];
           lines.forEach((line, i) => {
             if (i === lines.length - 1 && line === "") return;
-            if (re.test(line)) expected.push(i + 1);
+            if (!re.test(line)) return;
+            if (line.length <= DEFAULT_MAX_LINE_CHARS) {
+              expected.push(i + 1);
+              return;
+            }
+            const all = new RegExp(re.source, `${re.flags}g`);
+            for (let m = all.exec(line); m !== null; m = all.exec(line)) {
+              expected.push(i + 1);
+              if (m[0].length === 0) all.lastIndex++;
+            }
           });
           const found: number[] = [];
           let cursor: number | null = 0;

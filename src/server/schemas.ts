@@ -154,7 +154,11 @@ export const contentQuery = z.object({
   regex: queryBoolean.optional().describe("grep: pattern is a JavaScript regular expression."),
   ignoreCase: queryBoolean.optional(),
   context: queryInt(20).optional().describe("grep: lines of context each side (0-20)."),
-  maxMatches: queryInt(1000).optional().describe("grep: matching lines returned (default 50)."),
+  maxMatches: queryInt(1000)
+    .optional()
+    .describe(
+      "grep: matches returned (default 50): each matching line once, each match apart on a line too long to show whole.",
+    ),
   cursor: queryInt().optional().describe("grep/page: continue from a previous nextCursor."),
   record: queryBoolean
     .optional()

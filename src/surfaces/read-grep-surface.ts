@@ -43,7 +43,7 @@ const GREP_SCHEMA = {
     regex: { type: "boolean" },
     ignore_case: { type: "boolean" },
     context: { type: "integer", description: "Lines of context around each match (0-20)." },
-    max_matches: { type: "integer", description: "Matching lines to return (default 50)." },
+    max_matches: { type: "integer", description: "Matches to return (default 50)." },
     cursor: { type: "integer", description: "Continue after a previous result's cursor." },
   },
 };

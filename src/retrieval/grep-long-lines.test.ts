@@ -1,0 +1,99 @@
+/**
+ * Grep on a line too long to show whole (grep-long-lines.ts): every match on it is an entry of
+ * its own, with its column, excerpt and record; a line short enough to show whole stays one entry.
+ */
+import { describe, expect, it } from "vitest";
+import { onCleanup, origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
+import { grepOutput } from "./grep.js";
+import { matchesApart } from "./grep-long-lines.js";
+
+/** A minified JSON export of 60 orders on one line; every third is refunded. */
+const orders = Array.from({ length: 60 }, (_, i) => ({
+  id: 1000 + i,
+  status: ["paid", "refunded", "shipped"][i % 3],
+  customer: { name: `Name ${i}`, email: `n${i}@example.com` },
+}));
+const minified = `${JSON.stringify({ orders })}\n`;
+const refundedIds = orders.filter((o) => o.status === "refunded").map((o) => o.id);
+
+async function opened(text: string) {
+  const { store } = await tempStore();
+  const record = await store.put(origin(), text);
+  const output = await store.open(record.id, SCOPE);
+  onCleanup(() => output.close());
+  return output;
+}
+
+/** Where each occurrence of `needle` starts in `text`, 1-based like a column. */
+function columnsOf(text: string, needle: string): number[] {
+  const columns: number[] = [];
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length))
+    columns.push(at + 1);
+  return columns;
+}
+
+describe("grep on a line too long to show whole", () => {
+  it("gives every match on it apart, each with its column and an excerpt holding it", async () => {
+    const output = await opened(minified);
+    const result = await grepOutput(output, { pattern: '"refunded"' });
+    expect(result.matches).toHaveLength(20);
+    expect(result.matches.every((m) => m.line === 1 && m.clipped)).toBe(true);
+    expect(result.matches.map((m) => m.column)).toEqual(columnsOf(minified, '"refunded"'));
+    for (const match of result.matches) {
+      expect(match.text).toContain('"refunded"');
+      expect(minified.slice(match.matchCharStart, match.matchCharEnd)).toBe('"refunded"');
+    }
+    expect(result).toMatchObject({ totalMatches: 20, moreMatches: false, nextCursor: null });
+    expect(matchesApart(result.matches)).toBe(true);
+  });
+
+  it("puts each match inside its own record: the object it is in", async () => {
+    const output = await opened(minified);
+    const result = await grepOutput(output, { pattern: '"refunded"', record: true });
+    const ids = result.matches.map(
+      (m) => JSON.parse(result.records![m.recordIndex!]!.text) as { id: number },
+    );
+    expect(ids.map((o) => o.id)).toEqual(refundedIds);
+  });
+
+  it("finds the same matches by regex and ignoring case, and an empty match moves on", async () => {
+    const output = await opened(minified);
+    const columns = columnsOf(minified, '"refunded"');
+    const byRegex = await grepOutput(output, { pattern: '"ref\\w+"', regex: true });
+    const byCase = await grepOutput(output, { pattern: '"REFUNDED"', ignoreCase: true });
+    expect(byRegex.matches.map((m) => m.column)).toEqual(columns);
+    expect(byCase.matches.map((m) => m.column)).toEqual(columns);
+    const empty = await grepOutput(output, { pattern: "x*", regex: true, maxMatches: 5 });
+    expect(empty.matches.map((m) => m.column)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("stops inside the line at maxMatches and goes on from there, none twice or missed", async () => {
+    const output = await opened(`short refunded line\n${minified}"refunded" after\n`);
+    const columns: string[] = [];
+    let cursor: number | null = 0;
+    let calls = 0;
+    while (cursor !== null) {
+      const page = await grepOutput(output, { pattern: '"refunded"', maxMatches: 6, cursor });
+      if (calls === 0) {
+        expect(page).toMatchObject({ moreMatches: true, totalMatches: null });
+        expect(page.nextCursor).toBe(page.matches.at(-1)!.matchCharEnd);
+      }
+      columns.push(...page.matches.map((m) => `${m.line}:${m.column}`));
+      cursor = page.nextCursor;
+      calls++;
+    }
+    expect(calls).toBe(4);
+    expect(columns).toEqual([...columnsOf(minified, '"refunded"').map((c) => `2:${c}`), "3:1"]);
+  });
+
+  it("keeps a line short enough to show whole as one entry, however many matches it holds", async () => {
+    const output = await opened("refunded, refunded and refunded\nnone here\nrefunded\n");
+    const result = await grepOutput(output, { pattern: "refunded" });
+    expect(result.matches.map((m) => [m.line, m.column])).toEqual([
+      [1, 1],
+      [3, 1],
+    ]);
+    expect(result.totalMatches).toBe(2);
+    expect(matchesApart(result.matches)).toBe(false);
+  });
+});
