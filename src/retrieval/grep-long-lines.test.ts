@@ -86,6 +86,17 @@ describe("grep on a line too long to show whole", () => {
     expect(columns).toEqual([...columnsOf(minified, '"refunded"').map((c) => `2:${c}`), "3:1"]);
   });
 
+  it("stopping right after a long line's first match, goes on with the rest of that line", async () => {
+    const output = await opened(`a refunded order\n${minified}`);
+    const first = await grepOutput(output, { pattern: "refunded", maxMatches: 2 });
+    expect(first.matches.map((m) => m.line)).toEqual([1, 2]);
+    expect(first).toMatchObject({ moreMatches: true, totalMatches: null });
+    expect(first.nextCursor).toBe(first.matches[1]!.matchCharEnd);
+    const rest = await grepOutput(output, { pattern: "refunded", cursor: first.nextCursor! });
+    expect([...first.matches, ...rest.matches].filter((m) => m.line === 2)).toHaveLength(20);
+    expect(rest).toMatchObject({ moreMatches: false, nextCursor: null });
+  });
+
   it("keeps a line short enough to show whole as one entry, however many matches it holds", async () => {
     const output = await opened("refunded, refunded and refunded\nnone here\nrefunded\n");
     const result = await grepOutput(output, { pattern: "refunded" });

@@ -27,7 +27,8 @@ const NONE: LaterMatches = { matches: [], more: false, stopped: false };
 
 /**
  * The matches after `first` on its line when that line is too long to show whole (`first` is
- * clipped), each described like `first` but without context lines (they are `first`'s). A line
+ * clipped), each described like `first` but without context lines (they are `first`'s); with none
+ * wanted, whether there is one more (`more`), so a search that stops here goes on here. A line
  * longer than {@link LONG_LINE_CHARS} is read in windows by the matcher and keeps its first match
  * only.
  *
@@ -43,7 +44,7 @@ export async function laterMatchesOnLine(
   wanted: number,
   maxLineChars: number,
 ): Promise<LaterMatches> {
-  if (!first.clipped || wanted <= 0) return NONE;
+  if (!first.clipped) return NONE;
   const lineStart = await reader.positionAtLine(first.line - 1);
   const lineEnd = await lineEndAt(output, reader, first.matchByteStart, lineStart.byte);
   if (lineEnd.char - lineStart.char > LONG_LINE_CHARS) return NONE;
