@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { onCleanup, origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { grepOutput } from "./grep.js";
 import { matchesApart } from "./grep-long-lines.js";
+import { LONG_LINE_CHARS } from "./regex-matcher.js";
 
 /** A minified JSON export of 60 orders on one line; every third is refunded. */
 const orders = Array.from({ length: 60 }, (_, i) => ({
@@ -95,6 +96,19 @@ describe("grep on a line too long to show whole", () => {
     const rest = await grepOutput(output, { pattern: "refunded", cursor: first.nextCursor! });
     expect([...first.matches, ...rest.matches].filter((m) => m.line === 2)).toHaveLength(20);
     expect(rest).toMatchObject({ moreMatches: false, nextCursor: null });
+  });
+
+  it("finds a literal's every match on a line of any length; a regex past 4 Mi characters keeps the first", async () => {
+    const record = `{"status":"paid","note":"${"x".repeat(200)}"},`;
+    const huge = `[${record.repeat(Math.ceil((LONG_LINE_CHARS + 1000) / record.length))}{}]\n`;
+    expect(huge.length).toBeGreaterThan(LONG_LINE_CHARS);
+    const output = await opened(huge);
+    const literal = await grepOutput(output, { pattern: '"paid"', maxMatches: 30 });
+    expect(literal.matches.map((m) => m.column)).toEqual(columnsOf(huge, '"paid"').slice(0, 30));
+    expect(literal.moreMatches).toBe(true);
+    const byRegex = await grepOutput(output, { pattern: '"pa\\w+"', regex: true, maxMatches: 30 });
+    expect(byRegex.matches).toHaveLength(1);
+    expect(byRegex.windowed).toBe(true);
   });
 
   it("keeps a line short enough to show whole as one entry, however many matches it holds", async () => {

@@ -7,12 +7,19 @@
 import { isSpillwayError } from "../core/errors.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import type { TextReader } from "../store/text-reader.js";
+import { ByteScanner, nextNewline } from "./byte-search.js";
 import { describeMatch, lineEndAt } from "./grep-match.js";
 import type { GrepMatch } from "./grep-types.js";
 import { LONG_LINE_CHARS } from "./regex-matcher.js";
 
 /** The next match in `text` at or after `from`: `[index, length]`, or `[]`. */
 export type FindFrom = (text: string, from: number) => Promise<number[]>;
+
+/**
+ * How the rest of a line is searched: a literal's bytes in the store (exact on a line of any
+ * length, nothing decoded), or decoded text by the pattern's own rules.
+ */
+export type LaterSearch = { readonly needle: Buffer } | { readonly findFrom: FindFrom };
 
 export interface LaterMatches {
   /** The matches after `first` on its line, in order, at most the number wanted. */
@@ -28,9 +35,10 @@ const NONE: LaterMatches = { matches: [], more: false, stopped: false };
 /**
  * The matches after `first` on its line when that line is too long to show whole (`first` is
  * clipped), each described like `first` but without context lines (they are `first`'s); with none
- * wanted, whether there is one more (`more`), so a search that stops here goes on here. A line
- * longer than {@link LONG_LINE_CHARS} is read in windows by the matcher and keeps its first match
- * only.
+ * wanted, whether there is one more (`more`), so a search that stops here goes on here. A literal
+ * is found in the stored bytes, on a line of any length; a regular expression or a search ignoring
+ * case reads the line as text, and on a line longer than {@link LONG_LINE_CHARS} (which the
+ * matcher reads in windows) keeps the first match only.
  *
  * @example
  * const later = await laterMatchesOnLine(opened, reader, first, findFrom, 49, 500);
@@ -40,11 +48,14 @@ export async function laterMatchesOnLine(
   output: OpenedOutput,
   reader: TextReader,
   first: GrepMatch,
-  findFrom: FindFrom,
+  search: LaterSearch,
   wanted: number,
   maxLineChars: number,
 ): Promise<LaterMatches> {
   if (!first.clipped) return NONE;
+  if ("needle" in search)
+    return laterLiterals(output, reader, first, search.needle, wanted, maxLineChars);
+  const { findFrom } = search;
   const lineStart = await reader.positionAtLine(first.line - 1);
   const lineEnd = await lineEndAt(output, reader, first.matchByteStart, lineStart.byte);
   if (lineEnd.char - lineStart.char > LONG_LINE_CHARS) return NONE;
@@ -79,6 +90,28 @@ export async function laterMatchesOnLine(
     );
     matches.push(match);
     from = index + Math.max(1, length);
+  }
+}
+
+/** The later matches of a literal on `first`'s line, found in the stored bytes. */
+async function laterLiterals(
+  output: OpenedOutput,
+  reader: TextReader,
+  first: GrepMatch,
+  needle: Buffer,
+  wanted: number,
+  maxLineChars: number,
+): Promise<LaterMatches> {
+  const lineEnd = await nextNewline(output.source, first.matchByteStart);
+  const scanner = new ByteScanner(output.source, needle, first.matchByteEnd);
+  const matches: GrepMatch[] = [];
+  for (;;) {
+    const at = await scanner.next();
+    if (at === null || at + needle.byteLength > lineEnd)
+      return { matches, more: false, stopped: false };
+    if (matches.length === wanted) return { matches, more: true, stopped: false };
+    const hit = { byteStart: at, byteEnd: at + needle.byteLength };
+    matches.push(await describeMatch(output, reader, hit, 0, maxLineChars));
   }
 }
 

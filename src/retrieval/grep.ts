@@ -4,7 +4,7 @@ import type { TextPosition } from "../store/line-index.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import { ByteScanner, MAX_LITERAL_BYTES } from "./byte-search.js";
 import { intArg, stringArg, textReaderOf } from "./common.js";
-import { type FindFrom, laterMatchesOnLine } from "./grep-long-lines.js";
+import { type FindFrom, type LaterSearch, laterMatchesOnLine } from "./grep-long-lines.js";
 import { describeMatch, lineEndCursor } from "./grep-match.js";
 import type { GrepMatch, GrepRequest, GrepResult } from "./grep-types.js";
 import { recordsOfMatches } from "./record-matches.js";
@@ -103,8 +103,8 @@ export async function grepOutput(
   const from = await reader.positionAtChar(cursor);
 
   let matcher: LineMatcher | RegexMatcher;
-  // The next match inside one long line's text (`laterMatchesOnLine`), by the same rules.
-  let findFrom: FindFrom;
+  // How the rest of a long line is searched (`laterMatchesOnLine`), by the same rules.
+  let later: LaterSearch;
   if (!regex && !ignoreCase) {
     const needle = Buffer.from(pattern, "utf8");
     if (needle.byteLength > MAX_LITERAL_BYTES) {
@@ -115,10 +115,7 @@ export async function grepOutput(
       );
     }
     matcher = new LiteralMatcher(output, needle, from.byte);
-    findFrom = async (text, at) => {
-      const index = text.indexOf(pattern, at);
-      return index === -1 ? [] : [index, pattern.length];
-    };
+    later = { needle };
   } else {
     const source = regex ? pattern : escapeRegExp(pattern);
     const flags = ignoreCase ? "i" : "";
@@ -127,9 +124,10 @@ export async function grepOutput(
     const deadline = Date.now() + timeoutMs;
     const left = () => deadline - Date.now();
     // A literal (escaped) pattern is linear-time and safe on this thread; a model's regex is not.
-    findFrom = regex
+    const findFrom: FindFrom = regex
       ? (text, at) => runner.scan(text, source, flags, 1, left(), { from: at })
       : async (text, at) => scanWindow(text, source, flags, at);
+    later = { findFrom };
     matcher = regex
       ? new RegexMatcher(
           reader,
@@ -167,12 +165,12 @@ export async function grepOutput(
     const match = await describeMatch(output, reader, hit, context, maxLineChars);
     matches.push(match);
     const wanted = maxMatches - matches.length;
-    const later = await laterMatchesOnLine(output, reader, match, findFrom, wanted, maxLineChars);
-    matches.push(...later.matches);
-    if (later.more || later.stopped) {
-      moreMatches = later.more;
+    const rest = await laterMatchesOnLine(output, reader, match, later, wanted, maxLineChars);
+    matches.push(...rest.matches);
+    if (rest.more || rest.stopped) {
+      moreMatches = rest.more;
       endedInLine = true;
-      if (later.stopped) stoppedAt = await reader.positionAtChar(matches.at(-1)!.matchCharEnd);
+      if (rest.stopped) stoppedAt = await reader.positionAtChar(matches.at(-1)!.matchCharEnd);
       break;
     }
   }
