@@ -7,8 +7,8 @@
 import { isSpillwayError } from "../core/errors.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import type { TextReader } from "../store/text-reader.js";
-import { ByteScanner, nextNewline } from "./byte-search.js";
-import { describeMatch, lineEndAt } from "./grep-match.js";
+import { ByteScanner } from "./byte-search.js";
+import { describeMatch, type LineBounds, lineEndAt } from "./grep-match.js";
 import type { GrepMatch } from "./grep-types.js";
 import { LONG_LINE_CHARS } from "./regex-matcher.js";
 
@@ -41,7 +41,7 @@ const NONE: LaterMatches = { matches: [], more: false, stopped: false };
  * matcher reads in windows) keeps the first match only.
  *
  * @example
- * const later = await laterMatchesOnLine(opened, reader, first, findFrom, 49, 500);
+ * const later = await laterMatchesOnLine(opened, reader, first, { needle: Buffer.from('"status"') }, 49, 500);
  * later.matches.map((m) => m.column); // [612, 1204, …]: the same line, each match apart
  */
 export async function laterMatchesOnLine(
@@ -53,11 +53,12 @@ export async function laterMatchesOnLine(
   maxLineChars: number,
 ): Promise<LaterMatches> {
   if (!first.clipped) return NONE;
-  if ("needle" in search)
-    return laterLiterals(output, reader, first, search.needle, wanted, maxLineChars);
-  const { findFrom } = search;
   const lineStart = await reader.positionAtLine(first.line - 1);
   const lineEnd = await lineEndAt(output, reader, first.matchByteStart, lineStart.byte);
+  const line = { start: lineStart, end: lineEnd };
+  if ("needle" in search)
+    return laterLiterals(output, reader, first, search.needle, line, wanted, maxLineChars);
+  const { findFrom } = search;
   if (lineEnd.char - lineStart.char > LONG_LINE_CHARS) return NONE;
   const text = (await reader.readChars(lineStart.char, lineEnd.char)).text;
   const matches: GrepMatch[] = [];
@@ -81,13 +82,8 @@ export async function laterMatchesOnLine(
     byteAt += Buffer.byteLength(text.slice(charAt, index));
     charAt = index;
     const byteEnd = byteAt + Buffer.byteLength(text.slice(index, index + length));
-    const match = await describeMatch(
-      output,
-      reader,
-      { byteStart: byteAt, byteEnd },
-      0,
-      maxLineChars,
-    );
+    const hit = { byteStart: byteAt, byteEnd };
+    const match = await describeMatch(output, reader, hit, 0, maxLineChars, line);
     matches.push(match);
     from = index + Math.max(1, length);
   }
@@ -99,19 +95,19 @@ async function laterLiterals(
   reader: TextReader,
   first: GrepMatch,
   needle: Buffer,
+  line: LineBounds,
   wanted: number,
   maxLineChars: number,
 ): Promise<LaterMatches> {
-  const lineEnd = await nextNewline(output.source, first.matchByteStart);
   const scanner = new ByteScanner(output.source, needle, first.matchByteEnd);
   const matches: GrepMatch[] = [];
   for (;;) {
     const at = await scanner.next();
-    if (at === null || at + needle.byteLength > lineEnd)
+    if (at === null || at + needle.byteLength > line.end.byte)
       return { matches, more: false, stopped: false };
     if (matches.length === wanted) return { matches, more: true, stopped: false };
     const hit = { byteStart: at, byteEnd: at + needle.byteLength };
-    matches.push(await describeMatch(output, reader, hit, 0, maxLineChars));
+    matches.push(await describeMatch(output, reader, hit, 0, maxLineChars, line));
   }
 }
 

@@ -36,18 +36,26 @@ export async function lineEndAt(
   return reader.positionAtByte(end);
 }
 
+/** Where a line starts, and where it ends before its terminator. */
+export interface LineBounds {
+  readonly start: TextPosition;
+  readonly end: TextPosition;
+}
+
 export async function describeMatch(
   output: OpenedOutput,
   reader: TextReader,
   hit: ByteMatch,
   context: number,
   maxLineChars: number,
+  /** The match's line, when the caller knows it: finding its end scans the rest of the line. */
+  line?: LineBounds,
 ): Promise<GrepMatch> {
   const matchStart = await reader.positionAtByte(hit.byteStart);
   const matchEnd = await reader.positionAtByte(hit.byteEnd);
   const lineNumber = matchStart.line; // 0-based
-  const lineStart = await reader.positionAtLine(lineNumber);
-  const lineEnd = await lineEndAt(output, reader, hit.byteStart, lineStart.byte);
+  const lineStart = line?.start ?? (await reader.positionAtLine(lineNumber));
+  const lineEnd = line?.end ?? (await lineEndAt(output, reader, hit.byteStart, lineStart.byte));
   const matched = await reader.readChars(matchStart.char, matchEnd.char);
   const shown = await lineExcerpt(
     output,
