@@ -78,6 +78,7 @@ const searchShape = {
     .enum(SEARCH_RANKINGS, { error: SEARCH_RANKINGS.map((r) => `"${r}"`).join(" or ") })
     .optional(),
   latestFirst: bool.optional(),
+  onePerLine: bool.optional(),
 };
 
 const REQUEST = "an object with the mode's fields";

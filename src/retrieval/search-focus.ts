@@ -83,11 +83,30 @@ export function passageFocus(
   width: number,
   tieWeights: readonly number[] = [],
 ): number {
+  return passageFoci(text, words, width, tieWeights, 1)[0] ?? -1;
+}
+
+/**
+ * The anchors of up to `count` passages of `text` where to look for `words`, best first, each at
+ * least `width` characters from the others: the first is `passageFocus`'s, the rest the next
+ * best passages by the same weights (then the tightest, then the earliest). A line too long to
+ * show whole is often many records (a minified export), and a search shows its best few.
+ *
+ * @example
+ * passageFoci('{"s":"refunded"} {"s":"paid"} {"s":"refunded"}', ["refunded"], 10, [], 5); // [6, 36]
+ */
+export function passageFoci(
+  text: string,
+  words: readonly string[],
+  width: number,
+  tieWeights: readonly number[],
+  count: number,
+): number[] {
   // Lower-casing keeps lengths in all but a few scripts; a shifted offset only moves the excerpt.
   const folded = text.toLowerCase();
   const found = words.map((word) => termOffsets(text, folded, word));
   const held = found.filter((offsets) => offsets.length > 0).map((offsets) => offsets.length);
-  if (held.length === 0) return -1;
+  if (held.length === 0) return [];
   const fewest = Math.min(...held);
   const isAnchor = found.map((offsets) => offsets.length === fewest);
   const passages = Math.max(1, text.length / Math.max(1, width));
@@ -101,6 +120,7 @@ export function passageFocus(
   let score = 0;
   let anchors = 0;
   let best = { score: -1, span: 0, from: 0, to: 0 };
+  const candidates: { score: number; span: number; from: number; to: number }[] = [];
   let from = 0;
   const add = (word: number, step: 1 | -1) => {
     inWindow[word] = inWindow[word]! + step;
@@ -117,15 +137,26 @@ export function passageFocus(
     while (from < end && inWindow[occurrences[from]!.word]! > 1) drop();
     if (anchors === 0) continue;
     const span = last.at - occurrences[from]!.at;
+    if (count > 1) candidates.push({ score, span, from, to: end + 1 });
     const gain = score - best.score;
     if (gain > 1e-9 || (gain > -1e-9 && span < best.span))
       best = { score, span, from, to: end + 1 };
   }
   const rank = (o: Occurrence) => weight[o.word]! + (tieWeights[o.word] ?? 0) * 1e-9;
-  let focus = occurrences[best.from]!;
-  for (let i = best.from + 1; i < best.to; i++)
-    if (rank(occurrences[i]!) > rank(focus)) focus = occurrences[i]!;
-  return focus.at;
+  const focusOf = (passage: { from: number; to: number }) => {
+    let focus = occurrences[passage.from]!;
+    for (let i = passage.from + 1; i < passage.to; i++)
+      if (rank(occurrences[i]!) > rank(focus)) focus = occurrences[i]!;
+    return focus.at;
+  };
+  const foci = [focusOf(best)];
+  candidates.sort((a, b) => b.score - a.score || a.span - b.span || a.from - b.from);
+  for (const passage of candidates) {
+    if (foci.length >= count) break;
+    const at = focusOf(passage);
+    if (foci.every((other) => Math.abs(other - at) >= width)) foci.push(at);
+  }
+  return foci;
 }
 
 /**
@@ -156,4 +187,28 @@ export async function rowFocus(
     row.termIndexes.map((term) => weights[term]!),
   );
   return at === -1 ? row.focus : at;
+}
+
+/**
+ * The anchors of a long row's further passages (after its best, `rowFocus`'s), at most `count`,
+ * best first, each at least half an excerpt from the others, in the row's first MiB.
+ *
+ * @example
+ * const more = await rowFociAfterBest(reader, row, start, terms, 500, weights, 9);
+ */
+export async function rowFociAfterBest(
+  reader: Pick<TextReader, "readChars">,
+  row: RankedRow,
+  start: number,
+  terms: readonly string[],
+  maxLineChars: number,
+  weights: readonly number[],
+  count: number,
+): Promise<number[]> {
+  if (count <= 0) return [];
+  const { text } = await reader.readChars(start, start + Math.min(row.chars, FOCUS_SCAN_CHARS));
+  const words = row.termIndexes.map((term) => terms[term]!);
+  const width = Math.max(1, Math.floor(maxLineChars / 2));
+  const tieWeights = row.termIndexes.map((term) => weights[term]!);
+  return passageFoci(text, words, width, tieWeights, count + 1).slice(1);
 }

@@ -17,7 +17,7 @@ import {
   SearchCorpus,
   type SearchRanking,
 } from "./search-corpus.js";
-import { rowFocus } from "./search-focus.js";
+import { rowFociAfterBest, rowFocus } from "./search-focus.js";
 import { scanOutput } from "./search-scan.js";
 import { queryTerms } from "./search-terms.js";
 import { ScanTerms } from "./search-text.js";
@@ -51,6 +51,11 @@ export interface SearchRequest {
   readonly ranking?: SearchRanking;
   /** Equal lines from the end of the output, the latest first (default false). */
   readonly latestFirst?: boolean;
+  /**
+   * Each line once, a long line by its best passage only (default false: a line too long to show
+   * whole also gives its next best passages, as matches of their own, while results are left).
+   */
+  readonly onePerLine?: boolean;
 }
 
 /** A query term and how rare it is in what was searched. */
@@ -134,6 +139,7 @@ export interface SearchPlan {
   readonly maxCandidates: number;
   readonly timeoutMs: number;
   readonly order: RankingOrder;
+  readonly onePerLine: boolean;
 }
 
 const VALID_QUERY = 'words to find, e.g. "boot marker" or "起動マーカー"';
@@ -193,6 +199,7 @@ export function planSearch(unchecked: SearchRequest, totalBytes: number): Search
       600_000,
     ),
     order: { ranking: request.ranking ?? "bm25", latestFirst: request.latestFirst ?? false },
+    onePerLine: request.onePerLine ?? false,
   };
 }
 
@@ -220,12 +227,27 @@ export async function describeRow(
   weights?: readonly number[],
 ): Promise<SearchMatch> {
   const start = (await reader.positionAtByte(row.byteStart)).char;
+  const focus =
+    row.chars > maxLineChars
+      ? await rowFocus(reader, row, start, terms, maxLineChars, weights)
+      : row.focus;
+  return rowAt(output, reader, row, start, focus, terms, maxLineChars);
+}
+
+/** A ranked row as a match, its excerpt (on a long row) centred on `focus`, an offset in it. */
+async function rowAt(
+  output: OpenedOutput,
+  reader: TextReader,
+  row: RankedRow,
+  start: number,
+  focus: number,
+  terms: readonly string[],
+  maxLineChars: number,
+): Promise<SearchMatch> {
   const end = start + row.chars;
   let from = start;
   let to = end;
-  let focus = row.focus;
   if (row.chars > maxLineChars) {
-    focus = await rowFocus(reader, row, start, terms, maxLineChars, weights);
     const centred = start + focus - Math.floor(maxLineChars / 2);
     from = Math.max(start, Math.min(centred, end - maxLineChars));
     to = from + maxLineChars;
@@ -241,6 +263,37 @@ export async function describeRow(
     terms: row.termIndexes.map((t) => terms[t]!),
     focusChar: Math.min(Math.max(start + focus, from), Math.max(from, to - 1)),
   };
+}
+
+/**
+ * A long row's further passages as matches of their own (SW-49 in docs/architecture.md), at most
+ * `room`, best first, with the row's score: a one-line export holds many records, and its best
+ * passage alone would hide the others that hold the query's words. A window of a line over 4 MiB
+ * keeps its one passage.
+ */
+async function laterPassages(
+  output: OpenedOutput,
+  reader: TextReader,
+  row: RankedRow,
+  plan: SearchPlan,
+  weights: readonly number[],
+  room: number,
+): Promise<SearchMatch[]> {
+  if (plan.onePerLine || room <= 0 || row.window || row.chars <= plan.maxLineChars) return [];
+  const start = (await reader.positionAtByte(row.byteStart)).char;
+  const foci = await rowFociAfterBest(
+    reader,
+    row,
+    start,
+    plan.terms,
+    plan.maxLineChars,
+    weights,
+    room,
+  );
+  const more: SearchMatch[] = [];
+  for (const focus of foci)
+    more.push(await rowAt(output, reader, row, start, focus, plan.terms, plan.maxLineChars));
+  return more;
 }
 
 /** Characters read to tell a CSV output's header from a first row of data. */
@@ -309,8 +362,13 @@ export async function searchOutput(
   const scan = await searchInto(output, 0, corpus, new ScanTerms(plan.terms), deadline);
   const matches: SearchMatch[] = [];
   const weights = corpus.weights();
-  for (const row of corpus.top(plan.maxResults)) {
+  const rows = corpus.top(plan.maxResults);
+  let room = plan.maxResults - rows.length;
+  for (const row of rows) {
     matches.push(await describeRow(output, reader, row, plan.terms, plan.maxLineChars, weights));
+    const more = await laterPassages(output, reader, row, plan, weights, room);
+    matches.push(...more);
+    room -= more.length;
   }
   return {
     mode: "search",

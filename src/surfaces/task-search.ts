@@ -226,6 +226,8 @@ export async function searchForTask(
     const found = await searchOutput(opened, {
       query: asked,
       maxResults: maxLines * 3,
+      // The handle message shows a line once: what it shows is the measured `taskSearch`.
+      onePerLine: true,
       ...(maxLineChars ? { maxLineChars } : {}),
     }).catch(() => undefined); // a task of common words only, or none: nothing to search for
     const lines = Math.max(1, found?.totalLines ?? record.lineCount ?? 1);
