@@ -3,7 +3,7 @@
  * its own, with its column, excerpt and record; a line short enough to show whole stays one entry.
  */
 import { describe, expect, it } from "vitest";
-import { onCleanup, origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
+import { openText } from "../../test/helpers/temp-store.js";
 import { grepOutput } from "./grep.js";
 import { matchesApart } from "./grep-long-lines.js";
 import { LONG_LINE_CHARS } from "./regex-matcher.js";
@@ -17,13 +17,7 @@ const orders = Array.from({ length: 60 }, (_, i) => ({
 const minified = `${JSON.stringify({ orders })}\n`;
 const refundedIds = orders.filter((o) => o.status === "refunded").map((o) => o.id);
 
-async function opened(text: string) {
-  const { store } = await tempStore();
-  const record = await store.put(origin(), text);
-  const output = await store.open(record.id, SCOPE);
-  onCleanup(() => output.close());
-  return output;
-}
+const opened = async (text: string) => (await openText(text)).opened;
 
 /** Where each occurrence of `needle` starts in `text`, 1-based like a column. */
 function columnsOf(text: string, needle: string): number[] {

@@ -3,7 +3,7 @@
  * passages are matches of their own, each centred on another place the query's words meet.
  */
 import { describe, expect, it } from "vitest";
-import { onCleanup, origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
+import { openText } from "../../test/helpers/temp-store.js";
 import { searchOutput } from "./search.js";
 import { passageFoci, passageFocus } from "./search-focus.js";
 
@@ -14,13 +14,7 @@ const orders = Array.from({ length: 60 }, (_, i) => ({
 }));
 const minified = `${JSON.stringify({ orders })}\n`;
 
-async function opened(text: string) {
-  const { store } = await tempStore();
-  const record = await store.put(origin(), text);
-  const output = await store.open(record.id, SCOPE);
-  onCleanup(() => output.close());
-  return output;
-}
+const opened = async (text: string) => (await openText(text)).opened;
 
 describe("passageFoci", () => {
   it("starts with passageFocus's anchor, then each other passage holding the rarest word", () => {
