@@ -4,7 +4,7 @@
  * cursor that continues the search.
  */
 import type { GrepLine, GrepResult } from "../retrieval/grep.js";
-import { matchesApart } from "../retrieval/grep-long-lines.js";
+import { countUnit } from "../retrieval/grep-long-lines.js";
 import { readOutput } from "../retrieval/read-output.js";
 import { fieldsLine } from "../retrieval/record-matches.js";
 import type { MatchRecord } from "../retrieval/record-types.js";
@@ -109,10 +109,7 @@ function footer(result: GrepResult, id: string, options: GrepOptions, home: stri
     result.totalMatches !== null && result.moreMatches
       ? ` of ${formatCount(result.totalMatches)} from this cursor`
       : "";
-  const unit = matchesApart(result.matches)
-    ? `match${count === 1 ? "" : "es"} (a long line's one by one)`
-    : `matching line${count === 1 ? "" : "s"}`;
-  const head = `# ${formatCount(count)} ${unit}${total} in ${result.outputId}`;
+  const head = `# ${formatCount(count)} ${countUnit(result.matches, count === 1)}${total} in ${result.outputId}`;
   const windowed = result.windowed
     ? [
         "# lines over 4 Mi characters were searched in windows: a regex match longer than 64 Ki characters there can be missed",

@@ -8,7 +8,7 @@ import { isSpillwayError } from "../core/errors.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import type { TextReader } from "../store/text-reader.js";
 import { ByteScanner } from "./byte-search.js";
-import { describeMatch, type LineBounds, lineEndAt } from "./grep-match.js";
+import { describeMatch, type LineBounds } from "./grep-match.js";
 import type { GrepMatch } from "./grep-types.js";
 import { LONG_LINE_CHARS } from "./regex-matcher.js";
 
@@ -41,21 +41,20 @@ const NONE: LaterMatches = { matches: [], more: false, stopped: false };
  * matcher reads in windows) keeps the first match only.
  *
  * @example
- * const later = await laterMatchesOnLine(opened, reader, first, { needle: Buffer.from('"status"') }, 49, 500);
+ * const later = await laterMatchesOnLine(opened, reader, first, line, { needle: Buffer.from('"status"') }, 49, 500);
  * later.matches.map((m) => m.column); // [612, 1204, …]: the same line, each match apart
  */
 export async function laterMatchesOnLine(
   output: OpenedOutput,
   reader: TextReader,
   first: GrepMatch,
+  line: LineBounds,
   search: LaterSearch,
   wanted: number,
   maxLineChars: number,
 ): Promise<LaterMatches> {
   if (!first.clipped) return NONE;
-  const lineStart = await reader.positionAtLine(first.line - 1);
-  const lineEnd = await lineEndAt(output, reader, first.matchByteStart, lineStart.byte);
-  const line = { start: lineStart, end: lineEnd };
+  const { start: lineStart, end: lineEnd } = line;
   if ("needle" in search)
     return laterLiterals(output, reader, first, search.needle, line, wanted, maxLineChars);
   const { findFrom } = search;
@@ -120,4 +119,17 @@ async function laterLiterals(
  */
 export function matchesApart(matches: readonly Pick<GrepMatch, "line">[]): boolean {
   return matches.some((m, i) => i > 0 && matches[i - 1]!.line === m.line);
+}
+
+/**
+ * What a grep's count counts: matching lines, or matches once a long line's come one by one
+ * (two entries share a line then, so there are at least two).
+ *
+ * @example
+ * `${count} ${countUnit(result.matches, count === 1)}`; // "1 matching line", "20 matches (a long line's one by one)"
+ */
+export function countUnit(matches: readonly Pick<GrepMatch, "line">[], one: boolean): string {
+  return matchesApart(matches)
+    ? "matches (a long line's one by one)"
+    : `matching line${one ? "" : "s"}`;
 }

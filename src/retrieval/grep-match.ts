@@ -42,6 +42,16 @@ export interface LineBounds {
   readonly end: TextPosition;
 }
 
+/** The bounds of the line holding `hit` (its end found by scanning to the line's "\n"). */
+export async function lineBoundsOf(
+  output: OpenedOutput,
+  reader: TextReader,
+  hit: ByteMatch,
+): Promise<LineBounds> {
+  const start = await reader.positionAtLine((await reader.positionAtByte(hit.byteStart)).line);
+  return { start, end: await lineEndAt(output, reader, hit.byteStart, start.byte) };
+}
+
 export async function describeMatch(
   output: OpenedOutput,
   reader: TextReader,
@@ -54,8 +64,7 @@ export async function describeMatch(
   const matchStart = await reader.positionAtByte(hit.byteStart);
   const matchEnd = await reader.positionAtByte(hit.byteEnd);
   const lineNumber = matchStart.line; // 0-based
-  const lineStart = line?.start ?? (await reader.positionAtLine(lineNumber));
-  const lineEnd = line?.end ?? (await lineEndAt(output, reader, hit.byteStart, lineStart.byte));
+  const { start: lineStart, end: lineEnd } = line ?? (await lineBoundsOf(output, reader, hit));
   const matched = await reader.readChars(matchStart.char, matchEnd.char);
   const shown = await lineExcerpt(
     output,

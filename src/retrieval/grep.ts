@@ -5,7 +5,7 @@ import type { OpenedOutput } from "../store/output-store.js";
 import { ByteScanner, MAX_LITERAL_BYTES } from "./byte-search.js";
 import { intArg, stringArg, textReaderOf } from "./common.js";
 import { type FindFrom, type LaterSearch, laterMatchesOnLine } from "./grep-long-lines.js";
-import { describeMatch, lineEndCursor } from "./grep-match.js";
+import { describeMatch, lineBoundsOf, lineEndCursor } from "./grep-match.js";
 import type { GrepMatch, GrepRequest, GrepResult } from "./grep-types.js";
 import { recordsOfMatches } from "./record-matches.js";
 import { type ByteMatch, RegexMatcher } from "./regex-matcher.js";
@@ -162,10 +162,12 @@ export async function grepOutput(
       moreMatches = true;
       break;
     }
-    const match = await describeMatch(output, reader, hit, context, maxLineChars);
+    // The line's bounds once, for this match and any later ones on it.
+    const line = await lineBoundsOf(output, reader, hit);
+    const match = await describeMatch(output, reader, hit, context, maxLineChars, line);
     matches.push(match);
     const wanted = maxMatches - matches.length;
-    const rest = await laterMatchesOnLine(output, reader, match, later, wanted, maxLineChars);
+    const rest = await laterMatchesOnLine(output, reader, match, line, later, wanted, maxLineChars);
     matches.push(...rest.matches);
     if (rest.more || rest.stopped) {
       moreMatches = rest.more;

@@ -1,6 +1,6 @@
 import type { SpillwayError } from "../core/errors.js";
 import type { GrepLine, GrepMatch, GrepResult } from "../retrieval/grep.js";
-import { matchesApart } from "../retrieval/grep-long-lines.js";
+import { countUnit } from "../retrieval/grep-long-lines.js";
 import type { JsonResult } from "../retrieval/json.js";
 import type { PageResult } from "../retrieval/page.js";
 import type { BinaryProvenance, Provenance } from "../retrieval/provenance.js";
@@ -91,7 +91,7 @@ export function grepHeader(result: GrepResult, shown: number, records = 0): stri
     `[${result.outputId} grep ${JSON.stringify(result.pattern)}${result.regex ? " (regex)" : ""}${result.ignoreCase ? " (ignore case)" : ""}: ` +
     (result.matches.length === 0
       ? `no matching lines${stopped}]`
-      : `${count} ${matchesApart(result.matches) ? "matches (a long line's one by one)" : `matching line${count === "1" ? "" : "s"}`}${stopped}; showing ${shown} ${legend}]`)
+      : `${count} ${countUnit(result.matches, count === "1")}${stopped}; showing ${shown} ${legend}]`)
   );
 }
 
