@@ -177,38 +177,36 @@ export async function rowFocus(
   maxLineChars: number,
   weights: readonly number[] | undefined,
 ): Promise<number> {
-  if (!weights || row.termIndexes.length < 2) return row.focus;
-  const { text } = await reader.readChars(start, start + Math.min(row.chars, FOCUS_SCAN_CHARS));
-  const words = row.termIndexes.map((term) => terms[term]!);
-  const at = passageFocus(
-    text,
-    words,
-    Math.max(1, Math.floor(maxLineChars / 2)),
-    row.termIndexes.map((term) => weights[term]!),
-  );
-  return at === -1 ? row.focus : at;
+  return (await rowFoci(reader, row, start, terms, maxLineChars, weights, 1))[0]!;
 }
 
 /**
- * The anchors of a long row's further passages (after its best, `rowFocus`'s), at most `count`,
- * best first, each at least half an excerpt from the others, in the row's first MiB.
+ * Where a long row's excerpts are centred, at most `count`, best first: `rowFocus`'s, then the
+ * anchors of its next best passages (`passageFoci`), each at least half an excerpt from the
+ * others, from one read of the row's first MiB. With fewer than two of the query's words (or no
+ * weights) the best stays the row's first matched word, as in `rowFocus`.
  *
  * @example
- * const more = await rowFociAfterBest(reader, row, start, terms, 500, weights, 9);
+ * const foci = await rowFoci(reader, row, start, terms, 500, weights, 10); // [best, …up to 9 more]
  */
-export async function rowFociAfterBest(
+export async function rowFoci(
   reader: Pick<TextReader, "readChars">,
   row: RankedRow,
   start: number,
   terms: readonly string[],
   maxLineChars: number,
-  weights: readonly number[],
+  weights: readonly number[] | undefined,
   count: number,
 ): Promise<number[]> {
-  if (count <= 0) return [];
+  const firstWord = !weights || row.termIndexes.length < 2;
+  if (firstWord && count <= 1) return [row.focus];
   const { text } = await reader.readChars(start, start + Math.min(row.chars, FOCUS_SCAN_CHARS));
   const words = row.termIndexes.map((term) => terms[term]!);
   const width = Math.max(1, Math.floor(maxLineChars / 2));
-  const tieWeights = row.termIndexes.map((term) => weights[term]!);
-  return passageFoci(text, words, width, tieWeights, count + 1).slice(1);
+  const tieWeights = row.termIndexes.map((term) => weights?.[term] ?? 0);
+  const found = passageFoci(text, words, width, tieWeights, count);
+  if (found.length === 0) return [row.focus];
+  if (!firstWord) return found;
+  const later = found.filter((at) => Math.abs(at - row.focus) >= width);
+  return [row.focus, ...later].slice(0, count);
 }

@@ -17,7 +17,7 @@ import {
   SearchCorpus,
   type SearchRanking,
 } from "./search-corpus.js";
-import { rowFociAfterBest, rowFocus } from "./search-focus.js";
+import { rowFoci, rowFocus } from "./search-focus.js";
 import { scanOutput } from "./search-scan.js";
 import { queryTerms } from "./search-terms.js";
 import { ScanTerms } from "./search-text.js";
@@ -266,12 +266,13 @@ async function rowAt(
 }
 
 /**
- * A long row's further passages as matches of their own (SW-49 in docs/architecture.md), at most
- * `room`, best first, with the row's score: a one-line export holds many records, and its best
- * passage alone would hide the others that hold the query's words. A window of a line over 4 MiB
- * keeps its one passage.
+ * A ranked row as its matches: the row once, or a long row as its best passage and, while `room`
+ * is left, its next best passages as matches of their own, with the row's score (SW-49 in
+ * docs/architecture.md): a one-line export holds many records, and its best passage alone would
+ * hide the others that hold the query's words. A window of a line over 4 MiB keeps its one
+ * passage, as does every row with `onePerLine`.
  */
-async function laterPassages(
+async function rowPassages(
   output: OpenedOutput,
   reader: TextReader,
   row: RankedRow,
@@ -279,21 +280,15 @@ async function laterPassages(
   weights: readonly number[],
   room: number,
 ): Promise<SearchMatch[]> {
-  if (plan.onePerLine || room <= 0 || row.window || row.chars <= plan.maxLineChars) return [];
+  const { terms, maxLineChars } = plan;
+  if (plan.onePerLine || room <= 0 || row.window || row.chars <= maxLineChars)
+    return [await describeRow(output, reader, row, terms, maxLineChars, weights)];
   const start = (await reader.positionAtByte(row.byteStart)).char;
-  const foci = await rowFociAfterBest(
-    reader,
-    row,
-    start,
-    plan.terms,
-    plan.maxLineChars,
-    weights,
-    room,
-  );
-  const more: SearchMatch[] = [];
+  const foci = await rowFoci(reader, row, start, terms, maxLineChars, weights, room + 1);
+  const matches: SearchMatch[] = [];
   for (const focus of foci)
-    more.push(await rowAt(output, reader, row, start, focus, plan.terms, plan.maxLineChars));
-  return more;
+    matches.push(await rowAt(output, reader, row, start, focus, terms, maxLineChars));
+  return matches;
 }
 
 /** Characters read to tell a CSV output's header from a first row of data. */
@@ -365,10 +360,9 @@ export async function searchOutput(
   const rows = corpus.top(plan.maxResults);
   let room = plan.maxResults - rows.length;
   for (const row of rows) {
-    matches.push(await describeRow(output, reader, row, plan.terms, plan.maxLineChars, weights));
-    const more = await laterPassages(output, reader, row, plan, weights, room);
-    matches.push(...more);
-    room -= more.length;
+    const found = await rowPassages(output, reader, row, plan, weights, room);
+    matches.push(...found);
+    room -= found.length - 1;
   }
   return {
     mode: "search",
