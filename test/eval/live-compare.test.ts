@@ -8,39 +8,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { compareRuns, renderComparison, sameSession, signTest } from "../../eval/live/compare.js";
-import type { LiveEpisode } from "../../eval/live/episode.js";
+import { episodeLines, liveEpisode } from "../helpers/live-episode.js";
 import { tempDir } from "../helpers/temp-store.js";
 
 const run = promisify(execFile);
-
-function episode(taskId: string, correct: boolean, extra: Partial<LiveEpisode> = {}): LiveEpisode {
-  return {
-    taskId,
-    seed: 5,
-    shape: "csv",
-    kind: "lookup",
-    phrasing: 0,
-    question: "q",
-    expected: "x",
-    policy: "spillway",
-    variant: "default",
-    model: "m",
-    report: correct ? "x" : "y",
-    failure: null,
-    correct,
-    namesExpected: correct,
-    decoysNamed: [],
-    inventedValues: [],
-    invented: false,
-    readBeforeAnswer: true,
-    requests: 3,
-    inputTokens: 1000,
-    outputTokens: 20,
-    seconds: 60,
-    transcript: [],
-    ...extra,
-  } as LiveEpisode;
-}
 
 describe("signTest", () => {
   it("is the exact two-sided binomial p-value of the discordant pairs", () => {
@@ -58,11 +29,11 @@ describe("compareRuns", () => {
       did: `get_tool_output({"id":"${id}","mode":"search"})`,
       shown: `[${id} search "x": 1 matching line]`,
     });
-    const a = episode("t1", true, {
+    const a = liveEpisode("t1", true, {
       inputTokens: 2305,
       transcript: [turn("out_0123456789abcdefghjkmnpqrs")],
     });
-    const b = episode("t1", true, {
+    const b = liveEpisode("t1", true, {
       inputTokens: 2300,
       transcript: [turn("out_zyxwvtsrqpnmkjhgfedcba9876")],
     });
@@ -71,7 +42,7 @@ describe("compareRuns", () => {
       fewerTokensWith: 0,
       moreTokensWith: 0,
     });
-    const c = episode("t1", true, {
+    const c = liveEpisode("t1", true, {
       inputTokens: 2300,
       transcript: [turn("out_zyxwvtsrqpnmkjhgfedcba9876"), turn("out_zyxwvtsrqpnmkjhgfedcba9876")],
     });
@@ -81,11 +52,13 @@ describe("compareRuns", () => {
 
   it("names the tasks whose sessions differ and counts those that compacted", () => {
     const turn = (shown: string) => ({ did: "read()", shown });
-    const withIt = ["t1", "t2", "t3"].map((id) => episode(id, true, { transcript: [turn("a")] }));
+    const withIt = ["t1", "t2", "t3"].map((id) =>
+      liveEpisode(id, true, { transcript: [turn("a")] }),
+    );
     const without = [
-      episode("t1", true, { transcript: [turn("a")] }),
-      episode("t2", true, { transcript: [turn("b")] }),
-      episode("t3", false, { transcript: [turn("c")], compactions: 2 }),
+      liveEpisode("t1", true, { transcript: [turn("a")] }),
+      liveEpisode("t2", true, { transcript: [turn("b")] }),
+      liveEpisode("t3", false, { transcript: [turn("c")], compactions: 2 }),
     ];
     const paired = compareRuns(withIt, without, "spillway");
     expect(paired.differingSessions).toEqual(["t2", "t3"]);
@@ -101,21 +74,21 @@ describe("compareRuns", () => {
 
   it("pairs the tasks both runs played and counts those that flipped each way", () => {
     const withIt = [
-      ...Array.from({ length: 8 }, (_, i) => episode(`t${i}`, true)),
-      episode("t8", false),
-      episode("t9", false, { invented: true }),
-      episode("only-here", true),
-      episode("t0", false, { policy: "codex" }),
+      ...Array.from({ length: 8 }, (_, i) => liveEpisode(`t${i}`, true)),
+      liveEpisode("t8", false),
+      liveEpisode("t9", false, { invented: true }),
+      liveEpisode("only-here", true),
+      liveEpisode("t0", false, { policy: "codex" }),
     ];
     const without = [
       ...Array.from({ length: 8 }, (_, i) =>
-        episode(`t${i}`, i >= 7, {
+        liveEpisode(`t${i}`, i >= 7, {
           inputTokens: 1500,
           transcript: [{ did: "read()", shown: "x" }],
         }),
       ),
-      episode("t8", true),
-      episode("t9", false, { invented: true }),
+      liveEpisode("t8", true),
+      liveEpisode("t9", false, { invented: true }),
     ];
     const paired = compareRuns(withIt, without, "spillway");
     expect(paired).toMatchObject({
@@ -165,14 +138,13 @@ describe("npm run eval:live:compare", () => {
   it("reads the default run's and the ablation's episodes of a seed and prints the paired table", async () => {
     const out = await tempDir("spillway-compare-");
     await mkdir(join(out, "ablate-notice"), { recursive: true });
-    const lines = (eps: LiveEpisode[]) => eps.map((e) => `${JSON.stringify(e)}\n`).join("");
     await writeFile(
       join(out, "episodes-5.jsonl"),
-      lines([episode("a", true), episode("b", true), episode("c", false)]),
+      episodeLines([liveEpisode("a", true), liveEpisode("b", true), liveEpisode("c", false)]),
     );
     await writeFile(
       join(out, "ablate-notice", "episodes-5.jsonl"),
-      lines([episode("a", false), episode("b", true), episode("c", false)]),
+      episodeLines([liveEpisode("a", false), liveEpisode("b", true), liveEpisode("c", false)]),
     );
     const cli = ["tsx", "eval/live-compare.ts", "--seed", "5", "--ablate", "notice", "--out", out];
     const { stdout } = await run("npx", [...cli, "--json"]);
@@ -205,7 +177,7 @@ describe("npm run eval:live:compare", () => {
     await mkdir(join(out, "ablate-retiredSwitch"), { recursive: true });
     await writeFile(
       join(out, "ablate-retiredSwitch", "episodes-5.jsonl"),
-      lines([episode("a", true), episode("b", false), episode("c", false)]),
+      episodeLines([liveEpisode("a", true), liveEpisode("b", false), liveEpisode("c", false)]),
     );
     const retired = await run("npx", [
       ...cli.slice(0, 4),

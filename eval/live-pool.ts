@@ -1,0 +1,59 @@
+/**
+ * `npm run eval:live:pool`: every live run kept in the report directory, pooled for one policy,
+ * to show which question kinds and shapes hold its recall back (eval/live/pool.ts):
+ *
+ *   npm run eval:live:pool -- --policy spillway --cells 12
+ *
+ * `--out` is the report directory (eval/report-live/); only its default runs are pooled.
+ * With --json the last stdout line is one JSON object.
+ */
+import { existsSync } from "node:fs";
+import { loadRunEpisodes, poolOf, renderPool } from "./live/pool.js";
+import { LIVE_POLICIES } from "./live/run.js";
+
+const USAGE =
+  "usage: npm run eval:live:pool -- [--policy spillway] [--cells N] [--out DIR] [--json]";
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parse(argv: readonly string[]) {
+  let policy = "spillway";
+  let cells = 12;
+  let out = "eval/report-live";
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = () => argv[++i] ?? fail(`${flag} needs a value`);
+    if (flag === "--policy") policy = value();
+    else if (flag === "--cells") {
+      cells = Number(value());
+      if (!Number.isInteger(cells) || cells < 1) fail("--cells needs a positive integer");
+    } else if (flag === "--out") out = value();
+    else if (flag === "--json") json = true;
+    else if (flag === "--help" || flag === "-h") {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    } else fail(`unknown option ${flag}`);
+  }
+  if (!(LIVE_POLICIES as readonly string[]).includes(policy))
+    fail(`--policy: unknown ${policy}; valid: ${LIVE_POLICIES.join(", ")}`);
+  if (!existsSync(out)) fail(`--out: no directory ${out}`);
+  return { policy, cells, out, json };
+}
+
+async function main(): Promise<void> {
+  const args = parse(process.argv.slice(2));
+  const pool = poolOf(await loadRunEpisodes(args.out), args.policy);
+  if (pool.total.episodes === 0)
+    fail(`no default run of ${args.policy} is kept in ${args.out} (episodes-SEED.jsonl)`);
+  process.stdout.write(`${renderPool(pool, args.cells).join("\n")}\n`);
+  if (args.json) process.stdout.write(`${JSON.stringify(pool)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
