@@ -2,7 +2,7 @@ import { mapConcurrent } from "../core/concurrency.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { ToolResultRef } from "../store/history.js";
 import { FINAL_REPORT, FINAL_REPORT_DEFINITION } from "../surfaces/final-report-tool.js";
-import { reportGuard, runtimeTextAgain } from "./report-guard.js";
+import { reportGuard, runtimeTextAgain, withoutRuntimeLines } from "./report-guard.js";
 import type { SessionContext } from "./session-context.js";
 import type { BatchItem, ToolHandler } from "./tool-types.js";
 
@@ -33,7 +33,7 @@ export function finalReportTool(context: () => SessionContext): ToolHandler {
       if (sentBack) return { type: "note", text: sentBack };
       const refused = await runtimeTextAgain(context(), report);
       if (refused) return { type: "report-refused", reason: refused };
-      return { type: "final", report };
+      return { type: "final", report: await withoutRuntimeLines(context(), report) };
     },
   };
 }

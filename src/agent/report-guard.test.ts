@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
+import { idOf, runGuarded as run, sentReport } from "../../test/helpers/report-guard-run.js";
 import { type Responder, toolCall, toolMessages, toolNames } from "../testing/index.js";
-import { runAgent } from "./run-agent.js";
-
-const idOf = (text: string) => /out_[0-9a-z]{26}/.exec(text)![0];
 
 /**
  * Generates a large log (shown by handle), then reports at once, as the 1.5B model did;
@@ -40,22 +37,6 @@ function reportsFirst(
   };
 }
 
-async function run(
-  policy: Responder,
-  maxTurns = 8,
-  prompt = "go",
-  settings: Record<string, unknown> = {},
-) {
-  const fixture = await agentFixture(policy);
-  const agent = await fixture.agent("guard", {
-    mcpServers: { test: testServerSpec() },
-    maxTurns,
-    ...settings,
-  });
-  const result = await runAgent({ agent, prompt, stores: fixture.stores, cwd: fixture.dir });
-  return { fixture, result };
-}
-
 describe("a report before any read of an output shown by handle", () => {
   it("is taken at once when it passes the checks: reading first is the model's choice", async () => {
     const { result } = await run(reportsFirst("report-again"));
@@ -65,11 +46,11 @@ describe("a report before any read of an output shown by handle", () => {
   });
 
   it("stating a value nothing showed: sent back once, naming the value", async () => {
-    const { result } = await run(
+    const { result, fixture } = await run(
       reportsFirst("report-again", 40_000, () => "It failed at 08:02:77."),
     );
     expect(result.turns).toBe(3);
-    const seen = result.report!.split("\n---\n");
+    const seen = (await sentReport(fixture, result.sessionId)).split("\n---\n");
     expect(seen[1]).toMatch(
       /^agent__final_report: Not delivered: your report gives "08:02:77", which no tool result of this session showed\./,
     );
@@ -81,7 +62,7 @@ describe("a report before any read of an output shown by handle", () => {
       reportsFirst("read", 40_000, () => "It failed at 08:02:77."),
     );
     expect(result.status).toBe("completed");
-    const seen = result.report!.split("\n---\n");
+    const seen = (await sentReport(fixture, result.sessionId)).split("\n---\n");
     expect(seen[2]).toMatch(/^get_tool_output: \[OUT grep "ERROR"/);
     const calls = await fixture.stores.history.toolCalls(result.sessionId);
     expect(calls.map((c) => c.toolName)).toEqual([
@@ -297,76 +278,5 @@ describe("a report that repeats runtime text or states an unseen value", () => {
     expect(toolMessages(last).at(-1)!.text).toMatch(
       /^Not delivered: your report gives "QQ-12345-XY"/,
     );
-  });
-});
-
-describe("a report after the send-back", () => {
-  /** Reports the unread output's id, then, sent back, `second(note)` as its report. */
-  const idThen =
-    (second: (note: string) => string): Responder =>
-    (request, context) => {
-      if (context.callIndex === 0)
-        return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
-      const seen = toolMessages(request);
-      if (context.callIndex === 1)
-        return toolCall("agent__final_report", { report: `The id is ${idOf(seen[0]!.text)}.` });
-      return toolCall("agent__final_report", { report: second(seen.at(-1)!.text) });
-    };
-
-  it("that is only the send-back note is not delivered: the run fails, naming the copied text", async () => {
-    const { result, fixture } = await run(idThen((note) => note));
-    expect(result.status).toBe("failed");
-    expect(result.report).toBeNull();
-    expect(result.turns).toBe(3);
-    expect(result.error).toMatch(
-      /^The final report was only text spillway wrote \("not delivered: your report gives out_[0-9a-z]{26} as a value/,
-    );
-    expect(result.error).toContain("no answer was delivered");
-    const session = await fixture.stores.history.getSession(result.sessionId);
-    expect(session).toMatchObject({ status: "failed", finalReport: null });
-  });
-
-  it("that also says something else is delivered as written: it may hold the answer", async () => {
-    const { result } = await run(idThen((note) => `${note}\nThe service failed at 08:02.`));
-    expect(result.status).toBe("completed");
-    expect(result.report).toMatch(/^Not delivered: .*\nThe service failed at 08:02\.$/s);
-  });
-
-  it("that gives the unread id again among the task's own words is not delivered", async () => {
-    const task = "What is the id of the request that failed first?";
-    const { result } = await run(
-      idThen((note) => `The id of the request that failed first is ${idOf(note)}.`),
-      8,
-      task,
-    );
-    expect(result.status).toBe("failed");
-    expect(result.report).toBeNull();
-    expect(result.error).toMatch(
-      /^The final report gave out_[0-9a-z]{26}, the name spillway gave an output that was never read, as its answer/,
-    );
-  });
-
-  it("that gives the unread id beside a word of its own is delivered: the word may be the answer", async () => {
-    const task = "What is the id of the request that failed first?";
-    const { result } = await run(
-      idThen((note) => `The id of the request that failed first is req-7f3a2c (${idOf(note)}).`),
-      8,
-      task,
-    );
-    expect(result.status).toBe("completed");
-    expect(result.report).toMatch(/is req-7f3a2c \(out_[0-9a-z]{26}\)\.$/);
-  });
-
-  it("is delivered when the guards are off, whatever it repeats", async () => {
-    const { result } = await run(
-      idThen((note) => note),
-      8,
-      "go",
-      {
-        guidance: { reportGuards: false },
-      },
-    );
-    expect(result.status).toBe("completed");
-    expect(result.report).toMatch(/^The id is out_/);
   });
 });

@@ -8,7 +8,8 @@
  * - states a code-like value that no tool result of the session showed, nor the task.
  * Sent back in the final turn, the report gets one more final turn. A report after that send-back
  * that is nothing but runtime text, or an unread output's id among the task's own words, ends the
- * session without an answer (`runtimeTextAgain`). A
+ * session without an answer (`runtimeTextAgain`); one that also holds something else is
+ * delivered without its lines of runtime text (`withoutRuntimeLines`). A
  * report quoting what a read returned is never sent back: the checks look for the report's
  * values in those results, and a read's result, its header included, is what the read returned,
  * not runtime text. A report before any read is taken when it passes these checks: sending such
@@ -258,6 +259,48 @@ export async function runtimeTextAgain(
   if (sentence === undefined) return undefined;
   return `The final report was only text spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned, after a report had been sent back once; no answer was delivered.`;
 }
+
+/** Report lines looked up in the outputs before one is taken out, at most. */
+const LINES_CHECKED = 24;
+
+/**
+ * A report delivered after the session's one send-back, without its lines that are wholly
+ * runtime text (a note, a handle message's sentences, as `runtimeWrote` finds them, that no
+ * output holds): runtime text never passes for content, and a small model often pastes the
+ * send-back note and the handle message around the output's lines it means. Lines of the
+ * output it quoted stay, as does any line with a word of its own; when nothing else is left, or
+ * nothing is runtime text, the report is as written. The call's arguments keep the report as
+ * the model sent it.
+ *
+ * @example
+ * await withoutRuntimeLines(context, "Not delivered: your report gives out_1 as a value, …\n  107| Team=Orders, Primary=Keiko Silva");
+ * // "  107| Team=Orders, Primary=Keiko Silva"
+ */
+export async function withoutRuntimeLines(
+  context: SessionContext,
+  report: string,
+): Promise<string> {
+  if (!guided(context.settings, "reportGuards") || context.state.reportsSentBack === 0)
+    return report;
+  const wrote = runtimeWrote(context, await shownResults(context));
+  const kept: string[] = [];
+  let checked = 0;
+  for (const line of report.split("\n")) {
+    const text = normalizedText(line);
+    const candidate = checked < LINES_CHECKED && text.length >= MIN_LINE_CHARS && wrote(text);
+    if (candidate) checked++;
+    if (candidate && !(await anOutputHolds(context, withoutLinePrefix(text)))) continue;
+    kept.push(line);
+  }
+  const rest = kept
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  return rest === "" || kept.length === report.split("\n").length ? report : rest;
+}
+
+/** Lines shorter than this are too common to call a copy (as `reportSentences`' sentences). */
+const MIN_LINE_CHARS = 16;
 
 /** A report's words: runs of letters and digits, normalized. */
 const wordsOf = (text: string) => normalizedText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
