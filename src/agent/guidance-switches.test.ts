@@ -42,6 +42,10 @@ async function run(
   return { result, requests };
 }
 
+/** The first tool result the model was shown: the handle message of the generated output. */
+const handleShown = ({ requests }: { requests: readonly ChatRequest[] }) =>
+  toolMessages(requests[1]!)[0]!.text;
+
 const generate = () => toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
 
 const noticeOf = (request: ChatRequest) =>
@@ -85,12 +89,12 @@ describe("guidance switches", () => {
         ? toolCall("test__generate_output", { bytes: 40_000, kind: "json", needle: "ZX-4242" })
         : toolCall("agent__final_report", { report: toolMessages(request)[0]!.text });
     const prompt = "Which record holds ZX-4242?";
-    const on = await run(respond, undefined, { prompt });
-    const off = await run(respond, "taskRecord", { prompt });
-    expect(on.result.report).toContain("[record: JSON object, lines ");
-    expect(on.result.report).toContain("ZX-4242");
-    expect(off.result.report).toContain("ZX-4242");
-    expect(off.result.report).not.toContain("[record:");
+    const on = handleShown(await run(respond, undefined, { prompt }));
+    const off = handleShown(await run(respond, "taskRecord", { prompt }));
+    expect(on).toContain("[record: JSON object, lines ");
+    expect(on).toContain("ZX-4242");
+    expect(off).toContain("ZX-4242");
+    expect(off).not.toContain("[record:");
   });
 
   it("a value's kind named by the task finds no line its words do not, with no switch", async () => {
@@ -99,11 +103,11 @@ describe("guidance switches", () => {
       context.callIndex === 0
         ? toolCall("test__generate_output", { bytes: 40_000, kind: "log", needle: uuid })
         : toolCall("agent__final_report", { report: toolMessages(request)[0]!.text });
-    const { result } = await run(respond, undefined, {
-      prompt: "There is one UUID in the output. Which one?",
-    });
-    expect(result.report).toContain("[spillway] The output of");
-    expect(result.report).not.toContain(uuid);
+    const handle = handleShown(
+      await run(respond, undefined, { prompt: "There is one UUID in the output. Which one?" }),
+    );
+    expect(handle).toContain("[spillway] The output of");
+    expect(handle).not.toContain(uuid);
     expect(GUIDANCE_SWITCHES).not.toContain("valueKinds");
   });
 

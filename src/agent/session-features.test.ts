@@ -140,6 +140,8 @@ describe("agent__batch", () => {
     const agent = await fixture.agent("batch", {
       mcpServers: { test: testServerSpec() },
       helperTools: true,
+      // The report is what the model was shown, runtime text included: a test device.
+      guidance: { reportGuards: false },
     });
     const result = await runAgent({
       agent,

@@ -291,7 +291,7 @@ describe("async tools: the size trigger", () => {
         return toolCall("get_tool_output", { id: "out_00000000000000000000000000", mode: "raw" });
       return report(results.map((r) => r.text).join("\n====\n"));
     };
-    const { fixture, agent } = await setup(respond, { asyncReadyMessage: "ready-menu" });
+    const { fixture, agent } = await setup(respond, { ...NO_GUARDS, asyncReadyMessage: "ready-menu" });
     const result = await runAgent({
       agent,
       prompt: "size",
@@ -333,7 +333,7 @@ describe("async tools: the size trigger", () => {
       toolMessages(request).length === 0
         ? toolCall("test__generate_output", { bytes: 2_000, kind: "log" })
         : report(toolMessages(request)[0]!.text);
-    const { fixture, agent } = await setup(respond, { asyncTokenThreshold: 100 });
+    const { fixture, agent } = await setup(respond, { ...NO_GUARDS, asyncTokenThreshold: 100 });
     const result = await runAgent({
       agent,
       prompt: "small",
@@ -362,7 +362,7 @@ describe("async tools: the size trigger", () => {
         `${text("test__slow")}\n====\n${text("test__generate_output")}\n====\n${toolNames(request).join(",")}`,
       );
     };
-    const { fixture, agent } = await setup(respond, { async: false });
+    const { fixture, agent } = await setup(respond, { ...NO_GUARDS, async: false });
     const result = await runAgent({
       agent,
       prompt: "sync",
