@@ -291,7 +291,10 @@ describe("async tools: the size trigger", () => {
         return toolCall("get_tool_output", { id: "out_00000000000000000000000000", mode: "raw" });
       return report(results.map((r) => r.text).join("\n====\n"));
     };
-    const { fixture, agent } = await setup(respond, { ...NO_GUARDS, asyncReadyMessage: "ready-menu" });
+    const { fixture, agent } = await setup(respond, {
+      ...NO_GUARDS,
+      asyncReadyMessage: "ready-menu",
+    });
     const result = await runAgent({
       agent,
       prompt: "size",
