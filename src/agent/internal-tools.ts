@@ -2,7 +2,7 @@ import { mapConcurrent } from "../core/concurrency.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import type { ToolResultRef } from "../store/history.js";
 import { FINAL_REPORT, FINAL_REPORT_DEFINITION } from "../surfaces/final-report-tool.js";
-import { reportGuard, runtimeTextAgain, withoutRuntimeLines } from "./report-guard.js";
+import { reportAfterSendBack, reportGuard } from "./report-guard.js";
 import type { SessionContext } from "./session-context.js";
 import type { BatchItem, ToolHandler } from "./tool-types.js";
 
@@ -31,9 +31,9 @@ export function finalReportTool(context: () => SessionContext): ToolHandler {
       const sentBack = await reportGuard(context(), report);
       // A note, not an error: a small model reports an error's code as its answer.
       if (sentBack) return { type: "note", text: sentBack };
-      const refused = await runtimeTextAgain(context(), report);
-      if (refused) return { type: "report-refused", reason: refused };
-      return { type: "final", report: await withoutRuntimeLines(context(), report) };
+      const settled = await reportAfterSendBack(context(), report);
+      if ("refused" in settled) return { type: "report-refused", reason: settled.refused };
+      return { type: "final", report: settled.report };
     },
   };
 }

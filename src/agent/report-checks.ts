@@ -14,8 +14,8 @@ export function normalizedText(text: string): string {
     .trim();
 }
 
-/** Sentences shorter than this are too common to call a copy. */
-const MIN_SENTENCE_CHARS = 16;
+/** Sentences (and report lines) shorter than this are too common to call a copy. */
+export const MIN_SENTENCE_CHARS = 16;
 
 /**
  * The report's sentences worth checking for a copy: split at line ends and at sentence ends,

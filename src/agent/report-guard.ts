@@ -8,8 +8,8 @@
  * - states a code-like value that no tool result of the session showed, nor the task.
  * Sent back in the final turn, the report gets one more final turn. A report after that send-back
  * that is nothing but runtime text, or an unread output's id among the task's own words, ends the
- * session without an answer (`runtimeTextAgain`); one that also holds something else is
- * delivered without its lines of runtime text (`withoutRuntimeLines`). A
+ * session without an answer (`reportAfterSendBack`); one that also holds something else is
+ * delivered without its lines of runtime text. A
  * report quoting what a read returned is never sent back: the checks look for the report's
  * values in those results, and a read's result, its header included, is what the read returned,
  * not runtime text. A report before any read is taken when it passes these checks: sending such
@@ -22,6 +22,7 @@ import { grepOutput } from "../retrieval/grep.js";
 import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
 import { renderResult } from "./render-result.js";
 import {
+  MIN_SENTENCE_CHARS,
   normalizedText,
   reportSentences,
   unseenValues,
@@ -49,11 +50,7 @@ export async function reportGuard(
   const { state } = context;
   if (!guided(context.settings, "reportGuards") || state.reportsSentBack > 0) return undefined;
   // Every tool result is rendered once per report, for whichever checks run.
-  let rendered: Promise<ShownResults> | undefined;
-  const shown = () => {
-    rendered ??= shownResults(context);
-    return rendered;
-  };
+  const shown = renderedOnce(context);
   const unread = state.finalTurn ? [] : await unreadOutputs(context);
   const note =
     idGivenAsValue(context, report, unread) ??
@@ -126,6 +123,15 @@ async function shownResults(context: SessionContext): Promise<ShownResults> {
     shown.runtime.push(text.slice(read.length));
   }
   return shown;
+}
+
+/** The session's tool results, rendered on the first call and shared by every later one. */
+function renderedOnce(context: SessionContext): () => Promise<ShownResults> {
+  let rendered: Promise<ShownResults> | undefined;
+  return () => {
+    rendered ??= shownResults(context);
+    return rendered;
+  };
 }
 
 /** What the user and the agent's author wrote: quoting it is not copying runtime text. */
@@ -236,26 +242,45 @@ async function runtimeEcho(
 }
 
 /**
+ * A report after the session's one send-back, settled: refused with the reason when it is
+ * nothing but runtime text or an unread output's id among the task's words
+ * (`runtimeTextAgain`), else the report to deliver, its lines of runtime text taken out
+ * (`withoutRuntimeLines`). Before any send-back, or with the guards off, the report as written.
+ * The session's tool results are rendered once for both.
+ *
+ * @example
+ * await reportAfterSendBack(context, "Not delivered: your report gives out_1 as a value, …");
+ * // { refused: "The final report was only text spillway wrote (…), …" }
+ */
+export async function reportAfterSendBack(
+  context: SessionContext,
+  report: string,
+): Promise<{ readonly refused: string } | { readonly report: string }> {
+  if (!guided(context.settings, "reportGuards") || context.state.reportsSentBack === 0)
+    return { report };
+  const shown = renderedOnce(context);
+  const refused = await runtimeTextAgain(context, report, shown);
+  return refused !== undefined
+    ? { refused }
+    : { report: await withoutRuntimeLines(context, report, shown) };
+}
+
+/**
  * Why a report after the session's one send-back is not an answer: it is nothing but text the
  * runtime wrote (often the send-back note itself). It is not sent back again (the guards add at
  * most one turn), and not delivered either: runtime text never passes for an answer, so the
  * session ends without one. A report that also says anything else is delivered: it may hold
  * the answer.
- *
- * @example
- * await runtimeTextAgain(context, "Not delivered: your report gives out_1 as a value, …");
- * // "The final report was only text spillway wrote (…), not something a tool returned, …"
  */
-export async function runtimeTextAgain(
+async function runtimeTextAgain(
   context: SessionContext,
   report: string,
+  shownOnce: () => Promise<ShownResults>,
 ): Promise<string | undefined> {
-  if (!guided(context.settings, "reportGuards") || context.state.reportsSentBack === 0)
-    return undefined;
   const id = await onlyAnUnreadId(context, report);
   if (id !== undefined)
     return `The final report gave ${id}, the name spillway gave an output that was never read, as its answer, with nothing but the task's words besides, after a report had been sent back once; no answer was delivered.`;
-  const sentence = await onlyRuntimeText(context, report, () => shownResults(context));
+  const sentence = await onlyRuntimeText(context, report, shownOnce);
   if (sentence === undefined) return undefined;
   return `The final report was only text spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned, after a report had been sent back once; no answer was delivered.`;
 }
@@ -271,36 +296,29 @@ const LINES_CHECKED = 24;
  * output it quoted stay, as does any line with a word of its own; when nothing else is left, or
  * nothing is runtime text, the report is as written. The call's arguments keep the report as
  * the model sent it.
- *
- * @example
- * await withoutRuntimeLines(context, "Not delivered: your report gives out_1 as a value, …\n  107| Team=Orders, Primary=Keiko Silva");
- * // "  107| Team=Orders, Primary=Keiko Silva"
  */
-export async function withoutRuntimeLines(
+async function withoutRuntimeLines(
   context: SessionContext,
   report: string,
+  shownOnce: () => Promise<ShownResults>,
 ): Promise<string> {
-  if (!guided(context.settings, "reportGuards") || context.state.reportsSentBack === 0)
-    return report;
-  const wrote = runtimeWrote(context, await shownResults(context));
+  const wrote = runtimeWrote(context, await shownOnce());
   const kept: string[] = [];
   let checked = 0;
+  let dropped = false;
   for (const line of report.split("\n")) {
     const text = normalizedText(line);
-    const candidate = checked < LINES_CHECKED && text.length >= MIN_LINE_CHARS && wrote(text);
+    const candidate = checked < LINES_CHECKED && text.length >= MIN_SENTENCE_CHARS && wrote(text);
     if (candidate) checked++;
-    if (candidate && !(await anOutputHolds(context, withoutLinePrefix(text)))) continue;
-    kept.push(line);
+    if (candidate && !(await anOutputHolds(context, withoutLinePrefix(text)))) dropped = true;
+    else kept.push(line);
   }
   const rest = kept
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-  return rest === "" || kept.length === report.split("\n").length ? report : rest;
+  return !dropped || rest === "" ? report : rest;
 }
-
-/** Lines shorter than this are too common to call a copy (as `reportSentences`' sentences). */
-const MIN_LINE_CHARS = 16;
 
 /** A report's words: runs of letters and digits, normalized. */
 const wordsOf = (text: string) => normalizedText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
