@@ -9,6 +9,7 @@
  *   npm run eval:live -- --seed 418263 --tasks 30            # continue (or repeat) that run
  *   npm run eval:live -- --dev --tasks 6 --policies spillway # iterate on the development seed
  *   npm run eval:live -- --seed 418263 --ablate taskFocus --policies spillway
+ *   npm run eval:live -- --tasks 120 --kind cross-field --policies spillway  # one kind's tasks
  */
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
@@ -26,14 +27,14 @@ import {
   variantOf,
 } from "./live/run.js";
 import { DEVELOPMENT_SEED, freshSeed } from "./tasks/draw.js";
-import { SHAPES } from "./tasks/types.js";
+import { QUESTION_KINDS, type QuestionKind, SHAPES } from "./tasks/types.js";
 
 /** The model eval:live plays by default: the local test model (`npm run model:fetch`). */
 export const DEFAULT_LIVE_MODEL = "local/qwen2.5-coder-1.5b-instruct-q4_k_m";
 const DEFAULT_LIVE_LABEL = "Qwen2.5-Coder 1.5B Instruct Q4_K_M (local, greedy)";
 
 const USAGE =
-  "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--show-outcomes] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
+  "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--kind K[,K]] [--show-outcomes] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -51,6 +52,8 @@ interface Args {
   policies: LivePolicy[];
   ablate: string[];
   only: { from: number; to: number } | undefined;
+  /** Play only the drawn tasks of these question kinds (chosen before play, by the draw). */
+  kinds: QuestionKind[] | undefined;
   window: number;
   chars: number | undefined;
   out: string | undefined;
@@ -76,6 +79,7 @@ export function parseLiveArgs(argv: readonly string[]): Args {
     policies: [...DEFAULT_LIVE_POLICIES],
     ablate: [],
     only: undefined,
+    kinds: undefined,
     window: LIVE_CONTEXT_WINDOW,
     chars: undefined,
     out: undefined,
@@ -108,6 +112,12 @@ export function parseLiveArgs(argv: readonly string[]): Args {
       if (!match || Number(match[1]) < 1 || Number(match[2]) < Number(match[1]))
         fail("--only needs a range of task numbers, e.g. 1-15");
       args.only = { from: Number(match[1]), to: Number(match[2]) };
+    } else if (flag === "--kind") {
+      const list = value().split(",");
+      const bad = list.filter((kind) => !(QUESTION_KINDS as readonly string[]).includes(kind));
+      if (bad.length > 0)
+        fail(`--kind: unknown ${bad.join(", ")}; valid: ${QUESTION_KINDS.join(", ")}`);
+      args.kinds = list as QuestionKind[];
     } else if (flag === "--context-window") args.window = wholeNumber(flag, value(), 2048);
     else if (flag === "--chars") args.chars = wholeNumber(flag, value(), 1000);
     else if (flag === "--out") args.out = resolve(value());
@@ -147,6 +157,7 @@ async function main(): Promise<void> {
     workDir: work,
     ...(args.chars ? { chars: args.chars } : {}),
     ...(args.only ? { only: args.only } : {}),
+    ...(args.kinds ? { kinds: args.kinds } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
     // A development seed's outcomes are there to be looked at; a fresh seed's wait for its report.
     showOutcomes: args.showOutcomes || args.dev,
@@ -156,7 +167,7 @@ async function main(): Promise<void> {
   const ran = played.filter((e) =>
     args.policies.every((p) => played.some((o) => o.taskId === e.taskId && o.policy === p)),
   );
-  const command = `npm run eval:live -- --seed ${seed} --tasks ${args.tasks} --policies ${args.policies.join(",")}${args.ablate.length > 0 ? ` --ablate ${args.ablate.join(",")}` : ""}`;
+  const command = `npm run eval:live -- --seed ${seed} --tasks ${args.tasks} --policies ${args.policies.join(",")}${args.ablate.length > 0 ? ` --ablate ${args.ablate.join(",")}` : ""}${args.kinds ? ` --kind ${args.kinds.join(",")}` : ""}`;
   const reportPath = await writeLiveReport({
     episodes: ran,
     seed,

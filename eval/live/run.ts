@@ -11,7 +11,7 @@ import { loadTokenizer } from "../../src/core/tokens.js";
 import { languageModelFor } from "../../src/providers/models.js";
 import { openSqliteStores } from "../../src/store/sqlite-history-store.js";
 import { drawTasks } from "../tasks/draw.js";
-import type { LiveTask } from "../tasks/types.js";
+import type { LiveTask, QuestionKind } from "../tasks/types.js";
 import { AGENT_INSTRUCTIONS, LIVE_MAX_TURNS, PROJECT_DIR, writeAgentFile } from "./agent-file.js";
 import {
   episodeKey,
@@ -58,6 +58,8 @@ export interface LiveRunOptions {
   readonly tasks?: readonly LiveTask[];
   /** Only the tasks with these 1-based indexes (a run split across sessions). */
   readonly only?: { readonly from: number; readonly to: number };
+  /** Play only the tasks of these question kinds (the draw is the seed's, so they pair). */
+  readonly kinds?: readonly QuestionKind[];
   /** A config file's text for the work directory (the scripted stand-in's provider, in tests). */
   readonly configText?: string;
   readonly log?: (line: string) => void;
@@ -159,7 +161,9 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
       : {}),
   } as CliSettings;
   const selected = tasks.filter(
-    (_, i) => !options.only || (i + 1 >= options.only.from && i + 1 <= options.only.to),
+    (task, i) =>
+      (!options.only || (i + 1 >= options.only.from && i + 1 <= options.only.to)) &&
+      (!options.kinds || options.kinds.includes(task.kind)),
   );
   const todo = selected.flatMap((task) =>
     policies
@@ -167,7 +171,7 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
       .map((policy) => ({ task, policy })),
   );
   log(
-    `eval:live seed ${options.seed}: ${tasks.length} tasks, ${policies.join(", ")}${variant === "default" ? "" : ` (${variant})`}; ${todo.length} episodes to play, ${selected.length * policies.length - todo.length} kept from before`,
+    `eval:live seed ${options.seed}: ${tasks.length} tasks${selected.length < tasks.length ? ` (${selected.length} selected)` : ""}, ${policies.join(", ")}${variant === "default" ? "" : ` (${variant})`}; ${todo.length} episodes to play, ${selected.length * policies.length - todo.length} kept from before`,
   );
   let played = 0;
   let spent = 0;

@@ -233,4 +233,26 @@ describe("eval:live harness", () => {
     // The same handle message, id and all, though the second run is another variant.
     expect(handle(second)).toBe(handle(first));
   });
+
+  it("plays only the drawn tasks of the kinds asked for, and says how many were selected", async () => {
+    respond = responderOf(fileReader);
+    const [first, second] = lookupTasks(35);
+    // The second task asked as another kind: the filter reads the task's kind, nothing else.
+    const tasks = [first!, { ...second!, kind: "cross-field" as const }];
+    const progress: string[] = [];
+    const run = await runLive({
+      model: MODEL,
+      seed: 35,
+      count: 2,
+      tasks,
+      policies: ["spillway"],
+      kinds: ["cross-field"],
+      out: await tempDir("spillway-live-out-"),
+      workDir: await tempDir("spillway-live-work-"),
+      configText: configText(),
+      log: (line) => progress.push(line),
+    });
+    expect(run.episodes.map((e) => e.taskId)).toEqual([second!.id]);
+    expect(progress[0]).toContain("2 tasks (1 selected), spillway; 1 episodes to play");
+  });
 });
