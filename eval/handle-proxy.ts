@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteOutputStore } from "../src/store/sqlite-output-store.js";
 import { defaultHandleMessage, type HandleOptions } from "../src/surfaces/handle-message.js";
+import { type CliArgs, cliArgs } from "./cli-args.js";
 import { bestResult, lookAlikes, withoutLineNumbers } from "./handle-best.js";
 import { exampleQuery, searchByQuestion } from "./handle-search.js";
 import { drawTasks, freshSeed } from "./tasks/draw.js";
@@ -34,16 +35,10 @@ type HandleSwitch = (typeof HANDLE_SWITCHES)[number];
 const USAGE =
   "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus] [--json]";
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n${USAGE}\n`);
-  process.exit(2);
-}
-
-function positive(flag: string, value: string | undefined): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) fail(`${flag} needs a positive whole number, not ${value}`);
-  return n;
-}
+const cli = cliArgs(USAGE);
+/** Annotated, so that the compiler knows it does not return. */
+const fail: CliArgs["fail"] = cli.fail;
+const { wholeNumber } = cli;
 
 function parse(argv: readonly string[]) {
   let seed: number | undefined;
@@ -52,8 +47,8 @@ function parse(argv: readonly string[]) {
   let json = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
-    if (flag === "--seed") seed = positive(flag, argv[++i]);
-    else if (flag === "--tasks") tasks = positive(flag, argv[++i]);
+    if (flag === "--seed") seed = wholeNumber(flag, argv[++i], 1);
+    else if (flag === "--tasks") tasks = wholeNumber(flag, argv[++i], 1);
     else if (flag === "--json") json = true;
     else if (flag === "--ablate") {
       const names = (argv[++i] ?? "").split(",").filter(Boolean);

@@ -14,6 +14,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { GUIDANCE_SWITCHES } from "../src/config/guidance.js";
+import { type CliArgs, cliArgs } from "./cli-args.js";
 import { compareRuns, renderComparison } from "./live/compare.js";
 import { loadEpisodes } from "./live/episode.js";
 import { episodesFileOf, liveReportDir, variantOf } from "./live/run.js";
@@ -21,10 +22,10 @@ import { episodesFileOf, liveReportDir, variantOf } from "./live/run.js";
 const USAGE =
   "usage: npm run eval:live:compare -- --seed N --ablate NAME[,NAME] [--policy spillway] [--out DIR] [--json]";
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n${USAGE}\n`);
-  process.exit(2);
-}
+const cli = cliArgs(USAGE);
+/** Annotated, so that the compiler knows it does not return. */
+const fail: CliArgs["fail"] = cli.fail;
+const { wholeNumber, help } = cli;
 
 function parse(argv: readonly string[]) {
   let seed: number | undefined;
@@ -36,17 +37,14 @@ function parse(argv: readonly string[]) {
     const flag = argv[i]!;
     const value = () => argv[++i] ?? fail(`${flag} needs a value`);
     if (flag === "--seed") {
-      seed = Number(value());
-      if (!Number.isInteger(seed) || seed < 0) fail("--seed needs a non-negative integer");
+      seed = wholeNumber(flag, value(), 0);
     } else if (flag === "--ablate") {
       ablate = value().split(",").filter(Boolean);
     } else if (flag === "--policy") policy = value();
     else if (flag === "--out") out = value();
     else if (flag === "--json") json = true;
-    else if (flag === "--help" || flag === "-h") {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    } else fail(`unknown option ${flag}`);
+    else if (flag === "--help" || flag === "-h") help();
+    else fail(`unknown option ${flag}`);
   }
   if (seed === undefined) fail("--seed is required: the seed both runs played");
   if (ablate.length === 0) fail("--ablate is required: the switches the other run turned off");

@@ -8,16 +8,17 @@
  * With --json the last stdout line is one JSON object.
  */
 import { existsSync } from "node:fs";
+import { type CliArgs, cliArgs } from "./cli-args.js";
 import { loadRunEpisodes, poolOf, renderPool } from "./live/pool.js";
 import { LIVE_POLICIES } from "./live/run.js";
 
 const USAGE =
   "usage: npm run eval:live:pool -- [--policy spillway] [--cells N] [--out DIR] [--json]";
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n${USAGE}\n`);
-  process.exit(2);
-}
+const cli = cliArgs(USAGE);
+/** Annotated, so that the compiler knows it does not return. */
+const fail: CliArgs["fail"] = cli.fail;
+const { wholeNumber, help } = cli;
 
 function parse(argv: readonly string[]) {
   let policy = "spillway";
@@ -29,14 +30,11 @@ function parse(argv: readonly string[]) {
     const value = () => argv[++i] ?? fail(`${flag} needs a value`);
     if (flag === "--policy") policy = value();
     else if (flag === "--cells") {
-      cells = Number(value());
-      if (!Number.isInteger(cells) || cells < 1) fail("--cells needs a positive integer");
+      cells = wholeNumber(flag, value(), 1);
     } else if (flag === "--out") out = value();
     else if (flag === "--json") json = true;
-    else if (flag === "--help" || flag === "-h") {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    } else fail(`unknown option ${flag}`);
+    else if (flag === "--help" || flag === "-h") help();
+    else fail(`unknown option ${flag}`);
   }
   if (!(LIVE_POLICIES as readonly string[]).includes(policy))
     fail(`--policy: unknown ${policy}; valid: ${LIVE_POLICIES.join(", ")}`);

@@ -15,6 +15,7 @@ import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { GUIDANCE_SWITCHES } from "../src/config/guidance.js";
+import { type CliArgs, cliArgs } from "./cli-args.js";
 import { figuresOf, groupBy } from "./live/figures.js";
 import { writeLiveReport } from "./live/report.js";
 import {
@@ -36,10 +37,10 @@ const DEFAULT_LIVE_LABEL = "Qwen2.5-Coder 1.5B Instruct Q4_K_M (local, greedy)";
 const USAGE =
   "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--kind K[,K]] [--show-outcomes] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n${USAGE}\n`);
-  process.exit(2);
-}
+const cli = cliArgs(USAGE);
+/** Annotated, so that the compiler knows it does not return. */
+const fail: CliArgs["fail"] = cli.fail;
+const { wholeNumber, help } = cli;
 
 interface Args {
   model: string;
@@ -60,13 +61,6 @@ interface Args {
   work: string | undefined;
   json: boolean;
 }
-
-const wholeNumber = (flag: string, text: string, min: number) => {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min)
-    fail(`${flag} needs a whole number, at least ${min}; got ${JSON.stringify(text)}`);
-  return n;
-};
 
 export function parseLiveArgs(argv: readonly string[]): Args {
   const args: Args = {
@@ -123,10 +117,8 @@ export function parseLiveArgs(argv: readonly string[]): Args {
     else if (flag === "--out") args.out = resolve(value());
     else if (flag === "--work") args.work = resolve(value());
     else if (flag === "--json") args.json = true;
-    else if (flag === "--help" || flag === "-h") {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    } else fail(`unknown option ${flag}`);
+    else if (flag === "--help" || flag === "-h") help();
+    else fail(`unknown option ${flag}`);
   }
   if (args.dev && args.seed !== undefined)
     fail(`--dev and --seed are exclusive: --dev is --seed ${DEVELOPMENT_SEED}`);

@@ -10,6 +10,7 @@
  */
 import { join, resolve } from "node:path";
 import { GUIDANCE_SWITCHES, type GuidanceSwitch } from "../src/config/guidance.js";
+import { type CliArgs, cliArgs } from "./cli-args.js";
 import { POLICIES, type PolicyName } from "./episode.js";
 import { runEval } from "./run-eval.js";
 import { KINDS, type Kind, SIZES, type SizeLabel } from "./workload.js";
@@ -17,10 +18,10 @@ import { KINDS, type Kind, SIZES, type SizeLabel } from "./workload.js";
 const USAGE =
   "usage: npm run eval -- [--quick] [--json] [--kinds a,b] [--sizes 50KB,500KB,5MB,50MB] [--policies a,b] [--seed N] [--ablate NAME[,NAME]] [--out DIR]";
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n${USAGE}\n`);
-  process.exit(2);
-}
+const cli = cliArgs(USAGE);
+/** Annotated, so that the compiler knows it does not return. */
+const fail: CliArgs["fail"] = cli.fail;
+const { wholeNumber, help } = cli;
 
 function list<T extends string>(value: string | undefined, valid: readonly T[], flag: string): T[] {
   if (!value) fail(`${flag} needs a value`);
@@ -53,14 +54,11 @@ function parse(argv: readonly string[]) {
       );
     else if (flag === "--policies") policies = list(value(), POLICIES, flag);
     else if (flag === "--seed") {
-      seed = Number(value());
-      if (!Number.isInteger(seed) || seed < 0) fail("--seed needs a non-negative integer");
+      seed = wholeNumber(flag, value(), 0);
     } else if (flag === "--ablate") ablate = list(value(), GUIDANCE_SWITCHES, flag);
     else if (flag === "--out") out = value() ?? fail("--out needs a directory");
-    else if (flag === "--help" || flag === "-h") {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    } else fail(`unknown option ${flag}`);
+    else if (flag === "--help" || flag === "-h") help();
+    else fail(`unknown option ${flag}`);
   }
   const root = resolve(import.meta.dirname);
   return {
