@@ -165,7 +165,10 @@ async function main(): Promise<void> {
     seed,
     fresh: !args.dev && seed !== DEVELOPMENT_SEED,
     tasks: new Set(ran.map((e) => e.taskId)).size,
-    seedTasks: args.tasks,
+    seedTasks: args.kinds
+      ? run.tasks.filter((task) => args.kinds!.includes(task.kind)).length
+      : args.tasks,
+    ...(args.kinds ? { kinds: { names: args.kinds, drawn: args.tasks } } : {}),
     modelLabel,
     scripted: false,
     window: args.window,

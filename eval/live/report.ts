@@ -23,8 +23,10 @@ export interface LiveReportOptions {
   readonly seed: number;
   readonly fresh: boolean;
   readonly tasks: number;
-  /** The seed's task count (`--tasks`): a report of fewer tasks says it is partial. */
+  /** The seed's task count (`--tasks`, those of `kinds`): a report of fewer says it is partial. */
   readonly seedTasks?: number;
+  /** The question kinds played (`--kind`), when not every kind was, and the tasks drawn. */
+  readonly kinds?: { readonly names: readonly string[]; readonly drawn: number };
   /** Who played: a real model (name, size, quantization) or a scripted stand-in, said so. */
   readonly modelLabel: string;
   readonly scripted: boolean;
@@ -175,10 +177,17 @@ export async function writeLiveReport(options: LiveReportOptions): Promise<strin
           "",
         ]
       : [];
+  const kinds = options.kinds
+    ? [
+        `Only the ${options.kinds.names.join(" and ")} questions of the seed's first ${options.kinds.drawn} drawn tasks were played (\`--kind\`): a run aimed at those questions, not a figure of every kind.`,
+        "",
+      ]
+    : [];
   const lines = [
     heading,
     "",
     ...partial,
+    ...kinds,
     `Seed **${options.seed}** (${options.fresh ? "fresh: drawn for this run, never iterated on" : "given with --seed"}), ${options.tasks} tasks, ${plural(Object.keys(figures).length, "policy", "policies")}, ${episodes.length} episodes; ` +
       `every policy in a ${options.window.toLocaleString("en-US")}-token window; ${options.variant === "default" ? "spillway's default settings" : `spillway with ${options.variant}`}. ` +
       `${sessionMinutes} minutes of sessions, summed, on ${options.machine}.`,

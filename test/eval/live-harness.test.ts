@@ -157,6 +157,28 @@ describe("eval:live harness", () => {
     expect(await readFile(partial, "utf8")).toContain(
       "**Partial run: 2 of the seed's 30 tasks** (those every policy has played).",
     );
+    // A run of one kind's tasks says so, and is not partial when it played all of them.
+    const oneKind = await writeLiveReport({
+      episodes: run.episodes,
+      seed: 31,
+      fresh: false,
+      tasks: 2,
+      seedTasks: 2,
+      kinds: { names: ["lookup"], drawn: 8 },
+      modelLabel: "file reader",
+      scripted: true,
+      window: 8192,
+      machine: "test",
+      seconds: run.seconds,
+      command: "npm run eval:live -- --seed 31 --tasks 8 --kind lookup",
+      variant: "default",
+      out,
+    });
+    const oneKindText = await readFile(oneKind, "utf8");
+    expect(oneKindText).toContain(
+      "Only the lookup questions of the seed's first 8 drawn tasks were played (`--kind`)",
+    );
+    expect(oneKindText).not.toContain("Partial run");
   });
 
   it("counts an answer given without reading as invented, and continues a run where it stopped", async () => {
