@@ -97,19 +97,6 @@ describe("guidance switches", () => {
     expect(off).not.toContain("[record:");
   });
 
-  it("recordWordLines: the best record's header names no line for the task's other words", async () => {
-    const respond: Responder = (request, context) =>
-      context.callIndex === 0
-        ? toolCall("test__generate_output", { bytes: 40_000, kind: "json", needle: "ZX-4242" })
-        : toolCall("agent__final_report", { report: toolMessages(request)[0]!.text });
-    const prompt = "Which record holds ZX-4242, and what is its status?";
-    const on = handleShown(await run(respond, undefined, { prompt }));
-    const off = handleShown(await run(respond, "recordWordLines", { prompt }));
-    expect(on).toMatch(/the rest of your task's words: line [\d,]+ \(status\)/);
-    expect(off).toContain("[record: JSON object, lines ");
-    expect(off).not.toContain("the rest of your task's words");
-  });
-
   it("a value's kind named by the task finds no line its words do not, with no switch", async () => {
     const uuid = "3f2b8c1e-9a7d-4e2f-8b1c-5d6e7f8a9b0c";
     const respond: Responder = (request, context) =>

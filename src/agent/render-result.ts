@@ -46,7 +46,6 @@ async function cached(
 function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
   return {
     taskRecord: guided(settings, "taskRecord"),
-    recordWordLines: guided(settings, "recordWordLines"),
     taskFocus: guided(settings, "taskFocus"),
   };
 }

@@ -88,6 +88,12 @@ const INVALID: [string, string, string, string][] = [
     "taskFocus, reportGuards",
   ],
   [
+    "guidance: { recordWordLines: false }",
+    "guidance.recordWordLines",
+    'unknown key "recordWordLines"',
+    "taskFocus, reportGuards",
+  ],
+  [
     "guidance: { readAfterSendBack: false }",
     "guidance.readAfterSendBack",
     'unknown key "readAfterSendBack"',

@@ -12,7 +12,6 @@ export const GUIDANCE_SWITCHES = [
   "notice",
   "taskSearch",
   "taskRecord",
-  "recordWordLines",
   "taskFocus",
   "reportGuards",
   "wholeReads",
@@ -27,8 +26,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "the handle message's search for the task's words: its best lines and the example calls built from those words",
   taskRecord:
     "the handle message shows the task search's best line inside its record (JSON object, list item, CSV row, log entry)",
-  recordWordLines:
-    "the header of the task search's best record names its lines holding the task's words the found lines do not",
   taskFocus:
     "when the task search found lines, the handle message leaves out the output's first and last lines (a JSON outline stays)",
   reportGuards:

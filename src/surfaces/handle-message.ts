@@ -166,11 +166,6 @@ export interface HandleGuidance {
   /** Show the search's best line inside its record (the `taskRecord` guidance switch). */
   readonly taskRecord?: boolean;
   /**
-   * Name, in the best record's header, the lines holding the task's words its found lines do
-   * not (the `recordWordLines` guidance switch, SW-50).
-   */
-  readonly recordWordLines?: boolean;
-  /**
    * Leave out the output's first and last lines when the task search found lines: they are
    * positions, not evidence for the task (the `taskFocus` guidance switch, SW-43).
    */
@@ -227,7 +222,7 @@ export async function defaultHandleMessage(
     ? await taskSection(outputs, record, scope, taskText, options).catch(() => ({}))
     : {};
   const { search } = section;
-  const { lines: sectionLines, shown } = taskSectionLines(id, section, options);
+  const { lines: sectionLines, shown } = taskSectionLines(id, section, options.taskRecord === true);
   // Lines found for the task are the evidence to show; the output's edges are a slice away.
   const focused = options.taskFocus === true && (search?.matches.length ?? 0) > 0;
   const synopsis = await synopsisOf(outputs, record, scope, synopsisLines, shown, focused);

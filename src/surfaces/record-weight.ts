@@ -13,20 +13,6 @@ export const WEIGHED_RECORD = { maxLines: 60, maxChars: 1_600 } as const;
 const termSet = (text: string) => new Set(termsOf(text).map(foldText));
 
 /**
- * The distinct terms of `terms` that `text` holds and `except` does not, heaviest (rarest)
- * first.
- *
- * @example
- * termsHeld("podIP: 10.244.1.7", new Map([["pod", 0.4], ["ip", 1.2]])) // ["ip", "pod"]
- */
-export function termsHeld(text: string, terms: ReadonlyMap<string, number>, except = ""): string[] {
-  const excluded = termSet(except);
-  return [...termSet(text)]
-    .filter((term) => terms.has(term) && !excluded.has(term))
-    .sort((a, b) => terms.get(b)! - terms.get(a)!);
-}
-
-/**
  * The summed weights of the distinct terms of `terms` that `text` holds, less those `except`
  * holds.
  *

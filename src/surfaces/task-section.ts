@@ -9,7 +9,6 @@ import type { MatchRecord } from "../retrieval/record-types.js";
 import type { SearchMatch } from "../retrieval/search.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { recordBody, recordHeader, searchMatchAt } from "./get-tool-output/match-records.js";
-import { termsHeld, termWeight } from "./record-weight.js";
 import { rankedByRecord, TASK_RECORD } from "./task-record.js";
 import { searchForTask, type TaskSearch } from "./task-search.js";
 
@@ -19,7 +18,6 @@ export const SYNOPSIS_LINE_CHARS = 200;
 /** The guidance switches the task's section follows (docs/agent-runtime.md lists them). */
 export interface TaskSectionOptions {
   readonly taskRecord?: boolean;
-  readonly recordWordLines?: boolean;
 }
 
 /** Lines of the task search shown in the handle message. */
@@ -36,61 +34,14 @@ const TASK_CANDIDATES = 30;
 const searchRow = (m: SearchMatch, maxChars = SYNOPSIS_LINE_CHARS) =>
   `  ${m.line}| ${clipAround(m.text, m.focusChar - m.provenance.charStart, maxChars)}`;
 
-/** Lines of the best record named for the task's other words, at most. */
-const OTHER_WORD_LINES = 3;
-
-/**
- * Where the best record holds the task's words that its found lines do not: the heaviest line
- * for each such word, at most `OTHER_WORD_LINES`, each with its words. A question names the
- * thing it asks about and what it asks of it; the search finds the thing (its id, its name), and
- * the line holding what is asked (a field's name) lies elsewhere in the record
- * (SW-50 in docs/architecture.md). A table row is one line: nothing to name.
- */
-function otherWordLines(
-  record: MatchRecord,
-  terms: ReadonlyMap<string, number>,
-  found: readonly number[],
-): string {
-  if (record.fields) return "";
-  const first = record.provenance.lineStart;
-  const texts = record.text.split("\n");
-  const foundText = texts.filter((_, i) => found.includes(first + i)).join("\n");
-  const candidates = texts
-    .map((text, i) => ({ line: first + i, text }))
-    .filter(({ line }) => !found.includes(line))
-    .map(({ line, text }) => ({
-      line,
-      words: termsHeld(text, terms, foundText),
-      weight: termWeight(text, terms, foundText),
-    }))
-    .filter(({ words }) => words.length > 0)
-    .sort((a, b) => b.weight - a.weight || a.line - b.line);
-  const named = new Set<string>();
-  const lines: string[] = [];
-  for (const { line, words } of candidates) {
-    if (lines.length === OTHER_WORD_LINES) break;
-    if (words.every((word) => named.has(word))) continue;
-    for (const word of words) named.add(word);
-    lines.push(`line ${line.toLocaleString("en-US")} (${words.join(", ")})`);
-  }
-  return lines.length > 0 ? `; the rest of your task's words: ${lines.join(", ")}` : "";
-}
-
 /**
  * A record's lines as the handle message numbers lines (`  LINE| text`), under its header, which
- * names the lines the search found in it and, given `terms`, where it holds the task's other
- * words.
+ * names the lines the search found in it.
  */
-function recordRows(
-  id: string,
-  record: MatchRecord,
-  foundLines: readonly number[],
-  terms?: ReadonlyMap<string, number>,
-): string[] {
+function recordRows(id: string, record: MatchRecord, foundLines: readonly number[]): string[] {
   const body = recordBody(record, new Map(), (line, text) => `  ${line}| ${text}`);
   const lines = [...new Set(foundLines)].map((line) => line.toLocaleString("en-US"));
-  const others = terms ? otherWordLines(record, terms, foundLines) : "";
-  const found = `; the search found line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}${others}]`;
+  const found = `; the search found line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}]`;
   return [`  ${recordHeader(id, record).slice(0, -1)}${found}`, ...body.split("\n")];
 }
 
@@ -111,9 +62,8 @@ function searchLines(
   id: string,
   search: TaskSearch,
   best: MatchRecord | undefined,
-  options: Required<TaskSectionOptions>,
+  wholeBest: boolean,
 ): string[] {
-  const wholeBest = options.taskRecord;
   if (search.matches.length === 0) return [];
   const inBest = search.matches.map((m, i) =>
     best ? i === 0 || recordShows(best, searchMatchAt(m)) : false,
@@ -127,9 +77,7 @@ function searchLines(
   return [
     "",
     SHOWN_SEARCH_LABEL,
-    ...(best
-      ? recordRows(id, best, found, options.recordWordLines ? search.terms : undefined)
-      : []),
+    ...(best ? recordRows(id, best, found) : []),
     ...rest.map((m) => searchRow(m, rowChars)),
   ];
 }
@@ -177,19 +125,14 @@ export async function taskSection(
  * those out): the search's lines and the best one's record.
  *
  * @example
- * const options = { taskRecord: true, recordWordLines: true };
- * const { lines, shown } = taskSectionLines("out_1", await taskSection(outputs, record, scope, task, options), options);
+ * const { lines, shown } = taskSectionLines("out_1", await taskSection(outputs, record, scope, task, { taskRecord: true }), true);
  */
 export function taskSectionLines(
   id: string,
   section: TaskSection,
-  options: TaskSectionOptions,
+  taskRecord: boolean,
 ): { lines: string[]; shown?: Set<number> } {
   const { search, best } = section;
   if (!search) return { lines: [] };
-  const switches = {
-    taskRecord: options.taskRecord === true,
-    recordWordLines: options.recordWordLines === true,
-  };
-  return { lines: searchLines(id, search, best, switches), shown: linesShown(search, best) };
+  return { lines: searchLines(id, search, best, taskRecord), shown: linesShown(search, best) };
 }
