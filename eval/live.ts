@@ -10,6 +10,7 @@
  *   npm run eval:live -- --dev --tasks 6 --policies spillway # iterate on the development seed
  *   npm run eval:live -- --seed 418263 --ablate taskFocus --policies spillway
  *   npm run eval:live -- --tasks 120 --kind cross-field --policies spillway  # one kind's tasks
+ *   npm run eval:live -- --tasks 2000 --kind pattern --shape test-output      # one shape's too
  */
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
@@ -28,14 +29,14 @@ import {
   variantOf,
 } from "./live/run.js";
 import { DEVELOPMENT_SEED, freshSeed } from "./tasks/draw.js";
-import { QUESTION_KINDS, type QuestionKind, SHAPES } from "./tasks/types.js";
+import { QUESTION_KINDS, type QuestionKind, SHAPES, type ShapeName } from "./tasks/types.js";
 
 /** The model eval:live plays by default: the local test model (`npm run model:fetch`). */
 export const DEFAULT_LIVE_MODEL = "local/qwen2.5-coder-1.5b-instruct-q4_k_m";
 const DEFAULT_LIVE_LABEL = "Qwen2.5-Coder 1.5B Instruct Q4_K_M (local, greedy)";
 
 const USAGE =
-  "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--kind K[,K]] [--show-outcomes] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
+  "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--kind K[,K]] [--shape S[,S]] [--show-outcomes] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
 
 const cli = cliArgs(USAGE);
 /** Annotated, so that the compiler knows it does not return. */
@@ -55,6 +56,8 @@ interface Args {
   only: { from: number; to: number } | undefined;
   /** Play only the drawn tasks of these question kinds (chosen before play, by the draw). */
   kinds: QuestionKind[] | undefined;
+  /** Play only the drawn tasks about files of these shapes (chosen before play, by the draw). */
+  shapes: ShapeName[] | undefined;
   window: number;
   chars: number | undefined;
   out: string | undefined;
@@ -74,6 +77,7 @@ export function parseLiveArgs(argv: readonly string[]): Args {
     ablate: [],
     only: undefined,
     kinds: undefined,
+    shapes: undefined,
     window: LIVE_CONTEXT_WINDOW,
     chars: undefined,
     out: undefined,
@@ -112,6 +116,11 @@ export function parseLiveArgs(argv: readonly string[]): Args {
       if (bad.length > 0)
         fail(`--kind: unknown ${bad.join(", ")}; valid: ${QUESTION_KINDS.join(", ")}`);
       args.kinds = list as QuestionKind[];
+    } else if (flag === "--shape") {
+      const list = value().split(",");
+      const bad = list.filter((shape) => !(SHAPES as readonly string[]).includes(shape));
+      if (bad.length > 0) fail(`--shape: unknown ${bad.join(", ")}; valid: ${SHAPES.join(", ")}`);
+      args.shapes = list as ShapeName[];
     } else if (flag === "--context-window") args.window = wholeNumber(flag, value(), 2048);
     else if (flag === "--chars") args.chars = wholeNumber(flag, value(), 1000);
     else if (flag === "--out") args.out = resolve(value());
@@ -150,6 +159,7 @@ async function main(): Promise<void> {
     ...(args.chars ? { chars: args.chars } : {}),
     ...(args.only ? { only: args.only } : {}),
     ...(args.kinds ? { kinds: args.kinds } : {}),
+    ...(args.shapes ? { shapes: args.shapes } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
     // A development seed's outcomes are there to be looked at; a fresh seed's wait for its report.
     showOutcomes: args.showOutcomes || args.dev,
@@ -159,16 +169,23 @@ async function main(): Promise<void> {
   const ran = played.filter((e) =>
     args.policies.every((p) => played.some((o) => o.taskId === e.taskId && o.policy === p)),
   );
-  const command = `npm run eval:live -- --seed ${seed} --tasks ${args.tasks} --policies ${args.policies.join(",")}${args.ablate.length > 0 ? ` --ablate ${args.ablate.join(",")}` : ""}${args.kinds ? ` --kind ${args.kinds.join(",")}` : ""}`;
+  const command = `npm run eval:live -- --seed ${seed} --tasks ${args.tasks} --policies ${args.policies.join(",")}${args.ablate.length > 0 ? ` --ablate ${args.ablate.join(",")}` : ""}${args.kinds ? ` --kind ${args.kinds.join(",")}` : ""}${args.shapes ? ` --shape ${args.shapes.join(",")}` : ""}`;
+  const aimed = args.kinds !== undefined || args.shapes !== undefined;
   const reportPath = await writeLiveReport({
     episodes: ran,
     seed,
     fresh: !args.dev && seed !== DEVELOPMENT_SEED,
     tasks: new Set(ran.map((e) => e.taskId)).size,
-    seedTasks: args.kinds
-      ? run.tasks.filter((task) => args.kinds!.includes(task.kind)).length
-      : args.tasks,
-    ...(args.kinds ? { kinds: { names: args.kinds, drawn: args.tasks } } : {}),
+    seedTasks: aimed ? run.selected.length : args.tasks,
+    ...(aimed
+      ? {
+          aimedAt: {
+            ...(args.kinds ? { kinds: args.kinds } : {}),
+            ...(args.shapes ? { shapes: args.shapes } : {}),
+            drawn: args.tasks,
+          },
+        }
+      : {}),
     modelLabel,
     scripted: false,
     window: args.window,

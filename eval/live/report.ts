@@ -18,6 +18,14 @@ function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** What a run aimed at one kind of question or file played, as its report says it. */
+function aimedAtText(aimed: NonNullable<LiveReportOptions["aimedAt"]>): string {
+  const questions = aimed.kinds ? `${aimed.kinds.join(" and ")} questions` : "questions";
+  const files = aimed.shapes ? ` about ${aimed.shapes.join(" and ")} files` : "";
+  const flags = [aimed.kinds ? "`--kind`" : "", aimed.shapes ? "`--shape`" : ""].filter(Boolean);
+  return `Only the ${questions}${files} of the seed's first ${aimed.drawn} drawn tasks were played (${flags.join(", ")}): a run aimed at those, not a figure of every kind.`;
+}
+
 export interface LiveReportOptions {
   readonly episodes: readonly LiveEpisode[];
   readonly seed: number;
@@ -25,8 +33,15 @@ export interface LiveReportOptions {
   readonly tasks: number;
   /** The seed's task count (`--tasks`, those of `kinds`): a report of fewer says it is partial. */
   readonly seedTasks?: number;
-  /** The question kinds played (`--kind`), when not every kind was, and the tasks drawn. */
-  readonly kinds?: { readonly names: readonly string[]; readonly drawn: number };
+  /**
+   * The question kinds (`--kind`) and file shapes (`--shape`) played, when not every one was,
+   * and the tasks drawn.
+   */
+  readonly aimedAt?: {
+    readonly kinds?: readonly string[];
+    readonly shapes?: readonly string[];
+    readonly drawn: number;
+  };
   /** Who played: a real model (name, size, quantization) or a scripted stand-in, said so. */
   readonly modelLabel: string;
   readonly scripted: boolean;
@@ -177,12 +192,7 @@ export async function writeLiveReport(options: LiveReportOptions): Promise<strin
           "",
         ]
       : [];
-  const kinds = options.kinds
-    ? [
-        `Only the ${options.kinds.names.join(" and ")} questions of the seed's first ${options.kinds.drawn} drawn tasks were played (\`--kind\`): a run aimed at those questions, not a figure of every kind.`,
-        "",
-      ]
-    : [];
+  const kinds = options.aimedAt ? [aimedAtText(options.aimedAt), ""] : [];
   const lines = [
     heading,
     "",

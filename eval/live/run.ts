@@ -11,7 +11,7 @@ import { loadTokenizer } from "../../src/core/tokens.js";
 import { languageModelFor } from "../../src/providers/models.js";
 import { openSqliteStores } from "../../src/store/sqlite-history-store.js";
 import { drawTasks } from "../tasks/draw.js";
-import type { LiveTask, QuestionKind } from "../tasks/types.js";
+import type { LiveTask, QuestionKind, ShapeName } from "../tasks/types.js";
 import { AGENT_INSTRUCTIONS, LIVE_MAX_TURNS, PROJECT_DIR, writeAgentFile } from "./agent-file.js";
 import {
   episodeKey,
@@ -60,6 +60,8 @@ export interface LiveRunOptions {
   readonly only?: { readonly from: number; readonly to: number };
   /** Play only the tasks of these question kinds (the draw is the seed's, so they pair). */
   readonly kinds?: readonly QuestionKind[];
+  /** Play only the tasks about files of these shapes (the draw is the seed's, so they pair). */
+  readonly shapes?: readonly ShapeName[];
   /** A config file's text for the work directory (the scripted stand-in's provider, in tests). */
   readonly configText?: string;
   readonly log?: (line: string) => void;
@@ -73,6 +75,8 @@ export interface LiveRunOptions {
 
 export interface LiveRun {
   readonly tasks: readonly LiveTask[];
+  /** The tasks this run plays: those of `only`, `kinds` and `shapes`. */
+  readonly selected: readonly LiveTask[];
   /** This run's episodes: those kept earlier for the same seed and variant, and the new ones. */
   readonly episodes: readonly LiveEpisode[];
   readonly seconds: number;
@@ -163,7 +167,8 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
   const selected = tasks.filter(
     (task, i) =>
       (!options.only || (i + 1 >= options.only.from && i + 1 <= options.only.to)) &&
-      (!options.kinds || options.kinds.includes(task.kind)),
+      (!options.kinds || options.kinds.includes(task.kind)) &&
+      (!options.shapes || options.shapes.includes(task.shape)),
   );
   const todo = selected.flatMap((task) =>
     policies
@@ -243,5 +248,5 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
           : ""),
     );
   }
-  return { tasks, episodes, seconds: (performance.now() - started) / 1000, episodesFile };
+  return { tasks, selected, episodes, seconds: (performance.now() - started) / 1000, episodesFile };
 }

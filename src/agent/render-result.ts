@@ -47,6 +47,7 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
   return {
     taskRecord: guided(settings, "taskRecord"),
     taskFocus: guided(settings, "taskFocus"),
+    thresholdLines: guided(settings, "thresholdLines"),
   };
 }
 

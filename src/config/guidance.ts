@@ -15,6 +15,7 @@ export const GUIDANCE_SWITCHES = [
   "taskFocus",
   "reportGuards",
   "wholeReads",
+  "thresholdLines",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -32,6 +33,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "reports sent back once: giving a handle id as a value, repeating runtime text, or stating a value no tool result showed",
   wholeReads:
     "a read-only tool called with optional numeric arguments (a part of its result) is run whole when the whole holds that part",
+  thresholdLines:
+    "when the task compares with a measured number (over 10 s, below 2 MB, at least 90%), the handle message lists the lines holding a value past it",
 };
 
 /** Every switch on or off. */

@@ -9,6 +9,7 @@ import {
   taskSection,
   taskSectionLines,
 } from "./task-section.js";
+import { thresholdLines, thresholdSectionLines } from "./threshold-lines.js";
 
 /** Outline lines shown before the rest is left to mode="json", outline=true. */
 const OUTLINE_ROWS = 25;
@@ -170,6 +171,11 @@ export interface HandleGuidance {
    * positions, not evidence for the task (the `taskFocus` guidance switch, SW-43).
    */
   readonly taskFocus?: boolean;
+  /**
+   * When the task compares with a measured number ("over 10 s"), list the lines holding a value
+   * past it (the `thresholdLines` guidance switch).
+   */
+  readonly thresholdLines?: boolean;
 }
 
 /** What the handle message draws on besides the output: the task, the call's own story, the switches. */
@@ -223,9 +229,16 @@ export async function defaultHandleMessage(
     : {};
   const { search } = section;
   const { lines: sectionLines, shown } = taskSectionLines(id, section, options.taskRecord === true);
+  const past =
+    taskText && options.thresholdLines === true
+      ? await thresholdLines(outputs, record, scope, taskText).catch(() => undefined)
+      : undefined;
+  const shownLines = past?.lines.length
+    ? new Set([...(shown ?? []), ...past.lines.map((l) => l.line)])
+    : shown;
   // Lines found for the task are the evidence to show; the output's edges are a slice away.
   const focused = options.taskFocus === true && (search?.matches.length ?? 0) > 0;
-  const synopsis = await synopsisOf(outputs, record, scope, synopsisLines, shown, focused);
+  const synopsis = await synopsisOf(outputs, record, scope, synopsisLines, shownLines, focused);
   const lines = taskText ? taskLines(taskText, record.lineCount ?? 0) : undefined;
   const calls = readCallLines(id, {
     ...(json ? { jsonQuery: exampleJsonQuery(synopsis, record.kind === "ndjson") } : {}),
@@ -235,6 +248,7 @@ export async function defaultHandleMessage(
   return [
     ...head,
     ...sectionLines,
+    ...thresholdSectionLines(past),
     "",
     "Read it with:",
     ...calls,

@@ -164,7 +164,7 @@ describe("eval:live harness", () => {
       fresh: false,
       tasks: 2,
       seedTasks: 2,
-      kinds: { names: ["lookup"], drawn: 8 },
+      aimedAt: { kinds: ["lookup"], drawn: 8 },
       modelLabel: "file reader",
       scripted: true,
       window: 8192,
@@ -179,6 +179,26 @@ describe("eval:live harness", () => {
       "Only the lookup questions of the seed's first 8 drawn tasks were played (`--kind`)",
     );
     expect(oneKindText).not.toContain("Partial run");
+    // A run aimed at one kind of file too names both.
+    const oneShape = await writeLiveReport({
+      episodes: run.episodes,
+      seed: 31,
+      fresh: false,
+      tasks: 2,
+      seedTasks: 2,
+      aimedAt: { kinds: ["pattern"], shapes: ["test-output"], drawn: 800 },
+      modelLabel: "file reader",
+      scripted: true,
+      window: 8192,
+      machine: "test",
+      seconds: run.seconds,
+      command: "npm run eval:live -- --seed 31 --tasks 800 --kind pattern --shape test-output",
+      variant: "default",
+      out,
+    });
+    expect(await readFile(oneShape, "utf8")).toContain(
+      "Only the pattern questions about test-output files of the seed's first 800 drawn tasks were played (`--kind`, `--shape`)",
+    );
   });
 
   it("counts an answer given without reading as invented, and continues a run where it stopped", async () => {
@@ -276,5 +296,26 @@ describe("eval:live harness", () => {
     });
     expect(run.episodes.map((e) => e.taskId)).toEqual([second!.id]);
     expect(progress[0]).toContain("2 tasks (1 selected), spillway; 1 episodes to play");
+    expect(run.selected.map((t) => t.id)).toEqual([second!.id]);
+  });
+
+  it("plays only the drawn tasks about files of the shapes asked for", async () => {
+    respond = responderOf(fileReader);
+    // An app log and a CSV file, both asked a lookup: only the shape tells them apart.
+    const tasks = lookupTasks(36);
+    const first = tasks[0]!;
+    const run = await runLive({
+      model: MODEL,
+      seed: 36,
+      count: 2,
+      tasks,
+      policies: ["spillway"],
+      shapes: ["app-log"],
+      out: await tempDir("spillway-live-out-"),
+      workDir: await tempDir("spillway-live-work-"),
+      configText: configText(),
+    });
+    expect(run.episodes.map((e) => e.taskId)).toEqual([first.id]);
+    expect(run.selected.map((t) => t.id)).toEqual([first.id]);
   });
 });
