@@ -20,6 +20,7 @@ import { type CliArgs, cliArgs } from "./cli-args.js";
 import { figuresOf, groupBy } from "./live/figures.js";
 import { writeLiveReport } from "./live/report.js";
 import {
+  aimedAt,
   DEFAULT_LIVE_POLICIES,
   LIVE_CONTEXT_WINDOW,
   LIVE_POLICIES,
@@ -171,21 +172,18 @@ async function main(): Promise<void> {
   );
   const command = `npm run eval:live -- --seed ${seed} --tasks ${args.tasks} --policies ${args.policies.join(",")}${args.ablate.length > 0 ? ` --ablate ${args.ablate.join(",")}` : ""}${args.kinds ? ` --kind ${args.kinds.join(",")}` : ""}${args.shapes ? ` --shape ${args.shapes.join(",")}` : ""}`;
   const aimed = args.kinds !== undefined || args.shapes !== undefined;
+  const aim = {
+    ...(args.kinds ? { kinds: args.kinds } : {}),
+    ...(args.shapes ? { shapes: args.shapes } : {}),
+  };
   const reportPath = await writeLiveReport({
     episodes: ran,
     seed,
     fresh: !args.dev && seed !== DEVELOPMENT_SEED,
     tasks: new Set(ran.map((e) => e.taskId)).size,
-    seedTasks: aimed ? run.selected.length : args.tasks,
-    ...(aimed
-      ? {
-          aimedAt: {
-            ...(args.kinds ? { kinds: args.kinds } : {}),
-            ...(args.shapes ? { shapes: args.shapes } : {}),
-            drawn: args.tasks,
-          },
-        }
-      : {}),
+    // The seed's tasks of the kinds and shapes aimed at, whatever `--only` played of them.
+    seedTasks: aimed ? run.tasks.filter(aimedAt(aim)).length : args.tasks,
+    ...(aimed ? { aimedAt: { ...aim, drawn: args.tasks } } : {}),
     modelLabel,
     scripted: false,
     window: args.window,

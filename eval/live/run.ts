@@ -73,6 +73,19 @@ export interface LiveRunOptions {
   readonly showOutcomes?: boolean;
 }
 
+/**
+ * Whether a task is of the question kinds and file shapes a run is aimed at (`--kind`,
+ * `--shape`; every task when neither is given).
+ */
+export function aimedAt(options: {
+  readonly kinds?: readonly QuestionKind[];
+  readonly shapes?: readonly ShapeName[];
+}): (task: LiveTask) => boolean {
+  return (task) =>
+    (!options.kinds || options.kinds.includes(task.kind)) &&
+    (!options.shapes || options.shapes.includes(task.shape));
+}
+
 export interface LiveRun {
   readonly tasks: readonly LiveTask[];
   /** The tasks this run plays: those of `only`, `kinds` and `shapes`. */
@@ -167,8 +180,7 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
   const selected = tasks.filter(
     (task, i) =>
       (!options.only || (i + 1 >= options.only.from && i + 1 <= options.only.to)) &&
-      (!options.kinds || options.kinds.includes(task.kind)) &&
-      (!options.shapes || options.shapes.includes(task.shape)),
+      aimedAt(options)(task),
   );
   const todo = selected.flatMap((task) =>
     policies

@@ -224,15 +224,17 @@ export async function defaultHandleMessage(
   const json = record.kind === "json" || record.kind === "ndjson";
   // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
   // read refused), the message goes out without it rather than failing the tool call.
-  const section: TaskSection = taskText
-    ? await taskSection(outputs, record, scope, taskText, options).catch(() => ({}))
-    : {};
+  // Lines past a threshold the task states are such a pointer too; both scans run together.
+  const [section, past] = await Promise.all([
+    taskText
+      ? taskSection(outputs, record, scope, taskText, options).catch((): TaskSection => ({}))
+      : ({} as TaskSection),
+    taskText && options.thresholdLines === true
+      ? thresholdLines(outputs, record, scope, taskText).catch(() => undefined)
+      : undefined,
+  ]);
   const { search } = section;
   const { lines: sectionLines, shown } = taskSectionLines(id, section, options.taskRecord === true);
-  const past =
-    taskText && options.thresholdLines === true
-      ? await thresholdLines(outputs, record, scope, taskText).catch(() => undefined)
-      : undefined;
   const shownLines = past?.lines.length
     ? new Set([...(shown ?? []), ...past.lines.map((l) => l.line)])
     : shown;

@@ -23,6 +23,16 @@ describe("taskThreshold", () => {
     ["応答が2秒以上かかったリクエストは?", "at least 2 s", 2],
     ["サイズが5 MB未満のファイル", "below 5 MB", 5e6],
     ["耗时超过 3 秒的请求", "over 3 s", 3],
+    ["files not exceeding 5 MB", "at most 5 MB", 5e6],
+    ["a request no longer than 2 s", "at most 2 s", 2],
+    ["no greater than 90%", "at most 90%", 90],
+    ["不少于3秒", "at least 3 s", 3],
+    ["不大于 2 秒", "at most 2 s", 2],
+    ["5MBを超えないファイル", "at most 5 MB", 5e6],
+    ["any response of 10 s or more", "at least 10 s", 10],
+    ["volumes of 90% or higher", "at least 90%", 90],
+    ["over 0.0005 s", "over 0.0005 s", 0.0005],
+    ["５秒以上", "at least 5 s", 5],
   ])("%s → %s", (task, label, base) => {
     const found = taskThreshold(task);
     expect(found?.label).toBe(label);
@@ -36,6 +46,9 @@ describe("taskThreshold", () => {
     "the overall time in seconds",
     "what happened at 10 s into the run?",
     "over 10 secondary replicas",
+    "more than tens of seconds",
+    "over hundreds of milliseconds",
+    "over 1 minute 30 seconds",
   ])("states none: %s", (task) => {
     expect(taskThreshold(task)).toBeUndefined();
   });
@@ -60,6 +73,26 @@ describe("valuesPast", () => {
 
   it("skips numbers without a unit, units of another dimension, and compound durations", () => {
     expect(valuesPast("id 123456 size 40 MB at 3m20s port 8080", overTenSeconds)).toEqual([]);
+    const belowTenSeconds = taskThreshold("under 10 s")!;
+    expect(valuesPast("up 1m 5s", belowTenSeconds)).toEqual([]);
+    // Written side by side from larger units to smaller, a duration is one value.
+    expect(valuesPast("took 2 min 5 s", overTenSeconds)).toEqual(["2 min 5 s"]);
+    expect(valuesPast("p50 12 ms 15 ms", belowTenSeconds)).toEqual(["12 ms", "15 ms"]);
+  });
+
+  it("skips signed numbers, rates and names that start like a unit", () => {
+    expect(valuesPast("offset -30s, 429 MB/s, ping 12 us-east-1", overTenSeconds)).toEqual([]);
+    expect(valuesPast("usage -95%", taskThreshold("above 90%")!)).toEqual([]);
+  });
+
+  it("compares values equal to the bound exactly, whatever the unit", () => {
+    expect(valuesPast("700ms", taskThreshold("over 0.7 s")!)).toEqual([]);
+    expect(valuesPast("67 MB", taskThreshold("at least 0.067 GB")!)).toEqual(["67 MB"]);
+  });
+
+  it("reads full-width digits and sizes as du -h prints them", () => {
+    expect(valuesPast("CPU ９５％", taskThreshold("above 90%")!)).toEqual(["95%"]);
+    expect(valuesPast("1.2G\t./videos 5m ago", taskThreshold("over 1 GB")!)).toEqual(["1.2G"]);
   });
 
   it("counts the bound itself only for an inclusive comparison", () => {

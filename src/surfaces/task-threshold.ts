@@ -1,134 +1,60 @@
 /**
- * A threshold a task states: "slower than 10 s", "over 2 MB", "more than ten seconds",
- * "5%以上". A question that compares with a number is answered by the values past it, and those
+ * A threshold a task states: "longer than 2 seconds", "over 1.5 GB", "no more than 90%",
+ * "2秒以上". A question that compares with a number is answered by the values past it, and those
  * share no word with the question, so no word search finds them; the handle message lists the
  * lines holding one instead (docs/agent-runtime.md, "Lines past a threshold"). Only measured
  * quantities are read (time, data size, percent): a bare number ("more than three hosts")
  * counts things the output may write in any form.
  */
+import {
+  alternatives,
+  COMPARISONS_AFTER,
+  COMPARISONS_BEFORE,
+  type Comparison,
+  type Dimension,
+  NUMBER_WORDS,
+  SIZE_SUFFIXES,
+  UNITS,
+  type Unit,
+  WORD_NUMBER_PATTERN,
+} from "./threshold-words.js";
 
-/** What a threshold measures; values are compared in one base unit per dimension. */
-export type Dimension = "time" | "size" | "percent";
+export type { Dimension } from "./threshold-words.js";
 
-export interface Threshold {
-  /** True: values above it; false: values below it. */
-  readonly above: boolean;
-  /** True when the bound itself counts ("at least", "以上"). */
-  readonly inclusive: boolean;
+export interface Threshold extends Comparison {
   /** The bound in the dimension's base unit (seconds, bytes, percent). */
   readonly base: number;
   readonly dimension: Dimension;
-  /** The comparison as the handle message names it: "over 10 s", "below 2 MB". */
+  /** The comparison as the handle message names it: "over 10 s", "at most 2 MB". */
   readonly label: string;
 }
 
-interface Unit {
-  readonly dimension: Dimension;
-  /** How many base units one of it is. */
-  readonly factor: number;
-  /** How a label writes it. */
-  readonly symbol: string;
-}
-
-const time = (factor: number, symbol: string): Unit => ({ dimension: "time", factor, symbol });
-const size = (factor: number, symbol: string): Unit => ({ dimension: "size", factor, symbol });
-const PERCENT: Unit = { dimension: "percent", factor: 1, symbol: "%" };
-
-/** Unit names, folded to lower case, as tasks and outputs write them. */
-const UNITS: ReadonlyMap<string, Unit> = new Map([
-  ...["ns", "nanosecond", "nanoseconds"].map((n) => [n, time(1e-9, "ns")] as const),
-  ...["µs", "μs", "us", "microsecond", "microseconds"].map((n) => [n, time(1e-6, "µs")] as const),
-  ...["ms", "msec", "msecs", "millisecond", "milliseconds", "ミリ秒", "毫秒"].map(
-    (n) => [n, time(1e-3, "ms")] as const,
-  ),
-  ...["s", "sec", "secs", "second", "seconds", "秒"].map((n) => [n, time(1, "s")] as const),
-  ...["min", "mins", "minute", "minutes", "分", "分钟"].map((n) => [n, time(60, "min")] as const),
-  ...["h", "hr", "hrs", "hour", "hours", "時間", "小时"].map((n) => [n, time(3600, "h")] as const),
-  ...["day", "days", "日間", "天"].map((n) => [n, time(86_400, "days")] as const),
-  ...["b", "byte", "bytes", "バイト", "字节"].map((n) => [n, size(1, "B")] as const),
-  ["kb", size(1e3, "KB")],
-  ["kib", size(1024, "KiB")],
-  ["mb", size(1e6, "MB")],
-  ["mib", size(1024 ** 2, "MiB")],
-  ["gb", size(1e9, "GB")],
-  ["gib", size(1024 ** 3, "GiB")],
-  ["tb", size(1e12, "TB")],
-  ["tib", size(1024 ** 4, "TiB")],
-  ["%", PERCENT],
-  ["percent", PERCENT],
-  ["per cent", PERCENT],
-]);
-
-/** Unit names longest first, so `ms` is tried before `s` and `minutes` before `min`. */
-const UNIT_ALTERNATIVES = [...UNITS.keys()]
-  .sort((a, b) => b.length - a.length)
-  .map((u) => u.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(" ", "\\s"))
-  .join("|");
-
-/** Number words a task may spell a bound with ("ten seconds", "twenty-five ms"). */
-const ONES =
-  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(
-    " ",
-  );
-const TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split(" ");
-const NUMBER_WORDS: ReadonlyMap<string, number> = new Map([
-  ...ONES.map((w, i) => [w, i] as const),
-  ...TENS.map((w, i) => [w, (i + 2) * 10] as const),
-  ["hundred", 100],
-  ["a hundred", 100],
-  ["thousand", 1000],
-  ["a thousand", 1000],
-]);
-const WORD_NUMBER = `(?:(?:${TENS.join("|")})-(?:${ONES.slice(1, 10).join("|")})|a hundred|a thousand|${[...NUMBER_WORDS.keys()].sort((a, b) => b.length - a.length).join("|")})`;
-/** A number in digits: thousands may be grouped with commas ("1,500"); decimals with a point. */
-const DIGIT_NUMBER = "\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?";
-
-/** Words before the number meaning "past it upwards" and "past it downwards", English and Chinese. */
-const ABOVE_BEFORE =
-  "no less than|not less than|at least|more than|greater than|higher than|larger than|bigger than|longer than|slower than|in excess of|exceeding|exceeds|exceeded|exceed|above|over|>=|≥|>|超过|大于|高于|多于|至少";
-const BELOW_BEFORE =
-  "no more than|not more than|at most|less than|fewer than|lower than|smaller than|shorter than|faster than|below|under|<=|≤|<|少于|小于|低于|不超过";
-/** Words after the unit meaning the same (Japanese and Chinese write them there). */
-const ABOVE_AFTER = "以上|を超える|を超え|超え|超|より長い|より大きい|より多い|より遅い";
-const BELOW_AFTER = "以下|未満|より短い|より小さい|より少ない|より速い";
-const INCLUSIVE = new Set([
-  "no less than",
-  "not less than",
-  "at least",
-  ">=",
-  "≥",
-  "至少",
-  "以上",
-  "no more than",
-  "not more than",
-  "at most",
-  "<=",
-  "≤",
-  "不超过",
-  "以下",
-]);
-
-const NUMBER = `(${DIGIT_NUMBER}|${WORD_NUMBER})`;
-const UNIT = `(${UNIT_ALTERNATIVES})`;
 /**
  * Where a Latin word or a number stops: comparison words and units must not be part of a longer
  * word ("overall", "10 secondary"). Scripts written without spaces need no such edge.
  */
 const NO_LATIN_BEFORE = "(?<![A-Za-z0-9\\u00c0-\\u024f])";
 const NO_LATIN_AFTER = "(?![A-Za-z0-9\\u00c0-\\u024f])";
-/** "over 10 s", "more than ten seconds", ">2MB", "超过 3 秒". */
+/** A number in digits: thousands may be grouped with commas ("1,500"); decimals with a point. */
+const DIGIT_NUMBER = "\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?";
+const UNIT_NAMES = alternatives(UNITS.keys());
+/** A number and its unit: a number word needs a space ("ten seconds", not "tens"). */
+const QUANTITY = `(?:(${DIGIT_NUMBER})\\s*|(${WORD_NUMBER_PATTERN})\\s+)(${UNIT_NAMES})${NO_LATIN_AFTER}`;
+/** "over 10 s", "no longer than ten seconds", ">2MB", "超过 3 秒". */
 const BEFORE = new RegExp(
-  `${NO_LATIN_BEFORE}(${ABOVE_BEFORE}|${BELOW_BEFORE})\\s*${NUMBER}\\s*${UNIT}${NO_LATIN_AFTER}`,
+  `${NO_LATIN_BEFORE}(${alternatives(COMPARISONS_BEFORE.keys())})\\s*${QUANTITY}`,
   "iu",
 );
-/** "10秒以上", "5 MB未満". */
+/** "10 s or more", "2秒以上", "5 MB未満". */
 const AFTER = new RegExp(
-  `(?<![\\p{N}.,])${NUMBER}\\s*${UNIT}\\s*(${ABOVE_AFTER}|${BELOW_AFTER})`,
+  `(?<![\\p{N}.,])${QUANTITY}\\s*(${alternatives(COMPARISONS_AFTER.keys())})`,
   "iu",
 );
+/** A second quantity right after the first ("1 minute 30 seconds"): a sum the task means. */
+const ANOTHER_QUANTITY = new RegExp(`^\\s*(?:and\\s+)?${QUANTITY}`, "iu");
 
 function parseNumber(text: string): number | undefined {
-  const lower = text.toLowerCase();
+  const lower = text.toLowerCase().replace(/\s+/g, " ");
   const word = NUMBER_WORDS.get(lower);
   if (word !== undefined) return word;
   const [tens, ones] = lower.split("-");
@@ -139,76 +65,163 @@ function parseNumber(text: string): number | undefined {
 }
 
 const unitOf = (text: string) => UNITS.get(text.toLowerCase().replace(/\s+/g, " "));
+const comparisonOf = (words: ReadonlyMap<string, Comparison>, text: string) =>
+  words.get(text.toLowerCase().replace(/\s+/g, " "));
 
-function threshold(word: string, numeral: string, unitText: string): Threshold | undefined {
+function relationOf({ above, inclusive }: Comparison): string {
+  if (above) return inclusive ? "at least" : "over";
+  return inclusive ? "at most" : "below";
+}
+
+function thresholdOf(
+  comparison: Comparison | undefined,
+  numeral: string,
+  unitText: string,
+): Threshold | undefined {
   const value = parseNumber(numeral);
   const unit = unitOf(unitText);
-  if (value === undefined || !unit) return undefined;
-  const folded = word.toLowerCase();
-  const above = [ABOVE_BEFORE, ABOVE_AFTER].some((list) => list.split("|").includes(folded));
-  const inclusive = INCLUSIVE.has(folded);
-  const relation = above ? (inclusive ? "at least" : "over") : inclusive ? "at most" : "below";
+  if (!comparison || value === undefined || !unit) return undefined;
   const gap = unit.symbol === "%" ? "" : " ";
+  const written = value.toLocaleString("en-US", { maximumFractionDigits: 20 });
   return {
-    above,
-    inclusive,
+    ...comparison,
     base: value * unit.factor,
     dimension: unit.dimension,
-    label: `${relation} ${value.toLocaleString("en-US")}${gap}${unit.symbol}`,
+    label: `${relationOf(comparison)} ${written}${gap}${unit.symbol}`,
   };
 }
 
 /**
- * The first threshold a task states, or undefined: a comparison word, a number (digits or
- * English words) and a unit of time, data size or percent.
+ * The first threshold a task states, or undefined: a comparison, a number (digits or English
+ * words) and a unit of time, data size or percent. A compound bound ("1 minute 30 seconds")
+ * states none: reading its first part alone would be wrong.
  *
  * @example
- * taskThreshold("Which suite ran over 10 s?"); // { above: true, base: 10, dimension: "time", label: "over 10 s", … }
- * taskThreshold("Any request faster than 250ms?")?.label; // "below 250 ms"
+ * taskThreshold("Which request took longer than 2 seconds?"); // { above: true, inclusive: false, base: 2, dimension: "time", label: "over 2 s" }
+ * taskThreshold("Any response of 5 MB or more?")?.label; // "at least 5 MB"
  * taskThreshold("Do not restart more than one host"); // undefined
  */
 export function taskThreshold(task: string): Threshold | undefined {
-  const before = BEFORE.exec(task);
-  const after = AFTER.exec(task);
-  if (before && (!after || before.index <= after.index))
-    return threshold(before[1]!, before[2]!, before[3]!);
-  if (after) return threshold(after[3]!, after[1]!, after[2]!);
-  return undefined;
+  const text = task.normalize("NFKC");
+  const before = BEFORE.exec(text);
+  const after = AFTER.exec(text);
+  const first = before && (!after || before.index <= after.index) ? before : after;
+  if (!first) return undefined;
+  if (ANOTHER_QUANTITY.test(text.slice(first.index + first[0].length))) return undefined;
+  if (first === before)
+    return thresholdOf(
+      comparisonOf(COMPARISONS_BEFORE, first[1]!),
+      first[2] ?? first[3]!,
+      first[4]!,
+    );
+  return thresholdOf(comparisonOf(COMPARISONS_AFTER, first[4]!), first[1] ?? first[2]!, first[3]!);
 }
 
-/** A measured value in text: a number and a unit right after it ("17.576 s", "(3000ms)", "12%"). */
+/**
+ * A measured value in a line: a number (no sign before it) and a unit right after it, not a
+ * rate (`MB/s`) nor the start of a name (`12 us-east-1`).
+ */
 const VALUE = new RegExp(
-  `(?<![\\p{L}\\p{N}.,:])(${DIGIT_NUMBER})\\s?(${UNIT_ALTERNATIVES})${NO_LATIN_AFTER}`,
+  `(?<![\\p{L}\\p{N}.,:+\\-])(${DIGIT_NUMBER})\\s?(${UNIT_NAMES})(?![A-Za-z0-9\\u00c0-\\u024f/\\-])`,
   "giu",
 );
+/** A size as `du -h` prints it (`1.2G`): case matters, `5m` is not a size. */
+const SUFFIXED_SIZE = /(?<![\p{L}\p{N}.,:+-])(\d+(?:\.\d+)?)([KMGT])(?![A-Za-z0-9/-])/gu;
+/** Minutes written `m` just before a value ("1m 5s"): the value is part of a compound. */
+const MINUTES_BEFORE = /\d\s?m\s*$/;
+
+interface Value {
+  readonly text: string;
+  readonly at: number;
+  readonly base: number;
+  readonly dimension: Dimension;
+  /** Its unit's factor: a compound's parts go from larger units to smaller. */
+  readonly factor: number;
+}
+
+function valuesOf(text: string): Value[] {
+  const values: Value[] = [];
+  const add = (match: RegExpMatchArray, unit: Unit | undefined) => {
+    const value = parseNumber(match[1]!);
+    if (!unit || value === undefined) return;
+    if (unit.dimension === "time" && MINUTES_BEFORE.test(text.slice(0, match.index))) return;
+    values.push({ text: match[0], at: match.index!, base: value * unit.factor, ...unit });
+  };
+  for (const match of text.matchAll(VALUE)) add(match, unitOf(match[2]!));
+  for (const match of text.matchAll(SUFFIXED_SIZE)) add(match, SIZE_SUFFIXES.get(match[2]!));
+  return values.sort((a, b) => a.at - b.at);
+}
+
+/** Values of one dimension written side by side ("2 min 5 s"), added up as one. */
+function compounds(values: readonly Value[], text: string): Value[] {
+  const joined: Value[] = [];
+  for (const value of values) {
+    const last = joined.at(-1);
+    const between = last ? text.slice(last.at + last.text.length, value.at) : "";
+    // "2 min 5 s" is one duration; "12 ms 15 ms" (two columns) is two values.
+    const smaller = last !== undefined && value.factor < last.factor;
+    if (last && smaller && last.dimension === value.dimension && /^\s*$/.test(between)) {
+      const merged = text.slice(last.at, value.at + value.text.length);
+      joined[joined.length - 1] = {
+        ...last,
+        text: merged,
+        base: last.base + value.base,
+        factor: value.factor,
+      };
+    } else joined.push(value);
+  }
+  return joined;
+}
+
+/** Unit factors are not exact in binary (700 × 0.001 is 0.7000000000000001): equal within this. */
+const RELATIVE_TOLERANCE = 1e-9;
+
+function isPast(base: number, bound: Threshold): boolean {
+  const tolerance = Math.abs(bound.base) * RELATIVE_TOLERANCE;
+  if (Math.abs(base - bound.base) <= tolerance) return bound.inclusive;
+  return bound.above ? base > bound.base : base < bound.base;
+}
 
 /**
- * The values in `text` past `bound`, in the order they are written, as written.
+ * The values of `dimension` in `text`, past any bound or not; `from` as in {@link valuesPast}.
  *
  * @example
- * valuesPast("PASS a.test.ts (17.576 s)  Time: 9.1 s", taskThreshold("over 10 s")!); // ["17.576 s"]
+ * valuesOfDimension("(14 ms) of 2 GB", "time"); // ["14 ms"]
  */
-export function valuesPast(text: string, bound: Threshold): string[] {
-  const past: string[] = [];
-  for (const match of text.matchAll(VALUE)) {
-    const unit = unitOf(match[2]!);
-    const value = parseNumber(match[1]!);
-    if (!unit || value === undefined || unit.dimension !== bound.dimension) continue;
-    const base = value * unit.factor;
-    const beyond = bound.above ? base > bound.base : base < bound.base;
-    if (beyond || (bound.inclusive && base === bound.base)) past.push(match[0]);
-  }
-  return past;
+export function valuesOfDimension(text: string, dimension: Dimension, from = 0): string[] {
+  const normal = text.normalize("NFKC");
+  const ofDimension = valuesOf(normal).filter((v) => v.dimension === dimension);
+  return compounds(ofDimension, normal)
+    .filter((v) => v.at >= from)
+    .map((v) => v.text);
+}
+
+/**
+ * The values in `text` past `bound`, in the order they are written, as written. `from` skips
+ * values that start before it (a value cut by the start of an excerpt).
+ *
+ * @example
+ * valuesPast("took 12000ms; then 9.1 s; 2 min 5 s", taskThreshold("over 10 s")!); // ["12000ms", "2 min 5 s"]
+ */
+export function valuesPast(text: string, bound: Threshold, from = 0): string[] {
+  const normal = text.normalize("NFKC");
+  const ofDimension = valuesOf(normal).filter((v) => v.dimension === bound.dimension);
+  return compounds(ofDimension, normal)
+    .filter((v) => v.at >= from && isPast(v.base, bound))
+    .map((v) => v.text);
 }
 
 /**
  * A grep pattern for lines that may hold a value of `dimension`: a digit and one of its units
- * right after it. Lines it finds are checked with {@link valuesPast}.
+ * right after it (full-width digits too). Lines it finds are checked with {@link valuesPast}.
  */
 export function valuePattern(dimension: Dimension): string {
-  const names = [...UNITS.entries()]
-    .filter(([, unit]) => unit.dimension === dimension)
-    .map(([name]) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(" ", "\\s"))
-    .sort((a, b) => b.length - a.length);
-  return `\\d\\s?(?:${names.join("|")})${NO_LATIN_AFTER}`;
+  const names = [...UNITS.entries()].filter(([, unit]) => unit.dimension === dimension);
+  const suffixes = dimension === "size" ? [...SIZE_SUFFIXES.keys()] : [];
+  const units = alternatives([
+    ...names.map(([name]) => name),
+    ...suffixes,
+    ...(dimension === "percent" ? ["％"] : []),
+  ]);
+  return `[0-9０-９]\\s?(?:${units})${NO_LATIN_AFTER}`;
 }

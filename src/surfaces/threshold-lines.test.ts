@@ -50,7 +50,8 @@ describe("thresholdLines", () => {
     const big = await thresholdLines(store, record, SCOPE, "which folder is larger than 1 GB?");
     expect(big?.lines.map((l) => l.text)).toEqual(["1.2 GB ./videos", "3 GB ./backups"]);
     const small = await thresholdLines(store, record, SCOPE, "which folder is under 1 MB?");
-    expect(small?.lines.map((l) => l.text)).toEqual(["12 KB ./notes"]);
+    // `du -h` writes 4.0K for 4 KiB: read too.
+    expect(small?.lines.map((l) => l.text)).toEqual(["4.0K\t./a", "12 KB ./notes"]);
   });
 
   it("states none for a task without a measured bound, and ignores the path the call read", async () => {
@@ -87,8 +88,31 @@ describe("the handle message's threshold section", () => {
       taskText: "Did any request take more than ten seconds?",
     });
     expect(message).toContain(
-      "Your task compares with a number (over 10 s): no line of it holds a value over 10 s (in any unit of time).",
+      "Your task compares with a number (over 10 s): of the 600 lines of it holding a value in any unit of time, none holds one over 10 s.",
     );
+  });
+
+  it("says nothing when no line holds a value of the bound's dimension at all", async () => {
+    // Durations in a keyed column (`duration_ms=2350`) are not read: no claim is made.
+    const keyed = ACCESS_LOG.replace(/ (\d+)ms$/gm, " duration_ms=$1");
+    const { store, record } = await stored(keyed);
+    const message = await defaultHandleMessage(record, store, SCOPE, 5, {
+      ...options,
+      taskText: "Did any request take more than ten seconds?",
+    });
+    expect(message).not.toContain("Your task compares with a number");
+  });
+
+  it("counts a long line once and reads each of its values", async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => ({
+      id: i,
+      took: i === 250 ? "12000ms" : "15ms",
+    }));
+    const { store, record } = await stored(JSON.stringify(rows), "rows.json");
+    const found = await thresholdLines(store, record, SCOPE, "which row took longer than 10 s?");
+    expect(found?.count).toBe(1);
+    expect(found?.lines).toHaveLength(1);
+    expect(found?.lines[0]?.text).toContain('"took":"12000ms"');
   });
 
   it("adds nothing with the switch off", async () => {

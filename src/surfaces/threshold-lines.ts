@@ -1,10 +1,11 @@
 /**
  * The handle message's lines past the task's threshold (the `thresholdLines` guidance switch):
- * when the task compares with a measured number ("which suite ran over 10 s"), the lines holding
- * a value past it, in the output's order, with how many there are. The values share no word
- * with the question, so the task search cannot find them (docs/agent-runtime.md).
+ * when the task compares with a measured number ("which request took longer than 2 s"), the
+ * lines holding a value past it, in the output's order, with how many there are. The values
+ * share no word with the question, so the task search cannot find them (docs/agent-runtime.md).
  */
-import { grepOutput } from "../retrieval/grep.js";
+import { defaultPatternTimeoutMs, grepOutput } from "../retrieval/grep.js";
+import type { GrepMatch } from "../retrieval/grep-types.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { withoutLocations } from "./task-search.js";
 import {
@@ -12,13 +13,17 @@ import {
   type Threshold,
   taskThreshold,
   valuePattern,
+  valuesOfDimension,
   valuesPast,
 } from "./task-threshold.js";
 
 /** Lines shown; the rest are counted. */
 const SHOWN_LINES = 5;
-/** Lines holding a value of the dimension that are checked, at most (a page of grep each 1,000). */
-const CHECKED_LINES = 5_000;
+/**
+ * Grep entries checked at most: lines the coarse pattern finds (a digit and a unit after it),
+ * an entry per match on a long line.
+ */
+const CHECKED_ENTRIES = 5_000;
 const PAGE = 1_000;
 const LINE_CHARS = 200;
 
@@ -34,17 +39,25 @@ export interface ThresholdLines {
   readonly lines: readonly PastLine[];
   /** Lines past it among those checked. */
   readonly count: number;
-  /** False when more lines held a value of its dimension than were checked. */
+  /** Lines holding a value of the bound's dimension, past it or not, among those checked. */
+  readonly valueLines: number;
+  /** False when the scan stopped before the end (its entry cap, or its deadline). */
   readonly complete: boolean;
 }
 
 /**
+ * Where a grep entry's values are read from: an excerpt of a long line may start inside a
+ * number, so a value at its very start is not read.
+ */
+const readFrom = (match: GrepMatch) => (match.clipped ? 1 : 0);
+
+/**
  * The lines of the output holding a value past the threshold the task states, or undefined
- * when the task states none (or the output is binary).
+ * when the task states none (or the output is binary). One deadline bounds the whole scan.
  *
  * @example
- * await thresholdLines(outputs, record, scope, "Which suite ran over 10 s?");
- * // { bound: { label: "over 10 s", … }, lines: [{ line: 974, text: "PASS src/totals.test.ts (17.576 s)" }], count: 2, complete: true }
+ * await thresholdLines(outputs, record, scope, "Which request took longer than 2 seconds?");
+ * // { bound: { label: "over 2 s", … }, lines: [{ line: 141, text: "… 2350ms" }], count: 3, valueLines: 600, complete: true }
  */
 export async function thresholdLines(
   outputs: OutputStore,
@@ -55,30 +68,44 @@ export async function thresholdLines(
   if (record.kind === "binary") return undefined;
   const bound = taskThreshold(withoutLocations(task, record.toolArgs));
   if (!bound) return undefined;
+  const deadline = performance.now() + defaultPatternTimeoutMs(record.byteSize ?? 0);
   const opened = await outputs.open(record.id, scope);
   try {
     const lines: PastLine[] = [];
-    let count = 0;
+    const past = new Set<number>();
+    const withValue = new Set<number>();
     let checked = 0;
     let cursor: number | null = 0;
-    while (cursor !== null && checked < CHECKED_LINES) {
+    while (cursor !== null && checked < CHECKED_ENTRIES) {
+      const left = deadline - performance.now();
+      if (left <= 0) break;
       const page = await grepOutput(opened, {
         pattern: valuePattern(bound.dimension),
         regex: true,
         ignoreCase: true,
         maxMatches: PAGE,
         maxLineChars: LINE_CHARS,
+        timeoutMs: Math.ceil(left),
         cursor,
       });
       for (const match of page.matches) {
         checked++;
-        if (valuesPast(match.text, bound).length === 0) continue;
-        count++;
+        if (valuesOfDimension(match.text, bound.dimension, readFrom(match)).length > 0)
+          withValue.add(match.line);
+        if (past.has(match.line) || valuesPast(match.text, bound, readFrom(match)).length === 0)
+          continue;
+        past.add(match.line);
         if (lines.length < SHOWN_LINES) lines.push({ line: match.line, text: match.text });
       }
       cursor = page.nextCursor;
     }
-    return { bound, lines, count, complete: cursor === null };
+    return {
+      bound,
+      lines,
+      count: past.size,
+      valueLines: withValue.size,
+      complete: cursor === null,
+    };
   } finally {
     await opened.close();
   }
@@ -92,26 +119,28 @@ const IN_ANY_UNIT: Readonly<Record<Dimension, string>> = {
 
 /**
  * The section as the handle message shows it: a head naming the comparison and the count, then
- * the lines (`  LINE| text`); when no line holds such a value, one sentence saying so.
+ * the lines (`  LINE| text`). When no line past the bound was found among lines holding values
+ * of its dimension, one sentence says so; when no line holds such a value at all, nothing (the
+ * output may write them in a form not read, such as a `duration_ms` column).
  */
 export function thresholdSectionLines(found: ThresholdLines | undefined): string[] {
-  if (!found) return [];
-  const { bound, lines, count, complete } = found;
+  if (!found || found.valueLines === 0) return [];
+  const { bound, lines, count, valueLines, complete } = found;
   const label = bound.label;
+  const units = IN_ANY_UNIT[bound.dimension];
+  const atLeast = complete ? "" : "at least ";
   if (count === 0) {
-    const where = complete
-      ? "no line of it"
-      : `none of the first ${CHECKED_LINES.toLocaleString("en-US")} lines with such a value`;
+    const searched = complete ? "" : " (the first part searched)";
     return [
       "",
-      `Your task compares with a number (${label}): ${where} holds a value ${label} (${IN_ANY_UNIT[bound.dimension]}).`,
+      `Your task compares with a number (${label}): of the ${atLeast}${valueLines.toLocaleString("en-US")} lines of it holding a value ${units}${searched}, none holds one ${label}.`,
     ];
   }
-  const total = `${complete ? "" : "at least "}${count.toLocaleString("en-US")}`;
+  const total = `${atLeast}${count.toLocaleString("en-US")}`;
   const shown = count > lines.length ? `; the first ${lines.length} shown` : "";
   return [
     "",
-    `Your task compares with a number (${label}). The lines of it holding a value ${label}, ${IN_ANY_UNIT[bound.dimension]} (${total} line${count === 1 ? "" : "s"}${shown}, in their order):`,
+    `Your task compares with a number (${label}). The lines of it holding a value ${label}, ${units} (${total} line${count === 1 ? "" : "s"}${shown}, in their order):`,
     ...lines.map((l) => `  ${l.line}| ${l.text}`),
   ];
 }
