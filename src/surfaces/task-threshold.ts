@@ -53,8 +53,11 @@ const AFTER = new RegExp(
 /** A second quantity right after the first ("1 minute 30 seconds"): a sum the task means. */
 const ANOTHER_QUANTITY = new RegExp(`^\\s*(?:and\\s+)?${QUANTITY}`, "iu");
 
+/** A word as the tables write it: lower case, one space between its parts. */
+const folded = (text: string) => text.toLowerCase().replace(/\s+/g, " ");
+
 function parseNumber(text: string): number | undefined {
-  const lower = text.toLowerCase().replace(/\s+/g, " ");
+  const lower = folded(text);
   const word = NUMBER_WORDS.get(lower);
   if (word !== undefined) return word;
   const [tens, ones] = lower.split("-");
@@ -64,9 +67,9 @@ function parseNumber(text: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
-const unitOf = (text: string) => UNITS.get(text.toLowerCase().replace(/\s+/g, " "));
+const unitOf = (text: string) => UNITS.get(folded(text));
 const comparisonOf = (words: ReadonlyMap<string, Comparison>, text: string) =>
-  words.get(text.toLowerCase().replace(/\s+/g, " "));
+  words.get(folded(text));
 
 function relationOf({ above, inclusive }: Comparison): string {
   if (above) return inclusive ? "at least" : "over";
@@ -176,38 +179,45 @@ function compounds(values: readonly Value[], text: string): Value[] {
 /** Unit factors are not exact in binary (700 × 0.001 is 0.7000000000000001): equal within this. */
 const RELATIVE_TOLERANCE = 1e-9;
 
-function isPast(base: number, bound: Threshold): boolean {
+/** Whether a value (in the bound's base unit) is past the bound; equal counts when inclusive. */
+export function isPast(base: number, bound: Threshold): boolean {
   const tolerance = Math.abs(bound.base) * RELATIVE_TOLERANCE;
   if (Math.abs(base - bound.base) <= tolerance) return bound.inclusive;
   return bound.above ? base > bound.base : base < bound.base;
 }
 
+/** A value of a dimension as a line writes it, and its size in the dimension's base unit. */
+export interface MeasuredValue {
+  readonly text: string;
+  readonly base: number;
+}
+
 /**
- * The values of `dimension` in `text`, past any bound or not; `from` as in {@link valuesPast}.
+ * The values of `dimension` in `text`, past any bound or not, in the order they are written (a
+ * duration in parts as one); `from` skips values that start before it (a value cut by the start
+ * of an excerpt).
  *
  * @example
- * valuesOfDimension("(14 ms) of 2 GB", "time"); // ["14 ms"]
+ * measuredValues("(14 ms) of 2 GB", "time"); // [{ text: "14 ms", base: 0.014 }]
  */
-export function valuesOfDimension(text: string, dimension: Dimension, from = 0): string[] {
+export function measuredValues(text: string, dimension: Dimension, from = 0): MeasuredValue[] {
   const normal = text.normalize("NFKC");
   const ofDimension = valuesOf(normal).filter((v) => v.dimension === dimension);
   return compounds(ofDimension, normal)
     .filter((v) => v.at >= from)
-    .map((v) => v.text);
+    .map(({ text, base }) => ({ text, base }));
 }
 
 /**
- * The values in `text` past `bound`, in the order they are written, as written. `from` skips
- * values that start before it (a value cut by the start of an excerpt).
+ * The values in `text` past `bound`, in the order they are written, as written; `from` as in
+ * {@link measuredValues}.
  *
  * @example
  * valuesPast("took 12000ms; then 9.1 s; 2 min 5 s", taskThreshold("over 10 s")!); // ["12000ms", "2 min 5 s"]
  */
 export function valuesPast(text: string, bound: Threshold, from = 0): string[] {
-  const normal = text.normalize("NFKC");
-  const ofDimension = valuesOf(normal).filter((v) => v.dimension === bound.dimension);
-  return compounds(ofDimension, normal)
-    .filter((v) => v.at >= from && isPast(v.base, bound))
+  return measuredValues(text, bound.dimension, from)
+    .filter((v) => isPast(v.base, bound))
     .map((v) => v.text);
 }
 

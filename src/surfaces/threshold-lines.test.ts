@@ -67,13 +67,18 @@ describe("thresholdLines", () => {
 
 describe("the handle message's threshold section", () => {
   const options = { taskRecord: true, taskFocus: true, thresholdLines: true } as const;
+  /** The message for `taskText` over a stored output, every switch as in `options` but `switches`. */
+  const messageFor = (
+    { store, record }: Awaited<ReturnType<typeof stored>>,
+    taskText: string,
+    switches: { thresholdLines?: boolean } = {},
+  ) => defaultHandleMessage(record, store, SCOPE, 5, { ...options, ...switches, taskText });
 
   it("lists the lines past the bound, counted, with the first five shown", async () => {
-    const { store, record } = await stored(ACCESS_LOG);
-    const message = await defaultHandleMessage(record, store, SCOPE, 5, {
-      ...options,
-      taskText: "Any request slower than 300 ms? Give its path.",
-    });
+    const message = await messageFor(
+      await stored(ACCESS_LOG),
+      "Any request slower than 300 ms? Give its path.",
+    );
     expect(message).toContain(
       "Your task compares with a number (over 300 ms). The lines of it holding a value over 300 ms, in any unit of time (",
     );
@@ -82,11 +87,10 @@ describe("the handle message's threshold section", () => {
   });
 
   it("says so when no line holds a value past the bound", async () => {
-    const { store, record } = await stored(ACCESS_LOG);
-    const message = await defaultHandleMessage(record, store, SCOPE, 5, {
-      ...options,
-      taskText: "Did any request take more than ten seconds?",
-    });
+    const message = await messageFor(
+      await stored(ACCESS_LOG),
+      "Did any request take more than ten seconds?",
+    );
     expect(message).toContain(
       "Your task compares with a number (over 10 s): of the 600 lines of it holding a value in any unit of time, none holds one over 10 s.",
     );
@@ -95,11 +99,10 @@ describe("the handle message's threshold section", () => {
   it("says nothing when no line holds a value of the bound's dimension at all", async () => {
     // Durations in a keyed column (`duration_ms=2350`) are not read: no claim is made.
     const keyed = ACCESS_LOG.replace(/ (\d+)ms$/gm, " duration_ms=$1");
-    const { store, record } = await stored(keyed);
-    const message = await defaultHandleMessage(record, store, SCOPE, 5, {
-      ...options,
-      taskText: "Did any request take more than ten seconds?",
-    });
+    const message = await messageFor(
+      await stored(keyed),
+      "Did any request take more than ten seconds?",
+    );
     expect(message).not.toContain("Your task compares with a number");
   });
 
@@ -116,27 +119,17 @@ describe("the handle message's threshold section", () => {
   });
 
   it("adds nothing with the switch off", async () => {
-    const { store, record } = await stored(ACCESS_LOG);
+    const log = await stored(ACCESS_LOG);
     const taskText = "Which request took longer than 2 seconds?";
-    const on = await defaultHandleMessage(record, store, SCOPE, 5, { ...options, taskText });
-    const off = await defaultHandleMessage(record, store, SCOPE, 5, {
-      ...options,
-      thresholdLines: false,
-      taskText,
-    });
+    const on = await messageFor(log, taskText);
+    const off = await messageFor(log, taskText, { thresholdLines: false });
     expect(on).toContain("Your task compares with a number (over 2 s)");
     expect(on).toContain("  389| ");
     expect(off).not.toContain("Your task compares with a number");
     // A task that states no threshold gets the same message either way.
     const plain = "Which IP fetched /api/items/140?";
-    expect(
-      await defaultHandleMessage(record, store, SCOPE, 5, { ...options, taskText: plain }),
-    ).toBe(
-      await defaultHandleMessage(record, store, SCOPE, 5, {
-        ...options,
-        thresholdLines: false,
-        taskText: plain,
-      }),
+    expect(await messageFor(log, plain)).toBe(
+      await messageFor(log, plain, { thresholdLines: false }),
     );
   });
 });

@@ -10,11 +10,11 @@ import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store
 import { withoutLocations } from "./task-search.js";
 import {
   type Dimension,
+  isPast,
+  measuredValues,
   type Threshold,
   taskThreshold,
   valuePattern,
-  valuesOfDimension,
-  valuesPast,
 } from "./task-threshold.js";
 
 /** Lines shown; the rest are counted. */
@@ -90,10 +90,10 @@ export async function thresholdLines(
       });
       for (const match of page.matches) {
         checked++;
-        if (valuesOfDimension(match.text, bound.dimension, readFrom(match)).length > 0)
-          withValue.add(match.line);
-        if (past.has(match.line) || valuesPast(match.text, bound, readFrom(match)).length === 0)
-          continue;
+        // Each entry is read once: its values of the dimension, then those past the bound.
+        const values = measuredValues(match.text, bound.dimension, readFrom(match));
+        if (values.length > 0) withValue.add(match.line);
+        if (past.has(match.line) || !values.some((v) => isPast(v.base, bound))) continue;
         past.add(match.line);
         if (lines.length < SHOWN_LINES) lines.push({ line: match.line, text: match.text });
       }
