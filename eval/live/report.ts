@@ -192,12 +192,12 @@ export async function writeLiveReport(options: LiveReportOptions): Promise<strin
           "",
         ]
       : [];
-  const kinds = options.aimedAt ? [aimedAtText(options.aimedAt), ""] : [];
+  const aimed = options.aimedAt ? [aimedAtText(options.aimedAt), ""] : [];
   const lines = [
     heading,
     "",
     ...partial,
-    ...kinds,
+    ...aimed,
     `Seed **${options.seed}** (${options.fresh ? "fresh: drawn for this run, never iterated on" : "given with --seed"}), ${options.tasks} tasks, ${plural(Object.keys(figures).length, "policy", "policies")}, ${episodes.length} episodes; ` +
       `every policy in a ${options.window.toLocaleString("en-US")}-token window; ${options.variant === "default" ? "spillway's default settings" : `spillway with ${options.variant}`}. ` +
       `${sessionMinutes} minutes of sessions, summed, on ${options.machine}.`,
