@@ -189,6 +189,20 @@ function runtimeWrote(context: SessionContext, shown: ShownResults): (sentence: 
   return (s) => runtime.includes(s) && !returned.includes(s) && !own.includes(s);
 }
 
+/** `runtimeWrote` over the session's rendered results, built on first use and then reused. */
+type RuntimeWroteOnce = () => Promise<(sentence: string) => boolean>;
+
+function runtimeWroteOnce(
+  context: SessionContext,
+  shownOnce: () => Promise<ShownResults>,
+): RuntimeWroteOnce {
+  let built: Promise<(sentence: string) => boolean> | undefined;
+  return () => {
+    built ??= shownOnce().then((shown) => runtimeWrote(context, shown));
+    return built;
+  };
+}
+
 /**
  * A sentence of the report that the runtime wrote, that no read returned, no output holds and no
  * one authored.
@@ -213,14 +227,13 @@ async function echoedSentence(
 async function onlyRuntimeText(
   context: SessionContext,
   report: string,
-  shownOnce: () => Promise<ShownResults>,
+  wroteOnce: RuntimeWroteOnce,
 ): Promise<string | undefined> {
   const whole = normalizedText(report);
   const found = reportSentences(report);
   // reportSentences adds the whole report as one more sentence; here each part must match.
   const sentences = found.length > 1 ? found.filter((s) => s !== whole) : found;
-  if (sentences.length === 0 || !sentences.every(runtimeWrote(context, await shownOnce())))
-    return undefined;
+  if (sentences.length === 0 || !sentences.every(await wroteOnce())) return undefined;
   for (const sentence of sentences.slice(0, SENTENCES_CHECKED)) {
     if (await anOutputHolds(context, withoutLinePrefix(sentence))) return undefined;
   }
@@ -258,11 +271,11 @@ export async function reportAfterSendBack(
 ): Promise<{ readonly refused: string } | { readonly report: string }> {
   if (!guided(context.settings, "reportGuards") || context.state.reportsSentBack === 0)
     return { report };
-  const shown = renderedOnce(context);
-  const refused = await runtimeTextAgain(context, report, shown);
+  const wroteOnce = runtimeWroteOnce(context, renderedOnce(context));
+  const refused = await runtimeTextAgain(context, report, wroteOnce);
   return refused !== undefined
     ? { refused }
-    : { report: await withoutRuntimeLines(context, report, shown) };
+    : { report: await withoutRuntimeLines(context, report, wroteOnce) };
 }
 
 /**
@@ -275,12 +288,12 @@ export async function reportAfterSendBack(
 async function runtimeTextAgain(
   context: SessionContext,
   report: string,
-  shownOnce: () => Promise<ShownResults>,
+  wroteOnce: RuntimeWroteOnce,
 ): Promise<string | undefined> {
   const id = await onlyAnUnreadId(context, report);
   if (id !== undefined)
     return `The final report gave ${id}, the name spillway gave an output that was never read, as its answer, with nothing but the task's words besides, after a report had been sent back once; no answer was delivered.`;
-  const sentence = await onlyRuntimeText(context, report, shownOnce);
+  const sentence = await onlyRuntimeText(context, report, wroteOnce);
   if (sentence === undefined) return undefined;
   return `The final report was only text spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned, after a report had been sent back once; no answer was delivered.`;
 }
@@ -300,9 +313,9 @@ const LINES_CHECKED = 24;
 async function withoutRuntimeLines(
   context: SessionContext,
   report: string,
-  shownOnce: () => Promise<ShownResults>,
+  wroteOnce: RuntimeWroteOnce,
 ): Promise<string> {
-  const wrote = runtimeWrote(context, await shownOnce());
+  const wrote = await wroteOnce();
   const kept: string[] = [];
   let checked = 0;
   let dropped = false;
