@@ -20,6 +20,9 @@ describe("asksAboutALine", () => {
     "错误在哪一行?",
     "报错的行号是多少",
     "第 12 行是什么",
+    "第几行报错?",
+    "どの行でエラーが出ましたか",
+    "エラーのfile:lineを教えて",
   ])("asks: %s", (task) => {
     expect(asksAboutALine(task, 500)).toBe(true);
   });
@@ -32,6 +35,10 @@ describe("asksAboutALine", () => {
     "How many lines of output mention a timeout?",
     "the linear backoff's last delay",
     "銀行の口座番号は?",
+    "請求書の発行番号は?",
+    "実行目的を教えて",
+    "银行号码是多少",
+    "第一行动是什么",
     "Read line 135 and report its checksum.",
     "What do lines 40-60 say about the cache?",
   ])("does not: %s", (task) => {
@@ -88,5 +95,17 @@ describe("the handle message's line-number note", () => {
     const message = await messageFor("What does line 612 say?", true);
     expect(message).not.toContain(LINE_NUMBER_NOTE);
     expect(message).toContain('"line_start": 612, "line_end": 612');
+  });
+
+  it("is left out of a binary output's message, which shows no numbered lines", async () => {
+    const { store } = await tempStore();
+    const bytes = Buffer.from(Array.from({ length: 40_000 }, (_, i) => (i * 7) % 256));
+    const record = await store.put({ sessionId: SESSION, toolName: "dump", toolArgs: "{}" }, bytes);
+    expect(record.kind).toBe("binary");
+    const message = await defaultHandleMessage(record, store, SCOPE, 5, {
+      lineNumberNote: true,
+      taskText: "Which line of the dump holds the header?",
+    });
+    expect(message).not.toContain(LINE_NUMBER_NOTE);
   });
 });

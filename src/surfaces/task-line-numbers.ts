@@ -10,11 +10,23 @@ import { taskLines } from "./task-lines.js";
 
 /**
  * A line, or a line number, in English, Japanese or Chinese: "line", "line number", "file:line",
- * "行番号", "3行目", "行号", "哪一行", "第3行". Words that only hold "line" ("deadline",
- * "pipeline", "online", "lines of output" aside) do not count.
+ * "行番号", "3行目", "何行目", "どの行", "行号", "哪一行", "第3行", "第几行". Words that only hold
+ * "line" ("deadline", "pipeline", "online", "lines of output" aside) do not count, nor do words
+ * that only hold 行 (発行番号 is an issue number, 実行目的 a purpose, 银行号码 a bank's number,
+ * 第一行动 a first action). English may sit beside kana or Han with no space ("file:lineを").
  */
-const LINE_WORDS =
-  /(?<![\p{L}\p{N}])line(?:\s*(?:number|no\.?)s?)?(?![\p{L}])|行番号|行目|行号|哪一?行|第\s*[\d０-９一二三四五六七八九十百]+\s*行/iu;
+const LINE_WORDS = new RegExp(
+  [
+    String.raw`(?<![A-Za-z0-9])line(?:\s*(?:number|no\.?)s?)?(?![A-Za-z])`,
+    // 行番号 / 行号, not as the end of a word for an issuer, a bank, a run or a trip.
+    "(?<![発發发銀银実實执執運运旅航流進进])行(?:番号|号)",
+    // The n-th line: a number or a question word before 行目; 第 N 行, not 第一行动 (an action).
+    String.raw`(?:[\d０-９一二三四五六七八九十百]|何)\s*行目`,
+    String.raw`第\s*(?:[\d０-９一二三四五六七八九十百]+|几)\s*行(?![动動为為政列])`,
+    "どの行|哪一?行(?![业當当])",
+  ].join("|"),
+  "iu",
+);
 
 /** The sentence that tells the two kinds of line numbers apart. */
 export const LINE_NUMBER_NOTE =
@@ -22,8 +34,8 @@ export const LINE_NUMBER_NOTE =
 
 /**
  * Whether the handle message should say which line numbers are whose: the task speaks of a line
- * and does not name one of the output's lines by number (then the task means spillway's
- * numbers, and the handle message offers to read exactly those lines).
+ * and does not name one of the output's lines by number in English (`taskLines`: then the task
+ * means spillway's numbers, and the handle message offers to read exactly those lines).
  *
  * @example
  * asksAboutALine("Where did the test fail? Give the file:line.", 1388); // true
