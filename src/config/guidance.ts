@@ -16,7 +16,6 @@ export const GUIDANCE_SWITCHES = [
   "reportGuards",
   "wholeReads",
   "thresholdLines",
-  "lineNumberNote",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -36,8 +35,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "a read-only tool called with optional numeric arguments (a part of its result) is run whole when the whole holds that part",
   thresholdLines:
     "when the task compares with a measured number (over 10 s, below 2 MB, at least 90%), the handle message lists the lines holding a value past it",
-  lineNumberNote:
-    "when the task asks about a line (a file:line, a line number), the handle message says its own line numbers are places in the stored output, not numbers the output prints",
 };
 
 /** Every switch on or off. */

@@ -1,7 +1,6 @@
 import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { asksAboutALine, LINE_NUMBER_NOTE } from "./task-line-numbers.js";
 import { type TaskLines, taskLines } from "./task-lines.js";
 import type { TaskSearch } from "./task-search.js";
 import {
@@ -177,12 +176,6 @@ export interface HandleGuidance {
    * past it (the `thresholdLines` guidance switch).
    */
   readonly thresholdLines?: boolean;
-  /**
-   * When the task asks about a line, say that the numbers on the lines shown are places in the
-   * stored output, and line numbers the output prints are in its text (the `lineNumberNote`
-   * guidance switch).
-   */
-  readonly lineNumberNote?: boolean;
 }
 
 /** What the handle message draws on besides the output: the task, the call's own story, the switches. */
@@ -214,12 +207,6 @@ export async function defaultHandleMessage(
   const head = [
     `[spillway] The output of ${record.toolName} is stored whole as ${id} (${size}).`,
     ...(record.kind === "binary" ? BINARY_HEAD : SHOWN_LINES_HEAD),
-    ...(record.kind !== "binary" &&
-    options.lineNumberNote === true &&
-    taskText !== undefined &&
-    asksAboutALine(taskText, record.lineCount ?? 0)
-      ? [LINE_NUMBER_NOTE]
-      : []),
     ...(liftedArguments && liftedArguments.length > 0
       ? [
           `Your call asked for part of it (${liftedArguments.join(", ")}); the tool was read whole instead, so nothing it holds is out of reach.`,
