@@ -189,9 +189,10 @@ function runtimeWrote(context: SessionContext, shown: ShownResults): (sentence: 
   return (s) => runtime.includes(s) && !returned.includes(s) && !own.includes(s);
 }
 
-/** `runtimeWrote` over the session's rendered results, built on first use and then reused. */
+/** The `runtimeWrote` test of one report's settlement, asked for where it is needed. */
 type RuntimeWroteOnce = () => Promise<(sentence: string) => boolean>;
 
+/** `runtimeWrote` over the session's rendered results, built on first use and then reused. */
 function runtimeWroteOnce(
   context: SessionContext,
   shownOnce: () => Promise<ShownResults>,
