@@ -160,7 +160,7 @@ describe("the time trigger and wait_for_tool_output", () => {
 });
 
 describe("spillwayPrepareStep: when its notice is sent", () => {
-  it("spillway's: only with async outputs or in the last step, with no step count or context share; seedTexts: every step", async () => {
+  it("spillway's: only with async outputs or in the last step, with no step count or context share; compatibilityNotice: every step", async () => {
     const lookup = tool({
       description: "Look up an order.",
       inputSchema: z.object({ id: z.number() }),
@@ -169,7 +169,8 @@ describe("spillwayPrepareStep: when its notice is sent", () => {
     const notices: string[] = [];
     const { model } = await scriptedAiModel((request, { callIndex }) => {
       notices.push(noticeOf(request));
-      return callIndex < 2 ? toolCall("lookup", { id: callIndex }) : finalText("shipped");
+      // Each loop of three steps calls the tool twice, then answers.
+      return callIndex % 3 < 2 ? toolCall("lookup", { id: callIndex }) : finalText("shipped");
     });
     const home = await tempDir();
     const tools = spillwayTools({ lookup }, { store: { home }, tokenBudget: 50_000 });
@@ -191,6 +192,19 @@ describe("spillwayPrepareStep: when its notice is sent", () => {
     expect(seed).toMatch(
       /^# System Notice\n\nThis is turn 1 of 3\.\nYour context window is \d+% full\./,
     );
+    // The option, and its former name, put that notice on every step of a loop.
+    for (const option of [{ compatibilityNotice: true }, { seedTexts: true }]) {
+      notices.length = 0;
+      await generateText({
+        model,
+        tools,
+        stopWhen: stepCountIs(3),
+        prepareStep: spillwayPrepareStep({ tools, maxSteps: 3, ...option }),
+        prompt: "Is order 1 shipped?",
+      });
+      expect(notices[0]).toMatch(/^# System Notice\n\nThis is turn 1 of 3\./);
+      expect(notices[1]).toMatch(/^# System Notice\n\nThis is turn 2 of 3\./);
+    }
   });
 });
 

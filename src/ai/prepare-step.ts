@@ -14,8 +14,8 @@ export interface SpillwayPrepareStepOptions<TOOLS extends Record<string, Tool>> 
   readonly prepareStep?: PrepareStepFunction<TOOLS>;
   /**
    * The loop's step limit (your `stepCountIs(n)`): the last step is told to answer, with tool
-   * calls off (unless your prepareStep chose a toolChoice); with `seedTexts`, every notice also
-   * says "turn i of N".
+   * calls off (unless your prepareStep chose a toolChoice); with `compatibilityNotice`, every
+   * notice also says "turn i of N".
    */
   readonly maxSteps?: number;
   /**
@@ -24,13 +24,15 @@ export interface SpillwayPrepareStepOptions<TOOLS extends Record<string, Tool>> 
    * notice, sent only with async outputs and in the last step, whose options name the read
    * modes (a menu with nothing to read is answered with its first line, copied as text).
    */
+  readonly compatibilityNotice?: boolean;
+  /** @deprecated The former name of `compatibilityNotice`, which wins when both are given. */
   readonly seedTexts?: boolean;
 }
 
 /**
  * The System Notice for one step, or undefined when there is nothing to say. spillway's notice
  * (the default) goes with async outputs and the last step only, and says only their status and
- * that the answer is due (SW-26 in docs/architecture.md); the original design's (`seedTexts`)
+ * that the answer is due (SW-26 in docs/architecture.md); the original design's (`compatibility`)
  * also counts the steps (with `maxSteps`) and the context used (with a numeric `tokenBudget`).
  */
 export async function stepNotice(
@@ -38,7 +40,7 @@ export async function stepNotice(
   messages: readonly ModelMessage[],
   stepNumber: number,
   maxSteps: number | undefined,
-  seedTexts = false,
+  compatibility = false,
 ): Promise<string | undefined> {
   const outputs = await session.store();
   const statuses = await asyncOutputStatuses(
@@ -47,9 +49,9 @@ export async function stepNotice(
     await session.asyncIds(),
   );
   const final = maxSteps !== undefined && stepNumber + 1 >= maxSteps;
-  if (!seedTexts && statuses.length === 0 && !final) return undefined;
+  if (!compatibility && statuses.length === 0 && !final) return undefined;
   // The step count and the context share are the original design's only.
-  const budget = seedTexts ? session.options.tokenBudget : undefined;
+  const budget = compatibility ? session.options.tokenBudget : undefined;
   const contextPercent =
     typeof budget === "number"
       ? Math.min(100, Math.round(((await session.contextTokens(messages)) / budget) * 100))
@@ -57,7 +59,7 @@ export async function stepNotice(
   if (statuses.length === 0 && contextPercent === undefined && maxSteps === undefined)
     return undefined;
   return renderSystemNotice({
-    ...(seedTexts && maxSteps !== undefined
+    ...(compatibility && maxSteps !== undefined
       ? { turn: { number: stepNumber + 1, max: maxSteps } }
       : {}),
     ...(contextPercent !== undefined ? { contextPercent } : {}),
@@ -66,7 +68,7 @@ export async function stepNotice(
     final,
     canRetrieve: await session.hasHandles(),
     retrieveTools: [GET_TOOL_OUTPUT],
-    guided: !seedTexts,
+    guided: !compatibility,
   });
 }
 
@@ -115,7 +117,7 @@ export function spillwayPrepareStep<TOOLS extends Record<string, Tool>>(
       messages,
       step.stepNumber,
       options.maxSteps,
-      options.seedTexts === true,
+      (options.compatibilityNotice ?? options.seedTexts) === true,
     );
     if (notice === undefined) return own;
     const final = options.maxSteps !== undefined && step.stepNumber + 1 >= options.maxSteps;
