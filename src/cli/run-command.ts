@@ -8,7 +8,12 @@ import { type Command, Option } from "commander";
 import { runAgent } from "../agent/run-agent.js";
 import { planRun, type RunPlan, resumePlan, storedPlan } from "../agent/run-settings.js";
 import type { AgentRunResult, RunAgentOptions } from "../agent/run-types.js";
-import { ASYNC_READY_MESSAGES, COMPACTION_MODELS, TOOL_OUTPUT_SURFACES } from "../config/index.js";
+import {
+  ASYNC_READY_MESSAGES,
+  COMPACTION_MODELS,
+  TEXT_REPLIES,
+  TOOL_OUTPUT_SURFACES,
+} from "../config/index.js";
 import { fencedStores } from "../store/fenced-history.js";
 import type { SessionRecord } from "../store/history.js";
 import { openStores } from "../store/open-stores.js";
@@ -20,6 +25,7 @@ import { EXIT_ABORTED, EXIT_ERROR, EXIT_OK } from "./errors.js";
 import { pullMissingLocalModel } from "./first-use-pull.js";
 import { integer, modelRefs, positiveNumber } from "./option-parsers.js";
 import { preflightModels } from "./preflight.js";
+import { RUN_HELP_AFTER } from "./run-help.js";
 import { cliSettingsOf, type RunFlags, readPrompt, runTarget } from "./run-options.js";
 import { type ProgressMode, RunProgress } from "./run-progress.js";
 import { resumeCommand, summaryLines } from "./run-summary.js";
@@ -247,7 +253,7 @@ export function addRunCommand(program: Command): void {
     .addOption(
       new Option(
         "--surface <name>",
-        "the model-facing tools over stored outputs (default get_tool_output)",
+        "the model-facing tools over stored outputs: get_tool_output (default); tool_output or get_continuation answer with compatibility texts",
       ).choices(TOOL_OUTPUT_SURFACES),
     )
     .option(
@@ -264,8 +270,12 @@ export function addRunCommand(program: Command): void {
       "context window in tokens, for every model of the run",
       integer(1),
     )
-    .option(`--max-output-tokens ${N}`, "tokens a model reply may take (default 4096)", integer(1))
-    .option("--stream", "stream model replies")
+    .option(
+      `--max-output-tokens ${N}`,
+      "tokens a model reply may take (default 4096; 1024 for local/ models)",
+      integer(1),
+    )
+    .option("--stream", "call the provider's streaming API (the report is printed when complete)")
     .option(
       "--async",
       "async tools: slow tools go on in the background, large outputs are announced ready (default)",
@@ -279,9 +289,11 @@ export function addRunCommand(program: Command): void {
       "list agent__task_status and agent__batch (off by default: neither reads a tool result)",
     )
     .option("--no-helper-tools", "leave agent__task_status and agent__batch out (the default)")
-    .option(
-      "--text-replies <mode>",
-      "a text reply before the last turn: final (the answer), confirm (the next call requires a tool call; a second text is the answer), or none (every call asks for a tool call; text that comes anyway is held to one once); default none for local/ models, final otherwise",
+    .addOption(
+      new Option(
+        "--text-replies <mode>",
+        "a text reply before the last turn: final (the answer), confirm (the next call requires a tool call; a second text is the answer), or none (every call asks for a tool call; text that comes anyway is held to one once); default none for local/ models, final otherwise",
+      ).choices(TEXT_REPLIES),
     )
     .option(
       "--async-timeout <secs>",
@@ -355,38 +367,7 @@ export function addRunCommand(program: Command): void {
       "most bytes the session's stored outputs may take; a result past it is an error to the model",
       integer(1),
     )
-    .addHelpText(
-      "after",
-      [
-        "",
-        "Settings: a flag wins over the agent's frontmatter, which wins over the config file's",
-        "defaults, then SPILLWAY_MODEL (models only), then the built-in default. With --resume, the",
-        "session keeps the settings it was started with, except the flags given again (e.g. a new",
-        "--model after the first one went down).",
-        "",
-        "Output: the final report alone on stdout; progress and a summary on stderr (a live status",
-        "line on a terminal, one line per event otherwise). With --json: each event as one JSON",
-        'object per line on stdout (with its "depth"; sub-agents > 0), then {"type":"result", ...};',
-        'an error is one {"type":"error", ...} line; a CLI warning {"type":"cli.warning", ...}.',
-        "",
-        "Before starting, the run checks that some model of the list is usable (a local server",
-        "answers within 2 s; an API key variable is set) and otherwise exits 1 saying how to",
-        "configure one. --no-preflight skips the check.",
-        "",
-        "Ctrl-C stops the run: the session is recorded as aborted and the exit code is 130 (a",
-        "second Ctrl-C quits at once). Continue it with: spillway run --resume <session-id> [prompt]",
-        "SIGTERM stops gracefully: the agent's next turn is its last and it reports with what it has",
-        "(a second SIGTERM aborts).",
-        "",
-        "Exit codes: 0 completed; 1 failed (no usable model, turns used up without a report, ...)",
-        "or another error; 2 usage error; 130 aborted by Ctrl-C.",
-        "",
-        "Examples:",
-        '  spillway run agents/triage.md "Why did checkout fail at 09:26?"',
-        "  git diff | spillway run agents/review.md --model openai/gpt-4.1,ollama/qwen2.5:7b > review.md",
-        '  spillway run --resume ses_… "Now check the payment service too."',
-      ].join("\n"),
-    )
+    .addHelpText("after", RUN_HELP_AFTER)
     .action(
       (first: string | undefined, second: string | undefined, flags: RunFlags, command: Command) =>
         runCommand(contextOf(command), first, second, flags).then((code) => {

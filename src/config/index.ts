@@ -60,6 +60,7 @@ export {
   type AsyncReadyMessage,
   COMPACTION_MODELS,
   type CompactionModel,
+  TEXT_REPLIES,
   TOOL_OUTPUT_SURFACES,
   type ToolOutputSurface,
 } from "./settings-schema.js";

@@ -84,7 +84,7 @@ export const putOutputQuery = z.object({
     .enum(SURFACE_NAMES)
     .default("get_tool_output")
     .describe(
-      "Whose handle message to answer with: get_tool_output, tool_output (the original tool-output design's exact texts) or get_continuation (fixed-size chunks with a continuation marker).",
+      "Whose handle message to answer with: get_tool_output, tool_output (compatibility texts, word for word) or get_continuation (fixed-size chunks with a continuation marker).",
     ),
   continuationChars: queryInt(1_000_000)
     .pipe(z.number().min(1))

@@ -177,7 +177,7 @@ describe("spillway run", () => {
     expect(session?.prompt).toBe(prompt);
   });
 
-  it("usage errors exit 2 before any model call: no prompt, bad --max-turns, a second agent with --resume", async () => {
+  it("usage errors exit 2 before any model call: no prompt, bad --max-turns or --text-replies, a second agent with --resume", async () => {
     const fixture = await agentFixture(echoPolicy);
     const agent = await fixture.agent("echo", {});
     const at = { cwd: fixture.dir, home: fixture.home };
@@ -194,6 +194,10 @@ describe("spillway run", () => {
         `error USAGE: option '--max-turns <n>' argument '${bad}' is invalid. Valid: a whole number from 1 to 1000.`,
       );
     }
+    const replies = await cli(["run", agent, "task", "--text-replies", "sometimes"], at);
+    expect(replies.code).toBe(2);
+    expect(replies.stderr).toContain("'--text-replies <mode>' argument 'sometimes' is invalid");
+    expect(replies.stderr).toContain("final, confirm, none");
     const json = await cli(["run", agent, "task", "--max-turns", "x", "--json"], at);
     expect(json.code).toBe(2);
     expect(json.stdout.trimEnd().split("\n")).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * Seed 002 over HTTP: a session on the get_continuation surface started over HTTP behaves
+ * Continuation over HTTP: a session on the get_continuation surface started over HTTP behaves
  * exactly as the same agent run by the CLI (`spillway run`, the built binary): the model is
  * sent the same tool results, markers included, turn for turn.
  */
