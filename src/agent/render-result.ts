@@ -48,7 +48,6 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
     taskRecord: guided(settings, "taskRecord"),
     taskFocus: guided(settings, "taskFocus"),
     thresholdLines: guided(settings, "thresholdLines"),
-    formLines: guided(settings, "formLines"),
   };
 }
 
