@@ -1,5 +1,5 @@
 /**
- * Async tools benchmark (seed 003): the wall time of runAgent with async tools on against the
+ * Async tools benchmark: the wall time of runAgent with async tools on against the
  * same work with `async: false`, measured in the same run, with the sync side played the way a
  * competent agent plays it.
  *

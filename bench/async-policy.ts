@@ -42,7 +42,7 @@ const calls = (...toolCalls: ScriptedToolCall[]): ScriptedReply => ({ toolCalls 
 
 /**
  * A result that only says "running in the background": spillway's text
- * (`X goes on in the background; its output will be stored as out_…`) or, with seed 003's texts,
+ * (`X goes on in the background; its output will be stored as out_…`) or, with the compatibility texts,
  * D3-13's (`Tool Output ID: out_…`).
  */
 const isAsyncId = (result: ToolResultMessage) =>

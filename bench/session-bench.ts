@@ -1,5 +1,5 @@
 /**
- * Long-session benchmark (seed 004): is the projection's cost per turn flat as the history
+ * Long-session benchmark: is the projection's cost per turn flat as the history
  * grows? One scripted session of 500 turns, tool outputs of mixed sizes (300 B to 30 KB: some
  * inline, some by handle) under a 32K window, compaction on.
  *

@@ -1,7 +1,7 @@
 /**
  * What peers show the model in place of a large output, re-implemented from their sources (see
  * eval/policy-info.ts): the single views (raw, Codex head+tail, OpenHands head, seed 50/50,
- * Claude Code's MCP cap) and seed 002's continuation paging, each as a policy environment the
+ * Claude Code's MCP cap) and continuation paging, each as a policy environment the
  * blind agents (eval/agents/peer-agents.ts) and real models (eval/live.ts) play. Spill-to-file
  * is in spill-to-file.ts (Read/Grep) and spill-shell.ts (a shell).
  */
@@ -82,7 +82,7 @@ function openhandsView(p: Prepared): View {
 
 const SEED_MAX_BYTES = 12_288;
 
-/** The seed framework's legacy cap (seed 003, "Current behavior"): a 50/50 byte split at 12,288 bytes. */
+/** spillway's old byte cap: a 50/50 byte split at 12,288 bytes. */
 function seedView(p: Prepared): View {
   const text = p.workload.text;
   const bytes = utf8(text);
@@ -155,7 +155,7 @@ export function viewEnv(policy: PolicyName, p: Prepared): PolicyEnv & { ranges()
 export const PAGE_CHARS = 4_000;
 
 /**
- * Seed 002's continuation paging as an environment: fetch shows the first 4,000 characters and
+ * Continuation paging as an environment: fetch shows the first 4,000 characters and
  * the exact marker; get_continuation(tool_call_id, offset) shows the next 4,000 from `offset`.
  */
 export function pagingEnv(p: Prepared): PolicyEnv & { ranges(): Range[] } {

@@ -43,7 +43,7 @@ const MARKER =
 const pageBody = (result: string) => result.replace(/\n?\[truncated — showing [^\]]*\]\s*$/, "");
 
 /**
- * Seed 002's paging: read the next page until the answer shows (a cue and its value can sit on
+ * Continuation paging: read the next page until the answer shows (a cue and its value can sit on
  * two pages: read them together); a question about the end jumps to the last page first.
  */
 export const pagingAgent: BlindAgent = (conversation) => {

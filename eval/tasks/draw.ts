@@ -11,7 +11,7 @@ import type { GeneratedFile, LiveTask, QuestionSpec, Shape, ShapeName } from "./
 /** The characters of each task's file, by default: over every peer's inline limit, small enough to be quick. */
 export const DEFAULT_FILE_CHARS = 60_000;
 
-/** The seed documented for iterating (figures never come from it). */
+/** The random seed documented for iterating (figures never come from it). */
 export const DEVELOPMENT_SEED = 7;
 
 export interface DrawOptions {

@@ -8,7 +8,7 @@ import { asyncSettingsOf, type SessionContext } from "./session-context.js";
 import type { ToolCallInput, ToolHandler, ToolOutcome } from "./tool-types.js";
 
 /**
- * Async tool execution (seed 003, decisions 13, 17, 18): a tool call races the time trigger;
+ * Async tool execution (decisions D3-13, D3-17, D3-18): a tool call races the time trigger;
  * the tool that wins is settled as usual (then the size trigger may apply), the timer that wins
  * hands the still-running call to the session's background tools and answers the model with
  * the call's async id at once. An async sub-agent (`async: true`) starts in the background.

@@ -17,7 +17,7 @@ export interface CallResult {
   readonly shown?: ShownAs;
   /** For surface reads: the output read. */
   readonly readOutputId?: string;
-  /** The call went on in the background (seed 003): its output settles later. */
+  /** The call went on in the background (async tools): its output settles later. */
   readonly async?: true;
 }
 

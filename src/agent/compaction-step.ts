@@ -4,7 +4,7 @@ import { historyTokens, type ProjectionTail, shortenTail } from "./projection-ta
 import type { SessionContext } from "./session-context.js";
 
 /**
- * A turn's compaction step (seed 004), called by the projection: compact when the projection
+ * A turn's compaction step, called by the projection: compact when the projection
  * reached the `compact` threshold; when the summarizer fails, fall back to handle-form
  * shortening and say so. Never drops a message: what it removes from the projection is either
  * in a stored summary (with its handles) or still there in handle form.

@@ -23,7 +23,7 @@ import { shortenedResult } from "./render-result.js";
 import { compactionSettingsOf, type SessionContext, tokenizerOf } from "./session-context.js";
 
 /**
- * One compaction (seed 004): the oldest whole turns of the projection are summarized by a
+ * One compaction: the oldest whole turns of the projection are summarized by a
  * model call into a summary record stored beside the history (never over it), with a
  * machine-built index of every call it covers. Returns what it decided; the caller reports it.
  */

@@ -1,10 +1,10 @@
 /**
- * Context use against the window and the thresholds (seed 004's indicator): the types and
+ * Context use against the window and the thresholds (the context indicator): the types and
  * arithmetic, free of any session (events, accounting and status data use them).
  */
 
 /**
- * The context window's limits in tokens (seed 004's indicator: warn, compact, hard). The
+ * The context window's limits in tokens (the context indicator's: warn, compact, hard). The
  * thresholds are fractions of the window the input may use: the context window less the
  * tokens reserved for the model's reply (`maxOutputTokens`).
  */

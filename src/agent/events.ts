@@ -64,12 +64,12 @@ export type AgentEvent =
       readonly readOutputId?: string;
       readonly bytes?: number;
       readonly shown?: ShownAs;
-      /** The call went on in the background (seed 003); `tool.done` follows when it settles. */
+      /** The call went on in the background; `tool.done` follows when it settles. */
       readonly background?: true;
       readonly error?: string;
     }
   | {
-      /** A tool call went on in the background (seed 003): time trigger or an async sub-agent. */
+      /** A tool call went on in the background: time trigger or an async sub-agent. */
       readonly type: "tool.async";
       readonly sessionId: string;
       readonly toolCallId: string;
@@ -100,7 +100,7 @@ export type AgentEvent =
     } & ContextUsage)
   | {
       /**
-       * A compaction (seed 004): older whole turns summarized into a separate record, or, when
+       * A compaction: older whole turns summarized into a separate record, or, when
        * that failed, results shortened to their handle form instead (`fallback`).
        */
       readonly type: "compaction";
@@ -134,7 +134,7 @@ export type AgentEvent =
       readonly shortened?: number;
     }
   | {
-      /** A runtime assertion of seed 004's invariants failed (see docs/agent-runtime.md). */
+      /** A runtime assertion of the long-session invariants failed (see docs/agent-runtime.md). */
       readonly type: "invariant";
       readonly sessionId: string;
       readonly invariant: InvariantName;

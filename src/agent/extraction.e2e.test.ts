@@ -33,7 +33,7 @@ function readGrepAgent(request: Parameters<Responder>[0], nonce: string): Return
 }
 
 describe("extraction through the runtime", () => {
-  it("read-grep: a sub-agent with only Read and Grep finds a needle in a 50 MB log (seed 000 exact header)", async () => {
+  it("read-grep: a sub-agent with only Read and Grep finds a needle in a 50 MB log (the exact compatibility header)", async () => {
     const respond: Responder = (request) => {
       const call = extractionCall(request);
       if (call?.kind === "read-grep") return readGrepAgent(request, call.nonce);

@@ -20,7 +20,7 @@ import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
  * sub-agent, internal) is stored whole in the canonical store FIRST, before any size logic;
  * only then does projection decide what the model sees: the whole output inline when it is
  * under `toolResponseMaxBytes` and fits the remaining context budget, otherwise the surface's
- * placeholder (a handle message, or a seed-002 continuation). The budget is charged for what
+ * placeholder (a handle message, or a continuation-surface marker). The budget is charged for what
  * will be shown, not for the stored output (D0-19).
  */
 export async function interceptContent(

@@ -16,7 +16,7 @@ import type {
 import type { OutputRecord } from "../store/output-store.js";
 
 /**
- * Seed 004's invariants, checked at run time:
+ * The long-session invariants, checked at run time:
  * - `canonical_tool_result_is_lossless`: a tool's raw result is stored whole (the stored size
  *   is the size received), and no canonical tool result carries a projection's shortening
  *   banner;

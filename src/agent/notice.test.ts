@@ -15,7 +15,7 @@ const contextWith = (readyMessage: "handle" | "ready-menu") =>
       async: { enabled: true, timeoutSecs: 5, tokenThreshold: 10_000, maxRunning: 4, readyMessage },
     },
   }) as unknown as SessionContext;
-/** The seed-exact setting: seed 003's texts word for word. */
+/** The compatibility setting: the compatibility texts word for word. */
 const context = contextWith("ready-menu");
 /** spillway's default texts. */
 const guided = contextWith("handle");
@@ -41,7 +41,7 @@ const output = (over: Partial<AsyncOutputStatus>): AsyncOutputStatus => ({
   ...over,
 });
 
-describe("renderNotice: the Async Tool Status section and seed 003's options (seed-exact setting)", () => {
+describe("renderNotice: the Async Tool Status section and its options (compatibility texts)", () => {
   it("no async tools: turn, context and the two options, unchanged", () => {
     expect(renderNotice(context, plan(), 45)).toBe(
       [
@@ -170,9 +170,16 @@ describe("renderNotice: spillway's options (the default)", () => {
       text.startsWith("# System Notice (from spillway, not from a tool)\n\n## Async Tool Status"),
     ).toBe(true);
     expect(text).not.toMatch(/turn 3 of 10|45% full|A note\.|last reply/);
-    // The seed-exact notice keeps all of them, as seed 003 words it.
-    const seed = renderNotice(context, plan(), 45, [], ["A note."], "Your last reply was empty.");
-    expect(seed).toContain(
+    // The compatibility notice keeps all of them, word for word.
+    const compatibility = renderNotice(
+      context,
+      plan(),
+      45,
+      [],
+      ["A note."],
+      "Your last reply was empty.",
+    );
+    expect(compatibility).toContain(
       "This is turn 3 of 10.\nYour context window is 45% full.\nA note.\nYour last reply was empty.",
     );
   });
@@ -185,7 +192,7 @@ describe("renderNotice: spillway's options (the default)", () => {
     expect(text).not.toContain("get_tool_output to read");
   });
 
-  it("an output shown by handle: the read modes by name, raw left out; no seed menu", () => {
+  it("an output shown by handle: the read modes by name, raw left out; no compatibility menu", () => {
     const text = renderNotice(guided, plan({ canRetrieve: true }), 45, [
       output({ id: "out_c", status: "ready", tokens: 45_000 }),
     ]);
@@ -236,7 +243,7 @@ describe("noticeNeeded: when spillway's notice is sent", () => {
     expect(send({ canRetrieve: true })).toBe(false);
   });
 
-  it("seed-exact sessions every turn; none with the notice switched off", () => {
+  it("sessions with the compatibility texts every turn; none with the notice switched off", () => {
     expect(send({}, false, context)).toBe(true);
     const off = {
       ...guided,

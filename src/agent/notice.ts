@@ -3,7 +3,7 @@ import type { ToolDefinition } from "../core/tool-definition.js";
 import type { AsyncOutputStatus } from "../surfaces/async-texts.js";
 import { renderSystemNotice } from "../surfaces/system-notice.js";
 import { FINAL_REPORT } from "./internal-tools.js";
-import { type SessionContext, seedTexts } from "./session-context.js";
+import { compatibilityTexts, type SessionContext } from "./session-context.js";
 
 /** What the next model call may do: decided by the turn policy, shown by the notice. */
 export interface TurnPlan {
@@ -36,11 +36,11 @@ export interface TurnPlan {
 }
 
 /**
- * The session's per-turn System Notice (seed 003's XML-NEXT), rendered by the surfaces layer
- * from the turn plan. Ephemeral: part of the projection, never of the canonical history.
+ * The session's per-turn System Notice (an XML-tagged block after the last message), rendered
+ * by the surfaces layer from the turn plan. Ephemeral: part of the projection, never of the canonical history.
  *
- * Seed-exact sessions (seed 003's texts, or the seed 000/002 surfaces) get seed 003's notice
- * every turn: turn i of N, context window % used, the Async Tool Status, the options (or,
+ * Sessions with the compatibility texts (`asyncReadyMessage: ready-menu`, or the `tool_output`
+ * and `get_continuation` surfaces) get the compatibility notice every turn: turn i of N, context window % used, the Async Tool Status, the options (or,
  * after an empty or text reply, `replyNote` saying what to do instead). spillway's own notice
  * carries only what a session cannot do without (SW-26 in docs/architecture.md): the Async
  * Tool Status with the options it opens, and in the final turn that the report is due (and,
@@ -75,10 +75,10 @@ export function renderNotice(
 
 /**
  * spillway's own texts and turn rules, not the original designs' word for word: the default
- * surface, without seed 003's exact texts.
+ * surface, without the compatibility texts.
  */
 export function ownTexts(context: SessionContext): boolean {
-  return context.surface.name === "get_tool_output" && !seedTexts(context.settings);
+  return context.surface.name === "get_tool_output" && !compatibilityTexts(context.settings);
 }
 
 /**
@@ -87,7 +87,7 @@ export function ownTexts(context: SessionContext): boolean {
  * outputs ready (an output announced as ready for its size came back with its call, its handle
  * message already shown). Turn counts, context shares and notes on the last reply changed no
  * answer beyond chance in a paired real-model ablation, and are text a model may copy into its
- * report. Sessions that speak the seed-exact texts send it every turn, as those texts do.
+ * report. Sessions with the compatibility texts send it every turn, as those texts do.
  */
 export function noticeNeeded(
   context: SessionContext,

@@ -12,7 +12,7 @@ import type { SessionContext } from "./session-context.js";
 import { tokenizerOf } from "./session-context.js";
 
 /**
- * The projection's memory of the canonical history (seed 004): each history message rendered
+ * The projection's memory of the canonical history: each history message rendered
  * and counted ONCE, when it is first read, and kept here with its token count, so a turn's
  * projection costs O(new messages), not O(history). It holds the pinned task, the latest
  * summary and the messages after it: what the projection sends. Nothing here is written back.
@@ -60,7 +60,7 @@ export interface ProjectionTail {
   shortened: number;
   /** Calls read without their result yet: call id → the assistant message's seq. */
   readonly openCalls: Map<string, number>;
-  /** Async outputs (seed 003) the notice reports on. */
+  /** Async outputs the notice reports on. */
   readonly asyncIds: Set<string>;
   /** Among them, those of calls that went on in the background (not announced for their size). */
   readonly backgroundIds: Set<string>;

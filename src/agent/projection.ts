@@ -32,7 +32,7 @@ const EMPTY_REPLY_NOTE =
 const TEXT_REPLY_NOTE =
   "Your last reply was text, not a tool call. If that text is your complete answer, call agent__final_report with it as the report. If not, call the tool that gets what is missing.";
 
-/** What the seed-exact notice says about the last reply, when it was empty or text to be confirmed. */
+/** What the compatibility notice says about the last reply, when it was empty or text to be confirmed. */
 function replyNote(context: SessionContext, plan: TurnPlan): string | undefined {
   if (plan.final) return undefined;
   if (context.state.lastReplyEmpty) return EMPTY_REPLY_NOTE;
@@ -41,7 +41,7 @@ function replyNote(context: SessionContext, plan: TurnPlan): string | undefined 
 }
 
 /**
- * The projection (seed 004): the model's input, built at send time from the canonical history:
+ * The projection: the model's input, built at send time from the canonical history:
  * system, the session's task, the latest compaction summary, then the recent messages. The
  * only place that may shorten anything, and what it shortens names the handle. Each history
  * message is rendered and counted once (the tail keeps it), so a turn costs O(new messages)

@@ -10,7 +10,7 @@ import {
 } from "../surfaces/async-texts.js";
 import { continuationMarker } from "../surfaces/get-continuation.js";
 import type { HandleGuidance } from "../surfaces/handle-message.js";
-import { type SessionContext, seedTexts } from "./session-context.js";
+import { compatibilityTexts, type SessionContext } from "./session-context.js";
 
 /** What rendering reads of a session (a viewer such as `sessions show` can build just this). */
 export type RenderContext = Pick<
@@ -75,11 +75,11 @@ export function placeholderText(context: RenderContext, record: OutputRecord): P
 /**
  * What an output over asyncTokenThreshold shows (the size trigger): the surface's handle message
  * by default, since its size, kind, synopsis and exact calls got a real model to read the output
- * where seed 003's terse ready text did not (SW-23); seed 003's text exactly with
+ * where the terse compatibility ready text did not (SW-23); that text exactly with
  * `asyncReadyMessage: ready-menu`.
  */
 export function readyText(context: RenderContext, record: OutputRecord): Promise<string> {
-  if (seedTexts(context.settings))
+  if (compatibilityTexts(context.settings))
     return Promise.resolve(asyncReadyText(record.id, record.toolName, record.tokenEstimate ?? 0));
   return placeholderText(context, record);
 }
@@ -137,7 +137,7 @@ export async function renderResult(context: RenderContext, ref: ToolResultRef): 
     }
     case "async": {
       const record = await outputRecord(context, ref.outputId);
-      return seedTexts(context.settings)
+      return compatibilityTexts(context.settings)
         ? asyncRunningText(record.id, record.toolName)
         : asyncRunningGuidedText(record.id, record.toolName);
     }

@@ -89,13 +89,13 @@ describe("the request budget", () => {
     expect(notice).not.toContain("Read stored tool outputs");
   });
 
-  it("keeps the seed's tool_output surface unlisted until an output is shown by handle (D0-15)", async () => {
+  it("keeps the tool_output compatibility surface unlisted until an output is shown by handle (D0-15)", async () => {
     const fixture = await agentFixture((request) =>
       toolMessages(request).length === 0
         ? toolCall("test__generate_output", { bytes: 60_000, kind: "text" })
         : toolCall("agent__final_report", { report: "done" }),
     );
-    const agent = await fixture.agent("seed", {
+    const agent = await fixture.agent("tool-output", {
       mcpServers: { test: testServerSpec() },
       toolOutput: { surface: "tool_output" },
     });

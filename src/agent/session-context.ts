@@ -117,7 +117,7 @@ export function asyncSettingsOf(settings: SessionSettings): AsyncSettings {
  * its ready text, notice menu and wait answers, with every read run as asked; otherwise
  * spillway's own.
  */
-export function seedTexts(settings: SessionSettings): boolean {
+export function compatibilityTexts(settings: SessionSettings): boolean {
   return asyncSettingsOf(settings).readyMessage === "ready-menu";
 }
 

@@ -6,7 +6,7 @@ import { bannerInParts } from "./invariants.js";
 import { WAIT_FOR_TOOL_OUTPUT } from "./wait-tool.js";
 
 /**
- * Seed 004's counters of a session, computed from its canonical history (so they hold for any
+ * The long-session counters of a session, computed from its canonical history (so they hold for any
  * stored session, resumed or crashed, and agree with what the store says).
  */
 export interface HistoryCounters {

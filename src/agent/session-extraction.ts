@@ -44,7 +44,7 @@ export function sessionExtractor(args: SessionExtractionOptions): ExtractionEngi
   const model = (targets: readonly ModelTarget[], request: ModelRequest): Promise<ModelReply> =>
     options.callModel
       ? options.callModel(targets, request)
-      : // One attempt per model here: the extraction call itself retries (seed: 2 retries).
+      : // One attempt per model here: the extraction call itself retries (`extraction.retries`, default 2).
         callModel(targets, request, {
           retry: { attempts: 1, backoffMs: 0 },
           ...(options.env ? { env: options.env } : {}),

@@ -12,8 +12,8 @@ import {
   answerBudgetChars,
   asyncActive,
   asyncSettingsOf,
+  compatibilityTexts,
   type SessionContext,
-  seedTexts,
   tokenizerOf,
 } from "./session-context.js";
 import { executeCall } from "./tool-runner.js";
@@ -109,7 +109,7 @@ export function surfaceToolHandlers(
         ...(asyncActive(session)
           ? {
               asyncTokenThreshold: asyncSettingsOf(session.settings).tokenThreshold,
-              seedTexts: seedTexts(session.settings),
+              compatibilityTexts: compatibilityTexts(session.settings),
             }
           : {}),
       });
@@ -148,7 +148,7 @@ export function subagentToolName(agentPath: string): string {
 /**
  * The sub-agent tools (`agents:` in frontmatter). With async tools on they take `async: true`
  * to run in the background: the call answers with an id at once, the report arrives as an
- * async output (seed 003).
+ * async output.
  */
 export function subagentHandlers(
   agents: readonly { readonly path: string; readonly description: string }[],

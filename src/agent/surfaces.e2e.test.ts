@@ -12,13 +12,13 @@ import {
 import { runAgent } from "./run-agent.js";
 
 /**
- * The seed-exact surfaces, end to end through the real AI SDK provider: the exact texts and
+ * The compatibility surfaces, end to end through the real AI SDK provider: the exact texts and
  * schemas the model receives.
  */
 
 const NEEDLE = "NEEDLE-7c1e";
 
-describe("tool_output surface (seed 000)", () => {
+describe("tool_output surface (compatibility texts)", () => {
   it("sends the exact handle message and schema, and answers in the exact result formats", async () => {
     const respond: Responder = (request) => {
       // The extraction model answers without the final-report wrapper: every attempt fails.
@@ -37,7 +37,7 @@ describe("tool_output surface (seed 000)", () => {
       return toolCall("agent__final_report", { report: "done" });
     };
     const fixture = await agentFixture(respond);
-    const agent = await fixture.agent("seed000", {
+    const agent = await fixture.agent("tool-output", {
       mcpServers: { test: testServerSpec() },
       toolOutput: { surface: "tool_output" },
     });
@@ -57,11 +57,11 @@ describe("tool_output surface (seed 000)", () => {
         `Call tool_output(handle = "${id}", extract = "what to extract").\n` +
         "Provide precise and detailed instructions in `extract` about what you are looking for.",
     );
-    // Not listed before an output is stored; listed after, with the seed's exact schema.
+    // Not listed before an output is stored; listed after, with its exact compatibility schema.
     expect(toolNames(requests[0]!)).not.toContain("tool_output");
     const schema = requests[1]!.tools!.find((t) => t.function.name === "tool_output")!.function
       .parameters;
-    // What is sent over HTTP is the surface's schema (pinned to seed 000's in tool-schemas.test.ts).
+    // What is sent over HTTP is the surface's schema (pinned in tool-schemas.test.ts).
     expect(schema).toEqual(createToolOutputSurface().tools()[0]!.inputSchema);
     const [, truncate, fallback, missing] = toolMessages(requests.at(-1)!).map((m) => m.text);
     expect(
@@ -85,7 +85,7 @@ describe("tool_output surface (seed 000)", () => {
   });
 });
 
-describe("get_continuation surface (seed 002)", () => {
+describe("get_continuation surface (continuation texts)", () => {
   it("ends oversized results with the exact marker, continues by offset, and does not count those turns", async () => {
     const respond: Responder = (request) => {
       const results = toolMessages(request);
@@ -104,7 +104,7 @@ describe("get_continuation surface (seed 002)", () => {
       return toolCall("agent__final_report", { report: "read it all" });
     };
     const fixture = await agentFixture(respond);
-    const agent = await fixture.agent("seed002", {
+    const agent = await fixture.agent("continuation", {
       mcpServers: { test: testServerSpec() },
       maxTurns: 3,
       toolOutput: { surface: "get_continuation" },
@@ -138,7 +138,7 @@ describe("get_continuation surface (seed 002)", () => {
     // 1 generate + 3 continuation turns + final: only 2 turns counted against maxTurns 3.
     expect(fixture.server.requests).toHaveLength(5);
     expect(result.turns).toBe(2);
-    // The exact seed schema.
+    // The exact compatibility schema.
     const schema = fixture.server.requests[1]!.tools!.find(
       (t) => t.function.name === "get_continuation",
     )!.function.parameters;

@@ -100,8 +100,10 @@ describe("planTurn", () => {
     }
     expect(planTurn(contextWith({})).offered).toBeUndefined();
     // Sessions with the original designs' texts keep their rule (D0-14).
-    const seedExact = { async: { enabled: true, readyMessage: "ready-menu" } };
-    expect(planTurn(contextWith(seedExact, { turn: 9 })).requiredTool).toBe("agent__final_report");
+    const compatibilityTexts = { async: { enabled: true, readyMessage: "ready-menu" } };
+    expect(planTurn(contextWith(compatibilityTexts, { turn: 9 })).requiredTool).toBe(
+      "agent__final_report",
+    );
   });
 
   it("with textReplies none, text that comes anyway is asked to be confirmed, once", () => {

@@ -3,14 +3,14 @@ import {
   NOTHING_RUNNING_TEXT,
   nothingRunningGuidedText,
 } from "../surfaces/async-texts.js";
-import { type SessionContext, seedTexts } from "./session-context.js";
+import { compatibilityTexts, type SessionContext } from "./session-context.js";
 import type { ToolHandler } from "./tool-types.js";
 import { guidedCompletedText } from "./wait-results.js";
 
 export const WAIT_FOR_TOOL_OUTPUT = "wait_for_tool_output";
 
 /**
- * Seed 003's `wait_for_tool_output()`: blocks until at least one background tool settles and
+ * `wait_for_tool_output()`: blocks until at least one background tool settles and
  * lists every tool completed since the last report (id, tool, size or failure). Returns at
  * once with the list when some already settled, or "No async tools running." when none runs.
  * Bounded by the tool timeout; ends early when the session is aborted or asked to stop.
@@ -29,7 +29,8 @@ export function waitForToolOutputTool(context: () => SessionContext): ToolHandle
       const session = context();
       const { background } = session;
       if (background.runningCount === 0 && background.unreported().length === 0) {
-        if (seedTexts(session.settings)) return { type: "note", text: NOTHING_RUNNING_TEXT };
+        if (compatibilityTexts(session.settings))
+          return { type: "note", text: NOTHING_RUNNING_TEXT };
         // The task's own tools (MCP servers, sub-agents), for a model that has called none yet.
         const taskTools = [...session.tools]
           .filter(([, handler]) => handler.kind === "mcp" || handler.kind === "subagent")
@@ -41,7 +42,7 @@ export function waitForToolOutputTool(context: () => SessionContext): ToolHandle
       if (completed.length > 0)
         return {
           type: "note",
-          text: seedTexts(session.settings)
+          text: compatibilityTexts(session.settings)
             ? completedText(completed)
             : await guidedCompletedText(session, completed),
         };

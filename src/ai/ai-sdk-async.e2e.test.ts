@@ -136,7 +136,7 @@ describe("the time trigger and wait_for_tool_output", () => {
       /^Tool Output ID: out_\w+\nTool: slow_report\n\nWhen the System Notice shows this tool is ready/,
     );
     expect(notices[1]).toMatch(/### Running \(1\)\n- slow_report \(id: out_\w+, running/);
-    // spillway's options by default: the call to make, no seed menu to copy.
+    // spillway's options by default: the call to make, no compatibility menu to copy.
     expect(notices[1]).toContain("- wait_for_tool_output() to wait for a running tool");
     expect(notices[1]).not.toContain("advance your task");
     expect(toolMessages(server.requests[2]!).at(-1)!.text).toMatch(
@@ -149,9 +149,9 @@ describe("the time trigger and wait_for_tool_output", () => {
     );
     expect(record.status).toBe("ready");
     expect(record.toolArgs).toBe('{"week":7}');
-    // seedTexts: seed 003's menu word for word.
-    const seed = await stepNotice(spillwaySessionOf(tools)!, [], 4, undefined, true);
-    expect(seed).toContain(
+    // compatibilityNotice: the compatibility menu word for word.
+    const compatibility = await stepNotice(spillwaySessionOf(tools)!, [], 4, undefined, true);
+    expect(compatibility).toContain(
       "You now need to decide your next move:\n1. Call tools to advance your task",
     );
     const ours = await stepNotice(spillwaySessionOf(tools)!, [], 4, undefined);
@@ -188,8 +188,8 @@ describe("spillwayPrepareStep: when its notice is sent", () => {
     );
     const session = spillwaySessionOf(tools)!;
     expect(await stepNotice(session, [], 0, 3)).toBeUndefined();
-    const seed = await stepNotice(session, [], 0, 3, true);
-    expect(seed).toMatch(
+    const compatibility = await stepNotice(session, [], 0, 3, true);
+    expect(compatibility).toMatch(
       /^# System Notice\n\nThis is turn 1 of 3\.\nYour context window is \d+% full\./,
     );
     // The option, and its former name, put that notice on every step of a loop.

@@ -135,7 +135,7 @@ export function aiSdkExtractor(
     callModel: (targets, request) =>
       callModel(targets, request, {
         createModel: () => options.model,
-        // The extraction call itself retries (seed: 2 retries).
+        // The extraction call itself retries (`extraction.retries`, default 2).
         retry: { attempts: 1, backoffMs: 0 },
       }),
     ...(cache ? { cache } : {}),

@@ -43,7 +43,7 @@ export interface SpillwayExtractionOptions {
   readonly concurrency?: number;
 }
 
-/** Seed 003's async tools: the time trigger and the size trigger. */
+/** Async tools: the time trigger and the size trigger. */
 export interface SpillwayAsyncOptions {
   /** A tool still running after this many seconds goes on in the background (default 5). */
   readonly timeoutSecs?: number;

@@ -66,7 +66,7 @@ export async function readStoredOutput(
 }
 
 /**
- * Seed 003's `wait_for_tool_output()`: blocks until at least one background tool settles and
+ * `wait_for_tool_output()`: blocks until at least one background tool settles and
  * lists every tool completed since the last report (id, tool, size or failure); answers at
  * once when some already settled, or "No async tools running." when none runs. Bounded by
  * `async.waitTimeoutSecs`; ends early when the signal aborts.

@@ -7,7 +7,7 @@ import type { CallInfo, SpillwaySession } from "./session.js";
 import { storedContentOf } from "./stored-content.js";
 
 /**
- * What a call that went on in the background (seed 003's time trigger) gives the loop in place
+ * What a call that went on in the background (the async time trigger) gives the loop in place
  * of its output: the handle its result will be stored under. Plain JSON, so it survives UI
  * messages. The model is told the id and to retrieve it once the notice shows it ready.
  */

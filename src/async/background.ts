@@ -1,5 +1,5 @@
 /**
- * Background tool calls of one session (seed 003): a tool still running after the time
+ * Background tool calls of one session: a tool still running after the time
  * trigger, or an explicitly async sub-agent, keeps running here; its result is stored when it
  * settles, whether or not the model ever asks. At most `maxRunning` run at once; explicit
  * starts beyond that wait in a queue, in order.

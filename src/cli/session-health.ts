@@ -1,5 +1,5 @@
 /**
- * The long-session part of `spillway sessions show`: seed 004's counters (this session and the
+ * The long-session part of `spillway sessions show`: the long-session counters (this session and the
  * whole store), the context use of the last projection against the thresholds, and each
  * compaction.
  */

@@ -23,8 +23,8 @@ export type ToolOutputSurface = (typeof TOOL_OUTPUT_SURFACES)[number];
 
 /**
  * What the model is shown for an output over asyncTokenThreshold (the size trigger): the
- * handle message (size, kind, synopsis, the calls that read it; the default, SW-23), or seed
- * 003's ready text, exact (`Tool Output ID … Use get_tool_output(…)` with extract and slice).
+ * handle message (size, kind, synopsis, the calls that read it; the default, SW-23), or the
+ * compatibility ready text, exact (`Tool Output ID … Use get_tool_output(…)` with extract and slice).
  */
 export const ASYNC_READY_MESSAGES = ["handle", "ready-menu"] as const;
 
@@ -110,7 +110,7 @@ export type CompactionModel = (typeof COMPACTION_MODELS)[number];
 const fraction = () => number(0, { exclusive: true, max: 1 });
 
 /**
- * Compaction (seed 004): thresholds as fractions of the window the input may use (the context
+ * Compaction: thresholds as fractions of the window the input may use (the context
  * window less the reply's reserve), the summarizer model, the summary's size.
  */
 export const compactionSchema = strictObject({

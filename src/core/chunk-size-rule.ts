@@ -1,6 +1,6 @@
 /**
- * How extraction sizes chunks: `window-minus-output` (seed 000: context window - max output -
- * prompt), `half-window` (seed 003: 50% of the window), or `safer`, the smaller of the two.
+ * How extraction sizes chunks: `window-minus-output` (context window - max output -
+ * prompt), `half-window` (50% of the window), or `safer`, the smaller of the two.
  * Shared by the config schema and the extraction chunker (D3-size in docs/architecture.md).
  */
 export const CHUNK_SIZE_RULES = ["safer", "window-minus-output", "half-window"] as const;

@@ -53,7 +53,7 @@ export const ERROR_CODES = [
   // Extraction (model-driven reads of outputs).
   "EXTRACTION_FAILED",
   "EXTRACTION_DECLINED",
-  // Seed 004's runtime assertions (fault: internal).
+  // The long-session runtime assertions (fault: internal).
   "INVARIANT_VIOLATED",
 ] as const;
 

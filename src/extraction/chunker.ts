@@ -21,8 +21,8 @@ export interface ChunkPlan {
 }
 
 /**
- * Tokens per chunk for a model: seed 000 sizes a chunk as the window minus the maximum output
- * minus the prompt; seed 003 as half the window; `safer` takes the smaller.
+ * Tokens per chunk for a model: `window-minus-output` sizes a chunk as the window minus the
+ * maximum output minus the prompt; `half-window` as half the window; `safer` takes the smaller.
  *
  * @example
  * chunkTokensFor("safer", { contextWindow: 128_000, maxOutputTokens: 4096 }, 800); // 64000

@@ -65,8 +65,8 @@ function declined(message: string, details: Record<string, unknown>): SpillwayEr
 }
 
 /**
- * Extraction (seed 000's tool_output module, seed 003's map-reduce with provenance): a model
- * reads a stored output for a query. Routes `auto` per seed 000 (one chunk, or long lines →
+ * Extraction (map-reduce over chunks, quotes verified with provenance): a model
+ * reads a stored output for a query. Routes `auto` (one chunk, or long lines →
  * full-chunked; otherwise read-grep), runs the strategy, verifies every quote against the
  * output, caches answers, and falls back to truncate, saying so, when a strategy cannot run.
  *
@@ -201,7 +201,7 @@ export class ExtractionEngine implements Extractor {
     });
   }
 
-  /** Seed 000 routing for auto; explicit strategies are taken as asked. */
+  /** Routing for auto; explicit strategies are taken as asked. */
   private route(
     requested: ExtractionStrategy,
     run: ExtractionRun,

@@ -2,7 +2,7 @@ import type { OutputRecord } from "../store/output-store.js";
 
 /**
  * Model-driven reads (extraction) plug in here; until configured, surfaces that need it say
- * so (or fall back, where the seed asks for a fallback).
+ * so (or fall back, where the surface has a fallback).
  */
 export interface Extractor {
   extract(request: {

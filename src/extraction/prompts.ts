@@ -1,9 +1,9 @@
 import { closingTag, openingTag } from "./final-report.js";
 
 /**
- * The extraction prompts of seed 000 (§3a), with its placeholders filled in, and one section
+ * The extraction prompts, with its placeholders filled in, and one section
  * spillway adds to the map and reduce prompts: QUOTES, the verbatim text an answer relies on,
- * which spillway then verifies against the stored output (provenance, seed 003).
+ * which spillway then verifies against the stored output (provenance, D3-12).
  */
 
 export interface SourceInfo {
@@ -44,7 +44,7 @@ const QUOTES_SECTION = (what: string) =>
 
 const wrapper = (nonce: string) => `${openingTag(nonce)} ... ${closingTag(nonce)}`;
 
-/** Seed 000 §3a, "Full-chunked (map) system prompt". */
+/** The full-chunked map system prompt, word for word. */
 export function mapSystemPrompt(
   source: SourceInfo,
   chunk: { index: number; total: number },
@@ -82,7 +82,7 @@ export function mapSystemPrompt(
   ].join("\n");
 }
 
-/** Seed 000 §3a, "Full-chunked (reduce) system prompt". */
+/** The full-chunked reduce system prompt, word for word. */
 export function reduceSystemPrompt(
   source: SourceInfo,
   extract: string,
@@ -112,7 +112,7 @@ export function reduceSystemPrompt(
   ].join("\n");
 }
 
-/** Seed 000 §3a, "Read-grep sub-agent system prompt" (the handle is the file name). */
+/** The read-grep sub-agent's system prompt, word for word (the handle is the file name). */
 export function readGrepSystemPrompt(
   source: SourceInfo,
   handle: string,

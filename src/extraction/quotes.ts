@@ -3,7 +3,7 @@ import { advance, type TextPosition } from "../store/line-index.js";
 import type { OpenedOutput } from "../store/output-store.js";
 import type { TextReader } from "../store/text-reader.js";
 
-/** A quote proved verbatim in the stored output, with where it is (seed 003 provenance). */
+/** A quote proved verbatim in the stored output, with where it is (provenance, D3-12). */
 export interface Snippet {
   readonly text: string;
   /** Character range [charStart, charEnd) in the whole output (UTF-16 code units). */

@@ -1,7 +1,7 @@
 import type { Snippet } from "./quotes.js";
 import type { ExtractionStrategy } from "./settings.js";
 
-/** What an extraction found, with seed 003's provenance. */
+/** What an extraction found, with its provenance (D3-12). */
 export interface ExtractionResult {
   readonly requested: ExtractionStrategy;
   /** The strategy that produced the answer (truncate when a fallback happened). */

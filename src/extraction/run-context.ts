@@ -83,7 +83,7 @@ export function newNonce(): string {
 }
 
 /**
- * One extraction call with seed 000's final-report contract: asks the model, unwraps its
+ * One extraction call with the extraction prompts' final-report contract: asks the model, unwraps its
  * answer; a reply without the wrapper (or a model error) is retried `settings.retries` times,
  * then the call fails with EXTRACTION_FAILED (a failure, not "nothing found").
  */

@@ -1,7 +1,7 @@
 import type { ChunkSizeRule } from "../core/chunk-size-rule.js";
 import type { ModelTarget } from "../providers/models.js";
 
-/** The strategies of seed 000's tool_output module. */
+/** The extraction strategies ([extraction](../../docs/extraction.md)). */
 export const EXTRACTION_STRATEGIES = ["auto", "full-chunked", "read-grep", "truncate"] as const;
 export type ExtractionStrategy = (typeof EXTRACTION_STRATEGIES)[number];
 
@@ -14,7 +14,7 @@ export interface ExtractionSettings {
   readonly chunkOverlapPercent: number;
   /** Map calls running at once. */
   readonly concurrency: number;
-  /** auto routing: outputs of at most this many chunks go full-chunked (seed 000: 1). */
+  /** auto routing: outputs of at most this many chunks go full-chunked (default 1). */
   readonly fullModeMaxChunks: number;
   /** auto routing: outputs whose average line is at least this many bytes go full-chunked. */
   readonly longLineBytes: number;

@@ -1,5 +1,5 @@
 /**
- * The context-window status of a session (seed 004's indicator): how full the model's window
+ * The context-window status of a session (the context indicator): how full the model's window
  * was at a turn, against the warn / compact / hard-limit thresholds. The thresholds come from
  * the status data a session reports (compaction settings, when a session has them) and
  * default to 75% / 90% / 95%.

@@ -1,7 +1,7 @@
 import type { ErrorCode } from "../core/errors.js";
 
 /**
- * The canonical history of agent sessions (seed 004): every message, tool call and result,
+ * The canonical history of agent sessions: every message, tool call and result,
  * lossless and durable, written as it happens. Nothing here is ever shortened: tool results
  * refer to outputs in the output store (stored whole), and what a model was shown is decided
  * again at send time by the projection.
@@ -15,7 +15,7 @@ export type ShownAs =
   | "inline"
   /** A handle message naming the output and how to read it. */
   | "handle"
-  /** The first characters and a seed-002 continuation marker. */
+  /** The first characters and a continuation marker. */
   | "continuation"
   /** Legacy head+tail truncation (only when toolOutput.enabled is false). */
   | "truncated"
@@ -37,7 +37,7 @@ export type ToolResultRef =
   /**
    * A read of stored outputs through a surface (get_tool_output, tool_output,
    * get_continuation). Derived from outputs, so it never creates a handle; `continuation`
-   * makes the projection append the seed-002 marker (the stored text never carries one).
+   * makes the projection append the continuation marker (the stored text never carries one).
    */
   | {
       readonly kind: "retrieval";
@@ -52,7 +52,7 @@ export type ToolResultRef =
       readonly isError?: boolean;
     }
   /**
-   * An async tool call (seed 003): still running when its answer was given (time trigger), or
+   * An async tool call: still running when its answer was given (time trigger), or
    * started in the background on request (an async sub-agent). Its output record fills in
    * when it settles.
    */
@@ -149,7 +149,7 @@ export interface CoveredCall {
 }
 
 /**
- * A compaction summary (seed 004): a separate record that stands in the projection for the
+ * A compaction summary: a separate record that stands in the projection for the
  * history messages `fromSeq`..`throughSeq`, which stay in the store untouched. Ranges of one
  * session never overlap: nothing is summarized twice (a later summary builds on this one's
  * text, not on its messages).

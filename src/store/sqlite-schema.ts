@@ -103,7 +103,7 @@ const MIGRATIONS: readonly { version: number; sql: string }[] = [
     `,
   },
   {
-    // Compaction summaries (seed 004): separate records standing in for older history
+    // Compaction summaries: separate records standing in for older history
     // messages in the projection; the messages they cover are never changed.
     version: 4,
     sql: `

@@ -7,7 +7,7 @@ import { readOutput } from "../retrieval/read-output.js";
 import type { Surface, SurfaceContext } from "./surface.js";
 
 /**
- * Seed 002's surface, exact: a result over the cap shows its first characters and ends with
+ * The continuation surface, word for word: a result over the cap shows its first characters and ends with
  * `[truncated — showing 4000/24591 chars. Call get_continuation with tool_call_id="call_abc123" to read more]`;
  * `get_continuation(tool_call_id, offset)` reads the next characters by offset; these calls do
  * not count toward the turn cap. The canonical history never holds the marker: the projection
@@ -16,7 +16,7 @@ import type { Surface, SurfaceContext } from "./surface.js";
 
 export const GET_CONTINUATION = "get_continuation";
 
-/** Seed 002, section 3, verbatim (pinned by tool-output-schema.test.ts). */
+/** Its schema, word for word (pinned by tool-schemas.test.ts). */
 export const getContinuationArgs = z.object({
   tool_call_id: z.string().describe("The tool_call_id from the truncation message"),
   offset: z.number().int().optional().describe("Character offset to read from (default: 4000)"),
@@ -24,7 +24,7 @@ export const getContinuationArgs = z.object({
 
 const GET_CONTINUATION_SCHEMA = toolInputSchema(getContinuationArgs);
 
-/** The marker: seed-exact for the first chunk; later chunks also say the offset to pass next. */
+/** The marker: word for word for the first chunk; later chunks also say the offset to pass next. */
 export function continuationMarker(
   toolCallId: string,
   shown: number,

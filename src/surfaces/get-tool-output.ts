@@ -24,7 +24,7 @@ import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
 export { GET_TOOL_OUTPUT } from "./get-tool-output/schema.js";
 
-/** Answers one parsed call: the output's status first (seed 003's edge cases), then the mode. */
+/** Answers one parsed call: the output's status first (its edge cases, docs/async-tools.md), then the mode. */
 async function answer(input: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
   // Only a search reads without an id: every output of the session.
   if (input.mode === "search" && input.id === undefined) return searchMode(input, context);
@@ -62,7 +62,7 @@ async function answer(input: GetToolOutputArgs, context: SurfaceContext): Promis
   }
 }
 
-/** Seed 003's "Unknown tool ID: X", followed by what valid ids look like. */
+/** The compatibility text "Unknown tool ID: X", followed by what valid ids look like. */
 function unknownId(id: string, error: SpillwayError): SpillwayError {
   return new SpillwayError(
     "OUTPUT_NOT_FOUND",
@@ -118,10 +118,10 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
         return { text: renderError(invalidGetToolOutputArgs(parsed.error)), isError: true };
       try {
         return {
-          // Seed-exact sessions keep the seed's texts.
+          // Sessions with the compatibility texts keep them word for word.
           text:
             (await answer(parsed.data, context)) +
-            (context.seedTexts ? "" : unusedArgumentsNote(parsed.data)),
+            (context.compatibilityTexts ? "" : unusedArgumentsNote(parsed.data)),
           isError: false,
           ...(parsed.data.id !== undefined ? { outputId: parsed.data.id } : {}),
         };

@@ -1,7 +1,7 @@
 /**
  * What get_tool_output answers a model that asks for too much or too little: spillway's texts
- * give the exact calls that work; seed 003's texts stay word for word behind
- * asyncReadyMessage: ready-menu (seedTexts).
+ * give the exact calls that work; the compatibility texts stay word for word behind
+ * asyncReadyMessage: ready-menu (compatibilityTexts).
  */
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
@@ -13,20 +13,20 @@ async function setup() {
   const log = Array.from({ length: 4000 }, (_, i) => `2026-03-14 INFO request ${i} ok`).join("\n");
   const record = await outputs.put(origin(), log);
   const surface = createGetToolOutputSurface({ synopsisLines: 5 });
-  const context = (seedTexts: boolean): SurfaceContext => ({
+  const context = (compatibilityTexts: boolean): SurfaceContext => ({
     outputs,
     scope: SCOPE,
     maxChars: 1_000_000,
     tokenizer: "o200k_base",
     outputOfToolCall: async () => undefined,
     asyncTokenThreshold: 1000,
-    seedTexts,
+    compatibilityTexts,
   });
   return { record, surface, context };
 }
 
 describe("get_tool_output's answers to a model", () => {
-  it("a raw read over the limit answers with the exact calls that read it (seed 003's text with seedTexts)", async () => {
+  it("a raw read over the limit answers with the exact calls that read it (the compatibility text with compatibilityTexts)", async () => {
     const { record, surface, context } = await setup();
     const ours = await surface.execute(
       "get_tool_output",
@@ -40,12 +40,14 @@ describe("get_tool_output's answers to a model", () => {
     // No placeholder value a model could send as it is.
     expect(ours.text).not.toMatch(/="(what to find|ERROR)"/);
     expect(ours.text).not.toContain("Use extract mode");
-    const seed = await surface.execute(
+    const compatibility = await surface.execute(
       "get_tool_output",
       { id: record.id, mode: "raw" },
       context(true),
     );
-    expect(seed.text).toMatch(/Response too large \(\d+ bytes\)\. Use extract mode\. Also exact:/);
+    expect(compatibility.text).toMatch(
+      /Response too large \(\d+ bytes\)\. Use extract mode\. Also exact:/,
+    );
   });
 
   it("extract without a query says what to send", async () => {
@@ -59,16 +61,16 @@ describe("get_tool_output's answers to a model", () => {
     expect(ours.text).toContain(
       `Query required for extract mode. Say what to find: get_tool_output(id="${record.id}", mode="extract", query=`,
     );
-    const seed = await surface.execute(
+    const compatibility = await surface.execute(
       "get_tool_output",
       { id: record.id, mode: "extract" },
       context(true),
     );
-    expect(seed.text).toContain("Query required for extract mode.");
-    expect(seed.text).not.toContain("Say what to find");
+    expect(compatibility.text).toContain("Query required for extract mode.");
+    expect(compatibility.text).not.toContain("Say what to find");
   });
 
-  it("a tiny output is shown whole after a grep with no pattern or one that found nothing (not in seed-exact sessions)", async () => {
+  it("a tiny output is shown whole after a grep with no pattern or one that found nothing (not with the compatibility texts)", async () => {
     const { surface, context } = await setup();
     const { outputs } = context(false);
     const tiny = await outputs.put(origin(), "status=success artifact=sha-7f3a91c2e0d4\n");
@@ -91,12 +93,12 @@ describe("get_tool_output's answers to a model", () => {
     // Shown whole: counted as reads.
     // Shown whole, and searched for the missed text's words: counted as reads.
     expect((await outputs.get(tiny.id, SCOPE)).readCount).toBe(4);
-    const seed = await surface.execute(
+    const compatibility = await surface.execute(
       "get_tool_output",
       { id: tiny.id, mode: "grep", pattern: "ERROR" },
       context(true),
     );
-    expect(seed.text).not.toContain("The whole output");
+    expect(compatibility.text).not.toContain("The whole output");
   });
 
   it("a larger output is not shown whole after a grep that found nothing", async () => {
@@ -155,19 +157,19 @@ describe("get_tool_output's answers to a model", () => {
       context(false),
     );
     expect(anchor.text).toContain("not found (0 occurrences)]\n[nothing found (4,000 lines).");
-    // A grep that finds something, and seed 003's texts, say nothing more.
+    // A grep that finds something, and the compatibility texts, say nothing more.
     const found = await surface.execute(
       "get_tool_output",
       { id: record.id, mode: "grep", pattern: "request 7 ok" },
       context(false),
     );
     expect(found.text).not.toContain("nothing found");
-    const seed = await surface.execute(
+    const compatibility = await surface.execute(
       "get_tool_output",
       { id: record.id, mode: "grep", pattern: "ERROR" },
       context(true),
     );
-    expect(seed.text).not.toContain("nothing found");
+    expect(compatibility.text).not.toContain("nothing found");
   });
 
   it("retrieval headers give the output, lines and ranges, and no hash a model could take for data", async () => {

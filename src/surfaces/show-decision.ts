@@ -5,7 +5,7 @@ import { asyncReadyText } from "./async-texts.js";
 /**
  * How a stored output is shown to the model when it arrives (D0-11, D0-19, D3-13, D3-17): the whole output inline when it is under the byte cap and
  * fits the remaining context budget, else the surface's placeholder (a handle message, or a
- * seed-002 continuation). Shared by every loop that projects tool results: spillway's own
+ * continuation-surface marker). Shared by every loop that projects tool results: spillway's own
  * runtime and the adapters for other loops.
  */
 
@@ -19,7 +19,7 @@ export interface ShowPolicy {
   /** For continuation surfaces: an output of at most this many characters is shown whole. */
   readonly continuationChars: number;
   /**
-   * Seed 003's size trigger (async tools on): an output over this many tokens is announced as
+   * The async size trigger (async tools on): an output over this many tokens is announced as
    * ready instead of shown, even when it would fit. Absent when async tools are off.
    */
   readonly readyOverTokens?: number;
@@ -34,7 +34,7 @@ export interface ShowBudget {
   readonly placeholder: () => Promise<string>;
   /**
    * The text an output over `readyOverTokens` is announced with, when the caller shows something
-   * other than seed 003's ready text (spillway's runtime shows the handle message by default).
+   * other than the compatibility ready text (spillway's runtime shows the handle message by default).
    */
   readonly ready?: () => Promise<string>;
 }
@@ -82,7 +82,7 @@ export async function decideShown(
       exhausted: false,
     };
   }
-  // Seed 003's size trigger: an output over the token threshold is announced as ready with its
+  // The async size trigger: an output over the token threshold is announced as ready with its
   // size (D3-13) instead of shown (D3-17: the tool won the race, then its size
   // decides), even when it would fit inline.
   if (policy.readyOverTokens !== undefined && tokens > policy.readyOverTokens) {

@@ -22,12 +22,12 @@ export interface SurfaceContext {
   /** The tool call being answered. */
   readonly toolCallId?: string;
   /**
-   * Async tools are on (seed 003): raw reads of outputs over this many tokens are refused with
+   * Async tools are on: raw reads of outputs over this many tokens are refused with
    * the size and the modes that work, and running outputs answer "Tool not ready".
    */
   readonly asyncTokenThreshold?: number;
-  /** Seed 003's texts word for word (asyncReadyMessage: ready-menu) instead of spillway's. */
-  readonly seedTexts?: boolean;
+  /** The compatibility texts word for word (asyncReadyMessage: ready-menu) instead of spillway's. */
+  readonly compatibilityTexts?: boolean;
   /** The session's task (its first prompt): the handle message searches the output for it (SW-27). */
   readonly taskText?: string;
 }
@@ -35,7 +35,7 @@ export interface SurfaceContext {
 /** A surface call's answer: text for the model, kept in the canonical history as is. */
 export interface SurfaceAnswer {
   readonly text: string;
-  /** For get_continuation: the projection appends the seed-002 marker from these numbers. */
+  /** For get_continuation: the projection appends the continuation marker from these numbers. */
   readonly continuation?: {
     readonly toolCallId: string;
     readonly shown: number;
@@ -64,11 +64,11 @@ export interface Surface {
   readonly alwaysListed?: boolean;
   /** How outputs too large to show are shown. */
   readonly shownAs: "handle" | "continuation";
-  /** The surface's tools (seed-exact schemas for the seed surfaces). */
+  /** The surface's tools (word-for-word schemas for the compatibility surfaces). */
   tools(): ToolDefinition[];
   /** True for tool names this surface answers. */
   owns(toolName: string): boolean;
-  /** Tools whose calls do not count toward the turn cap (seed 002: get_continuation). */
+  /** Tools whose calls do not count toward the turn cap (the continuation surface's get_continuation). */
   readonly uncountedTools: ReadonlySet<string>;
   placeholder(
     record: OutputRecord,

@@ -7,7 +7,7 @@ import type { OutputRecord } from "../store/output-store.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
 /**
- * Seed 000's surface, exact: the handle message (2a), the `tool_output` schema (2b) and the
+ * The `tool_output` compatibility surface, word for word: the handle message, the `tool_output` schema and the
  * success / failure result formats. Extraction strategies come from the configured extractor;
  * `truncate` (head and tail with a marker naming the omitted range and the handle) is built
  * in, and is the fallback, with a warning, when a strategy cannot run (D0-4).
@@ -17,7 +17,7 @@ export const TOOL_OUTPUT = "tool_output";
 const STRATEGIES = ["auto", "full-chunked", "read-grep", "truncate"] as const;
 type Strategy = (typeof STRATEGIES)[number];
 
-/** Seed 000, 2b, verbatim (pinned by tool-output-schema.test.ts). */
+/** The `tool_output` schema, word for word (pinned by tool-schemas.test.ts). */
 export const toolOutputArgs = z
   .object({
     handle: z
@@ -43,7 +43,7 @@ export const toolOutputArgs = z
 
 const TOOL_OUTPUT_SCHEMA = toolInputSchema(toolOutputArgs);
 
-/** Seed 000, 2a, verbatim (numbers and handle filled in). */
+/** The compatibility handle message, word for word (numbers and handle filled in). */
 export function toolOutputHandleMessage(record: OutputRecord): string {
   return (
     `Tool output is too large (${record.byteSize ?? 0} bytes, ${record.lineCount ?? 0} lines, ${record.tokenEstimate ?? 0} tokens).\n` +

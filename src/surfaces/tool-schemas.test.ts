@@ -1,6 +1,6 @@
 /**
  * Every model-facing schema is derived from the zod schema that validates its arguments.
- * The seed-exact ones are pinned here to the seeds' JSON, verbatim (key order aside).
+ * The compatibility ones are pinned here to their published JSON, word for word (key order aside).
  */
 import { describe, expect, it } from "vitest";
 import { loadTokenizer } from "../core/tokens.js";
@@ -12,8 +12,8 @@ import { createToolOutputSurface } from "./tool-output.js";
 const schemaOf = (surface: { tools(): { inputSchema: Record<string, unknown> }[] }) =>
   surface.tools()[0]!.inputSchema;
 
-describe("seed-exact tool schemas", () => {
-  it("tool_output is seed 000's 2b schema, exactly", () => {
+describe("compatibility tool schemas", () => {
+  it("tool_output keeps its compatibility schema, exactly", () => {
     expect(schemaOf(createToolOutputSurface())).toStrictEqual({
       type: "object",
       additionalProperties: false,
@@ -41,7 +41,7 @@ describe("seed-exact tool schemas", () => {
     });
   });
 
-  it("get_continuation is seed 002's schema, exactly (no additionalProperties: the seed has none)", () => {
+  it("get_continuation keeps its compatibility schema, exactly (no additionalProperties: it has none)", () => {
     expect(schemaOf(createGetContinuationSurface({ chars: 4000 }))).toStrictEqual({
       type: "object",
       properties: {

@@ -3,30 +3,20 @@
  * library, its tests, the benchmarks, the evaluation, the inspector and its styles. The session
  * loop stays smaller still, with policy in the functions it calls.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CODE_DIRS, codeFiles } from "./code-files.js";
 
 const root = join(import.meta.dirname, "../..");
 const MAX_LINES = 400;
 const MAX_SESSION_LOOP_LINES = 150;
 
-/** Every file of code under `dir`: TypeScript, JavaScript, CSS, Python and shell. */
-function codeFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.(ts|tsx|js|mjs|cjs|css|py|sh)$/.test(entry.name))
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-    .filter((path) => !/(^|\/)(node_modules|dist)\//.test(path));
-}
-
-/** The directories whose code the project writes (generated and installed code aside). */
-const CODE_DIRS = ["src", "test", "bench", "eval", "web/inspector/src", "examples", "scripts"];
-
 const lineCount = (path: string) => readFileSync(join(root, path), "utf8").split("\n").length - 1;
 
 describe("file sizes", () => {
   it(`every file of code has fewer than ${MAX_LINES} lines, tests included`, () => {
-    const files = CODE_DIRS.flatMap(codeFiles);
+    const files = CODE_DIRS.flatMap((dir) => codeFiles(root, dir));
     expect(files.filter((f) => f.startsWith("src/")).length).toBeGreaterThan(100);
     expect(files.some((f) => f.endsWith(".test.ts"))).toBe(true);
     expect(files.some((f) => f.endsWith(".css"))).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * Async tools end to end (seed 003): the real test MCP server's `slow` tool over stdio, the
+ * Async tools end to end: the real test MCP server's `slow` tool over stdio, the
  * real AI SDK provider over HTTP against the scripted model server, a real SQLite store.
  */
 import { join } from "node:path";
@@ -146,7 +146,7 @@ describe("async tools: the time trigger", () => {
       /^No async tools running\. Nothing to wait for: call the tool your task needs \(test__\w+(, test__\w+)*\), read a stored output with get_tool_output, or call agent__final_report with your complete answer\.$/,
     );
     expect(waits[3]).toContain("test__slow");
-    // A small output is shown whole after the list (spillway's texts; seed 003's list alone
+    // A small output is shown whole after the list (spillway's texts; the compatibility list alone
     // with asyncReadyMessage: ready-menu).
     expect(waits[1]).toMatch(
       /^Completed tools:\n- test__slow \(id: (out_\w+), size: 3B\)\n\nThe output of test__slow \(\1\), whole:\none$/,
@@ -273,7 +273,7 @@ describe("async tools: limits", () => {
 });
 
 describe("async tools: the size trigger", () => {
-  it("with asyncReadyMessage: ready-menu, an output over asyncTokenThreshold is announced with seed 003's ready text; raw is refused with the size and the modes that work", async () => {
+  it("with asyncReadyMessage: ready-menu, an output over asyncTokenThreshold is announced with the compatibility ready text; raw is refused with the size and the modes that work", async () => {
     const respond: Responder = (request) => {
       const results = toolMessages(request);
       if (results.length === 0)

@@ -109,7 +109,7 @@ describe("spillway run", () => {
     expect(run.stderr).not.toContain("resume");
 
     // Over asyncTokenThreshold (default 10000 tokens) the model was shown the handle message
-    // (asyncReadyMessage: handle, the default; seed 003's terse text is `ready-menu`), not the
+    // (asyncReadyMessage: handle, the default; the terse compatibility text is `ready-menu`), not the
     // output; the session is recorded.
     const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
     expect(handle).toMatch(

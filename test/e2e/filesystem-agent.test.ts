@@ -143,7 +143,7 @@ describe("server-filesystem, 20 MB log, needle in the middle", () => {
     await expectStoredWhole(fixture, result.sessionId, sha256, 20 * 1024 * 1024);
   }, 120_000);
 
-  it("tool_output (seed 000): the exact handle message; the output stays whole and retrievable", async () => {
+  it("tool_output (compatibility surface): the exact handle message; the output stays whole and retrievable", async () => {
     let root = "";
     const respond: Responder = (request) => {
       const results = toolMessages(request);
@@ -189,7 +189,7 @@ describe("server-filesystem, 20 MB log, needle in the middle", () => {
     expect(grep.matches[0]!.text).toBe(NEEDLE);
   }, 120_000);
 
-  it("get_continuation (seed 002): pages forward 4000 characters at a time until the needle", async () => {
+  it("get_continuation (continuation surface): pages forward 4000 characters at a time until the needle", async () => {
     let root = "";
     const respond: Responder = (request) => {
       const results = toolMessages(request);

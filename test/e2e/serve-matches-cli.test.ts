@@ -46,17 +46,17 @@ const shownToModel = (requests: readonly ChatRequest[]) =>
     results: toolMessages(r).map((m) => m.text),
   }));
 
-describe("seed 002 over HTTP", () => {
+describe("the continuation surface over HTTP", () => {
   it("get_continuation sessions behave exactly as from the CLI", async () => {
     const f = await serverFixture(continuationReader);
-    await f.agent("seed002", {
+    await f.agent("continuation", {
       mcpServers: { test: testServerSpec() },
       toolOutput: { surface: "get_continuation" },
     });
 
     await promisify(execFile)(
       process.execPath,
-      [BIN, "--home", join(f.dir, "cli-home"), "run", "seed002.md", "go"],
+      [BIN, "--home", join(f.dir, "cli-home"), "run", "continuation.md", "go"],
       {
         cwd: f.dir,
         env: { ...process.env, NO_COLOR: "1" },
@@ -66,7 +66,7 @@ describe("seed 002 over HTTP", () => {
     const before = f.server.requests.length;
 
     const { session } = (await (
-      await f.post("/v1/sessions", { agent: { path: "seed002.md" }, prompt: "go" })
+      await f.post("/v1/sessions", { agent: { path: "continuation.md" }, prompt: "go" })
     ).json()) as {
       session: { id: string };
     };

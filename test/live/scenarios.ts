@@ -1,5 +1,5 @@
 /**
- * The live scenarios: every seed-000 `tool_output` mode, every `get_tool_output` mode,
+ * The live scenarios: every `tool_output` compatibility mode, every `get_tool_output` mode,
  * `get_continuation` paging, a slow tool that goes async then `wait_for_tool_output`, and an
  * async sub-agent. The prompt asks as a person would (the get_tool_output scenarios name neither
  * the mode nor a pattern) and never gives the answer. A scenario passes only when the answer is

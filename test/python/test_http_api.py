@@ -1,5 +1,5 @@
 """
-The seed-002 flow from Python: a Python agent stores a 5 MB tool result with spillway serve
+The continuation flow from Python: a Python agent stores a 5 MB tool result with spillway serve
 over HTTP, is shown the first characters and the truncation marker, and pages the rest back
 with continuation-style reads (get_continuation by tool_call_id and offset) until the marker
 is gone. The pages joined are the stored output, byte for byte (SHA-256).

@@ -3,7 +3,7 @@ import type { OutputRecord } from "../../store/output-store.js";
 import type { SurfaceContext } from "../surface.js";
 import { missingArgument, type ReadArgs } from "./schema.js";
 
-/** mode="extract": the session's extractor reads the output for the model (seed 003). */
+/** mode="extract": the session's extractor reads the output for the model. */
 export async function extractMode(
   args: ReadArgs,
   record: OutputRecord,
@@ -11,7 +11,7 @@ export async function extractMode(
 ): Promise<string> {
   if (!args.query)
     throw missingArgument(
-      `Query required for extract mode.${context.seedTexts ? "" : ` Say what to find: get_tool_output(id="${record.id}", mode="extract", query="the first ERROR line and what caused it").`}`,
+      `Query required for extract mode.${context.compatibilityTexts ? "" : ` Say what to find: get_tool_output(id="${record.id}", mode="extract", query="the first ERROR line and what caused it").`}`,
     );
   if (!context.extractor) {
     throw new SpillwayError(

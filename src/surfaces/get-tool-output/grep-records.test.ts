@@ -10,7 +10,7 @@ import { createGetToolOutputSurface } from "../get-tool-output.js";
 
 const surface = createGetToolOutputSurface({ synopsisLines: 5 });
 
-async function setup(text: string, maxChars = 100_000, seedTexts = false) {
+async function setup(text: string, maxChars = 100_000, compatibilityTexts = false) {
   const { store } = await tempStore();
   const record = await store.put(origin("data__fetch", "{}"), text);
   const context = {
@@ -19,7 +19,7 @@ async function setup(text: string, maxChars = 100_000, seedTexts = false) {
     maxChars,
     tokenizer: "o200k_base" as const,
     outputOfToolCall: async () => undefined,
-    ...(seedTexts ? { seedTexts } : {}),
+    ...(compatibilityTexts ? { compatibilityTexts } : {}),
   };
   const call = async (args: Record<string, unknown>) => {
     const answer = await surface.execute("get_tool_output", { id: record.id, ...args }, context);
@@ -141,7 +141,7 @@ describe("grep shows each match inside its record", () => {
     );
   });
 
-  it("seed-exact sessions keep the plain grep lines", async () => {
+  it("sessions with the compatibility texts keep the plain grep lines", async () => {
     const { grep } = await setup(KUBECTL_PODS_YAML, 100_000, true);
     const text = await grep("checkout-7d9c5b8f6-k8w4d");
     expect(text).not.toContain("[record:");

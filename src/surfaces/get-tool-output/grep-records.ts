@@ -85,7 +85,7 @@ export async function renderGrepRecords(
 
 /**
  * A grep result as the model sees it: each match inside its record, as many as fit the
- * budget; seed-exact sessions and empty results keep the plain grep lines.
+ * budget; sessions with the compatibility texts and empty results keep the plain grep lines.
  *
  * @example
  * await grepText("out_1", result, context, (cursor) => getToolOutputCall({ id: "out_1", mode: "grep", pattern, cursor }));
@@ -96,7 +96,7 @@ export async function grepText(
   context: SurfaceContext,
   continueCall: (cursor: number) => string,
 ): Promise<string> {
-  if (context.seedTexts || result.matches.length === 0)
+  if (context.compatibilityTexts || result.matches.length === 0)
     return renderGrep(result, context.maxChars, continueCall);
   return withOpened(id, context, (opened) =>
     renderGrepRecords(result, opened, context.maxChars, continueCall),

@@ -6,7 +6,7 @@ import { grepText } from "./grep-records.js";
 import { getToolOutputCall } from "./schema.js";
 
 /** A grep its deadline stopped after some chunks, as the model is shown it. */
-async function stoppedGrep(pattern: string, seedTexts = false) {
+async function stoppedGrep(pattern: string, compatibilityTexts = false) {
   const { store, record, runner, opened } = await chunkyOutput(5, 400);
   const result = await grepOutput(opened, { pattern, regex: true, timeoutMs: 1_000 }, runner);
   const context = {
@@ -15,7 +15,7 @@ async function stoppedGrep(pattern: string, seedTexts = false) {
     maxChars: 100_000,
     tokenizer: "o200k_base" as const,
     outputOfToolCall: async () => undefined,
-    ...(seedTexts ? { seedTexts } : {}),
+    ...(compatibilityTexts ? { compatibilityTexts } : {}),
   };
   const continueCall = (cursor: number) =>
     getToolOutputCall({ id: record.id, mode: "grep", pattern, regex: true, cursor });
@@ -36,8 +36,8 @@ describe("a grep stopped by its deadline says where, and how to go on", () => {
   });
 
   it("never says 'no matching lines' of lines it did not search", async () => {
-    for (const seedTexts of [false, true]) {
-      const { result, text } = await stoppedGrep("^z+$", seedTexts);
+    for (const compatibilityTexts of [false, true]) {
+      const { result, text } = await stoppedGrep("^z+$", compatibilityTexts);
       expect(result.matches).toEqual([]);
       const line = result.stoppedAtLine!.toLocaleString("en-US");
       expect(text).toMatch(

@@ -28,7 +28,7 @@ export async function nothingFoundHint(
   searched: string,
   context: SurfaceContext,
 ): Promise<string> {
-  if (context.seedTexts) return "";
+  if (context.compatibilityTexts) return "";
   const record = await context.outputs.get(id, context.scope);
   const lines =
     record.lineCount === null ? "" : ` (${record.lineCount.toLocaleString("en-US")} lines)`;

@@ -6,7 +6,7 @@ import type { SurfaceContext } from "../surface.js";
 import { readerFor } from "./read.js";
 
 /**
- * mode="raw": the whole output, when it fits. Over the async raw limit (seed 003) or the
+ * mode="raw": the whole output, when it fits. Over the async raw limit or the
  * budget, a typed error says the size and the modes that work instead.
  */
 export async function rawMode(record: OutputRecord, context: SurfaceContext): Promise<string> {
@@ -18,7 +18,7 @@ export async function rawMode(record: OutputRecord, context: SurfaceContext): Pr
     const tokens = (record.tokenEstimate ?? 0).toLocaleString("en-US");
     throw new SpillwayError(
       "OUTPUT_TOO_LARGE",
-      context.seedTexts
+      context.compatibilityTexts
         ? `Response too large (${record.byteSize ?? 0} bytes). Use extract mode. ` +
             `Also exact: ${otherModes} (~${tokens} tokens is over the ${threshold.toLocaleString("en-US")}-token raw limit).`
         : // A small model followed "Use extract mode" and sent no query; the exact calls come first.

@@ -14,7 +14,7 @@ export const TINY_OUTPUT_CHARS = 1_000;
  * await tinyOutputWhole("out_1", context); // '\nThe whole output is 48 bytes:\nstatus=ok artifact=sha-7f3a…'
  */
 export async function tinyOutputWhole(id: string, context: SurfaceContext): Promise<string> {
-  if (context.seedTexts) return "";
+  if (context.compatibilityTexts) return "";
   const record = await context.outputs.get(id, context.scope);
   const chars = record.charCount ?? Number.POSITIVE_INFINITY;
   if (record.status !== "ready" || record.kind === "binary" || chars > TINY_OUTPUT_CHARS) return "";

@@ -28,21 +28,21 @@ describe("unusedArgumentsNote", () => {
 });
 
 describe("a read with another mode's arguments", () => {
-  it("runs its own mode and says what it did not use, outside seed-exact sessions", async () => {
+  it("runs its own mode and says what it did not use, outside sessions with the compatibility texts", async () => {
     const { store } = await tempStore();
     const record = await store.put(
       origin("data__fetch", "{}"),
       "a\nrefund one\nord_1 refund two\n",
     );
     const surface = createGetToolOutputSurface({ synopsisLines: 5 });
-    const context = (seedTexts: boolean) =>
+    const context = (compatibilityTexts: boolean) =>
       ({
         outputs: store,
         scope: SCOPE,
         maxChars: 20_000,
         tokenizer: "o200k_base",
         outputOfToolCall: async () => undefined,
-        seedTexts,
+        compatibilityTexts,
       }) as unknown as SurfaceContext;
     const args = { id: record.id, mode: "grep", pattern: "refund", slice: { anchor: "ord_1" } };
     const text = (await surface.execute("get_tool_output", args, context(false))).text;
