@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
+import { continuationCallOf } from "../../test/helpers/continuation-call.js";
 import { createToolOutputSurface } from "../surfaces/tool-output.js";
 import {
   extractionCall,
@@ -92,14 +93,8 @@ describe("get_continuation surface (continuation texts)", () => {
       const last = results[results.length - 1];
       if (!last)
         return toolCall("test__generate_output", { bytes: 9_000, kind: "text" }, "call_abc123");
-      const marker =
-        /Call get_continuation with tool_call_id="([^"]+)"(?: offset=(\d+))? to read more\]$/.exec(
-          last.text,
-        );
-      if (marker) {
-        const shown = /showing (\d+)\//.exec(last.text)![1];
-        return toolCall("get_continuation", { tool_call_id: marker[1], offset: Number(shown) });
-      }
+      const next = continuationCallOf(last.text);
+      if (next) return next;
       if (results.length === 3) return toolCall("get_continuation", { tool_call_id: "call_nope" });
       return toolCall("agent__final_report", { report: "read it all" });
     };

@@ -15,6 +15,7 @@ import {
   toolMessages,
 } from "../../src/testing/index.js";
 import { testServerSpec } from "../helpers/agent-fixture.js";
+import { continuationCallOf } from "../helpers/continuation-call.js";
 import { serverFixture } from "../helpers/server-fixture.js";
 
 const BIN = join(import.meta.dirname, "../../dist/cli/main.js");
@@ -29,14 +30,8 @@ const continuationReader: Responder = (request) => {
       { bytes: 9_500, kind: "text", seed: 7 },
       "call_abc123",
     );
-  const marker =
-    /Call get_continuation with tool_call_id="([^"]+)"(?: offset=(\d+))? to read more\]$/.exec(
-      last.text,
-    );
-  if (marker) {
-    const shown = /showing (\d+)\//.exec(last.text)![1];
-    return toolCall("get_continuation", { tool_call_id: marker[1], offset: Number(shown) });
-  }
+  const next = continuationCallOf(last.text);
+  if (next) return next;
   return toolCall("agent__final_report", { report: `read ${results.length - 1} continuation(s)` });
 };
 
