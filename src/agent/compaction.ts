@@ -13,7 +13,7 @@ import {
 import { chooseSpan, type SpanEntry } from "./compaction-span.js";
 import type { ContextLimits } from "./context-usage.js";
 import {
-  count,
+  countSessionTokens,
   latestSummary,
   MESSAGE_OVERHEAD,
   type ProjectionTail,
@@ -88,7 +88,7 @@ async function transcriptOf(
     let tokens = entry.tokens;
     if (tokens > readCap) {
       text = (await shortenedResult(context, entry.result.ref)) ?? text;
-      tokens = (await count(context, text)) + MESSAGE_OVERHEAD;
+      tokens = (await countSessionTokens(context, text)) + MESSAGE_OVERHEAD;
     }
     return {
       entry: {
@@ -184,7 +184,7 @@ export async function compactOnce(
   const model = reply.target.ref;
   if (summary === "")
     return failed(tokensBefore, "EMPTY_SUMMARY", "the model wrote no summary", model, modelMs);
-  const summaryTokens = await count(context, summary);
+  const summaryTokens = await countSessionTokens(context, summary);
   if (summaryTokens > summaryMax || reply.finishReason === "length") {
     return failed(
       tokensBefore,
@@ -231,7 +231,7 @@ export async function compactOnce(
     summary,
     index: indexText,
   });
-  const textTokens = await count(context, text);
+  const textTokens = await countSessionTokens(context, text);
   const tokensAfter =
     tokensBefore -
     span.tokens -

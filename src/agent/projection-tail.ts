@@ -107,7 +107,11 @@ export function historyTokens(tail: ProjectionTail): number {
   );
 }
 
-export function count(context: Pick<SessionContext, "settings">, text: string): Promise<number> {
+/** Tokens of `text` in the session's tokenizer (the one its model's family counts with). */
+export function countSessionTokens(
+  context: Pick<SessionContext, "settings">,
+  text: string,
+): Promise<number> {
   return countTokens(text, tokenizerOf(context.settings));
 }
 
@@ -161,7 +165,7 @@ export async function entryOf(
     return {
       message,
       model: { role: "user", content: text },
-      tokens: (await count(context, text)) + MESSAGE_OVERHEAD,
+      tokens: (await countSessionTokens(context, text)) + MESSAGE_OVERHEAD,
       shortened: false,
       callIds: [],
     };
@@ -173,7 +177,7 @@ export async function entryOf(
     for (const part of message.parts) {
       if (part.type === "text" && part.text) {
         content.push({ type: "text", text: part.text });
-        tokens += await count(context, part.text);
+        tokens += await countSessionTokens(context, part.text);
       } else if (part.type === "tool-call") {
         content.push({
           type: "tool-call",
@@ -183,8 +187,10 @@ export async function entryOf(
         });
         callIds.push(part.toolCallId);
         tokens +=
-          (await count(context, `${part.toolName} ${part.toolCallId} ${part.argsText}`)) +
-          MESSAGE_OVERHEAD;
+          (await countSessionTokens(
+            context,
+            `${part.toolName} ${part.toolCallId} ${part.argsText}`,
+          )) + MESSAGE_OVERHEAD;
       }
     }
     return { message, model: { role: "assistant", content }, tokens, shortened: false, callIds };
@@ -203,7 +209,7 @@ export async function entryOf(
   return {
     message,
     model: toolMessage(part.toolCallId, part.toolName, text),
-    tokens: (await count(context, text)) + MESSAGE_OVERHEAD,
+    tokens: (await countSessionTokens(context, text)) + MESSAGE_OVERHEAD,
     result: { ref: part.result, toolCallId: part.toolCallId, toolName: part.toolName, text },
     shortened: false,
     callIds: [],
@@ -275,7 +281,7 @@ export async function shortenTail(
     if (!entry.result || entry.shortened) continue;
     const shorter = await shortenedResult(context, entry.result.ref);
     if (shorter === undefined) continue;
-    const tokens = (await count(context, shorter)) + MESSAGE_OVERHEAD;
+    const tokens = (await countSessionTokens(context, shorter)) + MESSAGE_OVERHEAD;
     if (tokens >= entry.tokens) continue;
     tail.entryTokens += tokens - entry.tokens;
     entry.tokens = tokens;
@@ -355,7 +361,7 @@ export async function toolTokens(
     const text = tools
       .map((t) => `${t.name}\n${t.description}\n${JSON.stringify(t.inputSchema)}`)
       .join("\n");
-    tail.tools = { key, tokens: await count(context, text) };
+    tail.tools = { key, tokens: await countSessionTokens(context, text) };
   }
   return tail.tools.tokens;
 }

@@ -8,7 +8,7 @@ import { asProjection } from "./invariants.js";
 import { noticeNeeded, renderNotice, type TurnPlan } from "./notice.js";
 import {
   answerOrphans,
-  count,
+  countSessionTokens,
   historyTokens,
   MESSAGE_OVERHEAD,
   type ProjectionTail,
@@ -22,8 +22,7 @@ import { planTurn } from "./turn-policy.js";
 
 /**
  * Said after a reply with neither text nor a tool call. Empty replies are also left out of the
- * projection (tailMessages): a small local model that saw its own empty turns answered nothing
- * turn after turn.
+ * projection (tailMessages): a model shown its own empty turns tends to repeat them.
  */
 const EMPTY_REPLY_NOTE =
   "Your last reply was empty. Reply with a tool call: the one that gets what your task still needs, or agent__final_report with your complete answer.";
@@ -103,7 +102,7 @@ async function project(
   const limits = contextLimitsOf(context.settings);
   if (!tail.system) {
     const text = `${context.systemPrompt.trim()}\n\n${operatingInstructions(context)}`;
-    tail.system = { text, tokens: (await count(context, text)) + MESSAGE_OVERHEAD };
+    tail.system = { text, tokens: (await countSessionTokens(context, text)) + MESSAGE_OVERHEAD };
   }
   await syncTail(context, tail, limits.inputWindow);
   const orphans = answerOrphans(tail);
@@ -123,7 +122,7 @@ async function project(
   const fixed =
     tail.system.tokens +
     (await toolTokens(context, tail, plan.offered ?? plan.tools)) +
-    (await count(context, draft)) +
+    (await countSessionTokens(context, draft)) +
     MESSAGE_OVERHEAD;
   const total = () => fixed + historyTokens(tail);
   const step = await compactIfDue(context, tail, limits, fixed, plan.turn);

@@ -19,11 +19,12 @@ export const MIN_SENTENCE_CHARS = 16;
 
 /**
  * The report's sentences worth checking for a copy: split at line ends and at sentence ends,
- * normalized, at least 16 characters.
+ * normalized, at least 16 characters, and the whole report when it is not one of them.
  *
  * @example
  * reportSentences("This is turn 2 of 8. Your context window is 9% full.");
- * // ["this is turn 2 of 8.", "your context window is 9% full."]
+ * // ["this is turn 2 of 8.", "your context window is 9% full.",
+ * //  "this is turn 2 of 8. your context window is 9% full."]
  */
 export function reportSentences(report: string): string[] {
   const sentences = report

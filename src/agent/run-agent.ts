@@ -29,8 +29,8 @@ async function runLoopThenSettle(context: SessionContext): Promise<LoopEnd> {
  * canonical store before the model sees its projection. Returns the report, the session id
  * and the accounting; progress arrives as events.
  *
- * Three steps: start (the session record and its plan: start-session.ts), build (the wired
- * session context: build-session.ts), run the loop, then finish (finish-session.ts).
+ * Four steps: start (the session record and its plan: start-session.ts), build (the wired
+ * session context: build-session.ts), run the loop, finish (finish-session.ts).
  *
  * @example
  * const result = await runAgent({

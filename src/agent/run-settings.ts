@@ -233,7 +233,7 @@ export async function resumePlan(
   if (!stored.agentPath) {
     throw new SpillwayError(
       "INVALID_ARGUMENT",
-      "This session has no agent file to plan again with new settings.",
+      "This session was started without an agent file, so it cannot be resumed with new settings (a model, a window, flags). Resume it without them, or start a new run with an agent file.",
       {},
     );
   }

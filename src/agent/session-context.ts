@@ -7,7 +7,7 @@ import type { ModelReply, ModelRequest, RetryPolicy } from "../providers/model-c
 import type { ModelTarget } from "../providers/models.js";
 import type { HistoryStore } from "../store/history.js";
 import type { OutputStore } from "../store/output-store.js";
-import { answerBudgetChars as answerChars } from "../surfaces/show-decision.js";
+import { answerBudgetChars } from "../surfaces/show-decision.js";
 import type { Surface, SurfaceName } from "../surfaces/surface.js";
 import type { Accounting } from "./accounting.js";
 import type { AgentEvent } from "./events.js";
@@ -218,9 +218,9 @@ export function tokenizerOf(settings: SessionSettings): TokenizerName {
  * How many of the model's own tokens one of our counted tokens may be, per provider family
  * (SW-21). OpenAI's models use the tokenizers we count with (o200k_base, cl100k_base): 2% for
  * what the chat format adds. Local and Ollama models (Qwen, Llama, Mistral…) and other
- * OpenAI-compatible servers use their own: Qwen2.5's counts 0.96 to 1.27 times o200k_base on
- * the evaluation's outputs (logs and CSV highest: it splits numbers into single digits;
- * docs/evaluation.md), so 30%. Anthropic's tokenizer is not public: 30% as well.
+ * OpenAI-compatible servers use their own: Qwen2.5's counts run 0.96 to 1.27 times o200k_base on
+ * the evaluation's outputs (logs and CSV highest, since it splits numbers into single digits),
+ * so 30%. Anthropic's tokenizer is not public: 30% as well.
  */
 export const TOKENIZER_MARGINS: Readonly<Record<ModelTarget["provider"], number>> = {
   openai: 1.02,
@@ -253,8 +253,8 @@ export function remainingTokens(context: SessionContext): number {
 }
 
 /** The approximate characters free for a surface's answer (at most the byte cap's worth). */
-export function answerBudgetChars(context: SessionContext): number {
-  return answerChars(remainingTokens(context), context.settings.toolResponseMaxBytes);
+export function sessionAnswerChars(context: SessionContext): number {
+  return answerBudgetChars(remainingTokens(context), context.settings.toolResponseMaxBytes);
 }
 
 /** The state of a session that has not run a turn yet. */

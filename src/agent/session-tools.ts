@@ -9,11 +9,11 @@ import type { Surface } from "../surfaces/surface.js";
 import { checkHiddenToolNames, hiddenArgumentsError, schemaWithout } from "./hidden-arguments.js";
 import { batchTool, finalReportTool, taskStatusTool } from "./internal-tools.js";
 import {
-  answerBudgetChars,
   asyncActive,
   asyncSettingsOf,
   compatibilityTexts,
   type SessionContext,
+  sessionAnswerChars,
   tokenizerOf,
 } from "./session-context.js";
 import { executeCall } from "./tool-runner.js";
@@ -94,7 +94,7 @@ export function surfaceToolHandlers(
       const answer = await surface.execute(call.toolName, call.args, {
         outputs: session.outputs,
         scope: { sessionId: session.sessionId },
-        maxChars: answerBudgetChars(session),
+        maxChars: sessionAnswerChars(session),
         tokenizer: tokenizerOf(session.settings),
         outputOfToolCall: async (toolCallId) =>
           (await session.history.toolCalls(session.sessionId)).find(

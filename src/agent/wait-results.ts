@@ -8,7 +8,7 @@
 import type { BackgroundJob } from "../async/background.js";
 import { completedText } from "../surfaces/async-texts.js";
 import { inlineText, placeholderText } from "./render-result.js";
-import { answerBudgetChars, type SessionContext } from "./session-context.js";
+import { type SessionContext, sessionAnswerChars } from "./session-context.js";
 
 /**
  * The completed tools, each ready one followed by its output (whole when it fits the answer
@@ -24,7 +24,7 @@ export async function guidedCompletedText(
 ): Promise<string> {
   const parts = [completedText(jobs)];
   const scope = { sessionId: context.sessionId };
-  let budget = answerBudgetChars(context);
+  let budget = sessionAnswerChars(context);
   for (const job of jobs) {
     if (job.status !== "ready") continue;
     const record = await context.outputs.get(job.outputId, scope);

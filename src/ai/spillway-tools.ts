@@ -19,6 +19,7 @@ import { SpillwaySession } from "./session.js";
 import type { SpillwayBackgroundOutput } from "./time-trigger.js";
 import { wrapTool } from "./wrap-tool.js";
 
+/** The tool `spillwayTools` adds with async tools on: it waits until a background tool settles. */
 export const WAIT_FOR_TOOL_OUTPUT = "wait_for_tool_output";
 
 /** A wrapped tool: the same tool, whose output may also be a background handle when async is on. */

@@ -96,7 +96,7 @@ function wantsJson(args: readonly string[]): boolean {
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
   const args = argv.slice(2);
   const subcommand = subcommandOf(args);
-  // `spillway --version` prints the version: loading every command first cost it ~0.4 s.
+  // `spillway --version` prints the version without loading any command, so it answers at once.
   const versionOnly = subcommand === undefined && args.some((a) => a === "-V" || a === "--version");
   const program = await buildProgram(versionOnly ? null : subcommand);
   // `run --json` prints JSON Lines, so its errors are one JSON line too.

@@ -292,7 +292,7 @@ export function addRunCommand(program: Command): void {
     .addOption(
       new Option(
         "--text-replies <mode>",
-        "a text reply before the last turn: final (the answer), confirm (the next call requires a tool call; a second text is the answer), or none (every call asks for a tool call; text that comes anyway is held to one once); default none for local/ models, final otherwise",
+        "a text reply before the last turn: final (the answer), confirm (the next call requires a tool call; a second text is the answer), or none (every call requires a tool call; a text reply that comes anyway is handled as with confirm); default none for local/ models, final otherwise",
       ).choices(TEXT_REPLIES),
     )
     .option(

@@ -21,7 +21,7 @@ export function clipText(text: string, max: number, options: { sayLength?: boole
  * `…` where it was cut: an excerpt of a long line keeps the part that was asked about.
  *
  * @example
- * clipAround("aaaa KEY bbbb", 5, 3); // "…KEY…"
+ * clipAround("aaaa KEY bbbb", 6, 3); // "…KEY…"
  */
 export function clipAround(text: string, focus: number, max: number): string {
   if (text.length <= max) return text;

@@ -4,6 +4,7 @@
  * read modes are offered; a wrong guess never blocks a read (json mode still tries to parse).
  */
 
+/** Every kind an output can be detected as (`kind` on its record). */
 export const OUTPUT_KINDS = [
   "json",
   "ndjson",

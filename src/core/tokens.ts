@@ -11,6 +11,7 @@
 /** BPE encodings spillway can count with. */
 export type TokenizerName = "o200k_base" | "cl100k_base";
 
+/** The tokenizer token counts use when none is named (OpenAI's o200k_base). */
 export const DEFAULT_TOKENIZER: TokenizerName = "o200k_base";
 
 /** Counts tokens of a string exactly. */
@@ -61,8 +62,8 @@ const SEGMENT_CHARS = 4096;
 
 /**
  * Counts a text in segments cut after a newline (else before a space, else anywhere), so a
- * long run without whitespace (base64, hex, emoji) costs linear time, not quadratic: 40,000
- * emoji took 3.9 s whole. The count differs from a whole-text count by at most one token per
+ * long run without whitespace (base64, hex, emoji) costs linear time in the run's length, not
+ * quadratic. The count differs from a whole-text count by at most one token per
  * cut inside such a run; text with ordinary lines is cut only at line ends and counts the same.
  */
 function countInSegments(text: string, count: (segment: string) => number): number {

@@ -245,7 +245,7 @@ export class ExtractionEngine implements Extractor {
       if (!this.services.readGrep) {
         throw new SpillwayError(
           "EXTRACTION_FAILED",
-          "The read-grep agent is not available in this session.",
+          'Strategy "read-grep" is not available here (no sub-agent can run in this session); use "auto", "full-chunked" or "truncate".',
           {},
           { fault: "tool" },
         );

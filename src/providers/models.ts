@@ -140,7 +140,7 @@ export function createLanguageModel(
     default:
       throw new SpillwayError(
         "UNKNOWN_PROVIDER",
-        `Unknown provider in ${(target as ModelTarget).ref}.`,
+        `Unknown provider in model ref "${(target as ModelTarget).ref}"; valid providers: openai, anthropic, ollama, openai-compatible, local.`,
         {
           model: (target as ModelTarget).ref,
         },

@@ -2,7 +2,7 @@
  * A JSON-aware scan of a window of text (strings and escapes respected) that finds the
  * containers enclosing one offset, for records.ts. The window may start anywhere, even inside
  * a string: the scan then tries both states and keeps the one under which the text reads as
- * JSON (see {@link startsInString}).
+ * JSON (see {@link jsonReading}).
  */
 
 /** How a container sits in its parent. */

@@ -32,6 +32,7 @@ interface ResultsByMode {
 
 export type RetrievalResult<M extends RetrievalMode = RetrievalMode> = ResultsByMode[M];
 
+/** Every mode `readOutput` takes, in the order the docs list them. */
 export const RETRIEVAL_MODES: readonly RetrievalMode[] = [
   "raw",
   "slice",

@@ -15,6 +15,7 @@ export interface ContextThresholds {
   readonly hard: number;
 }
 
+/** Warn, compact and hard-limit shares of the window, for sessions that report none. */
 export const DEFAULT_THRESHOLDS: ContextThresholds = { warn: 0.75, compact: 0.9, hard: 0.95 };
 
 const fraction = z.number().gt(0).max(1);

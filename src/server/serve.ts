@@ -32,7 +32,9 @@ import { startTakeover } from "./takeover.js";
 import { FileSessionOwners, type SessionOwners } from "./tenancy.js";
 import { DEFAULT_MAX_UPLOADS, UploadSlots } from "./upload-slots.js";
 
+/** The port `spillway serve` listens on without `--port`. */
 export const DEFAULT_PORT = 7411;
+/** The address `spillway serve` binds without `--host`: this machine only. */
 export const DEFAULT_HOST = "127.0.0.1";
 
 export interface ServeOptions {

@@ -8,7 +8,7 @@ import type { NodeLlamaModule } from "./node-llama.js";
 /**
  * Tool results that are text go into the prompt as they are, the way the models' own chat
  * templates render a tool message's content (node-llama-cpp's default writes every result as
- * JSON, so a 40-line grep result became one quoted line full of `\n` escapes).
+ * JSON, turning a multi-line result into one quoted line of `\n` escapes).
  */
 export function rawStringResults(wrapper: ChatWrapper): void {
   const internal = wrapper as unknown as {
@@ -30,7 +30,7 @@ const EMPTY_CHATML_TURN = "<|im_start|>assistant\n<|im_end|>\n";
  * node-llama-cpp's ChatML-style wrappers open the assistant's turn right after tool results
  * (the model usually goes on there). When the next message is the user's instead (spillway's
  * per-turn notice), that left an empty assistant turn in the prompt, which the model's own
- * template never renders; a small model then learned from its own history to answer nothing
+ * template never renders, and which teaches a model from its own history to answer nothing
  * after a tool result. Such empty turns are removed.
  */
 export function noEmptyTurnAfterResults(wrapper: ChatWrapper, module: NodeLlamaModule): void {

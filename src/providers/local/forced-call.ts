@@ -1,8 +1,8 @@
 /**
  * `toolChoice: "required"` and `toolChoice: { type: "tool" }` for local models. node-llama-cpp
- * offers functions but cannot require a call: a small model given only `agent__final_report`
- * in its last turn often replied nothing, and the run ended without a report although the
- * model had read the answer. So a required call is started for the model: its reply is
+ * offers functions but cannot require a call, and a small model offered only
+ * `agent__final_report` may reply with nothing, which ends the session without a report
+ * although the model has read the answer. So a required call is started for the model: its reply is
  * prefilled with the chat template's call syntax (and, when one tool is possible, its name and
  * the opening of its arguments), and the model writes the rest. The prompt before the reply
  * is unchanged, so the cached prefix of the previous turn still holds.

@@ -136,9 +136,8 @@ async function loadRuntime(path: string, options: LocalRuntimeOptions): Promise<
     const context = await model.createContext({
       contextSize,
       sequences: 1,
-      // node-llama-cpp's CPU default is at least 4 threads: on a 2-core machine they wait on
-      // each other at every step, and a turn took 5-35x as long as with one thread a core
-      // (measured: 884-token prompt 80 s vs 15 s; a 31-token reply 108 s vs 3 s).
+      // node-llama-cpp's CPU default is at least 4 threads, which on fewer cores wait on each
+      // other at every step: one thread per math core (figures: docs/local-models.md).
       threads: options.threads ?? llama.cpuMathCores,
     });
     const sequence = context.getSequence();
