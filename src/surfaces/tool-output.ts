@@ -52,6 +52,13 @@ export function toolOutputHandleMessage(record: OutputRecord): string {
   );
 }
 
+/**
+ * An extraction's answer on the `tool_output` surface, word for word.
+ *
+ * @example
+ * toolOutputSuccess("fs__read", "out_1", "auto", "3 errors");
+ * // "ABSTRACT FROM TOOL OUTPUT fs__read WITH HANDLE out_1, STRATEGY:auto:\n\n3 errors"
+ */
 export function toolOutputSuccess(
   toolName: string,
   handle: string,
@@ -61,6 +68,13 @@ export function toolOutputSuccess(
   return `ABSTRACT FROM TOOL OUTPUT ${toolName} WITH HANDLE ${handle}, STRATEGY:${strategy}:\n\n${abstract}`;
 }
 
+/**
+ * A failed extraction on the `tool_output` surface, word for word.
+ *
+ * @example
+ * toolOutputFailure("fs__read", "out_1", "auto", "no model answered");
+ * // "TOOL_OUTPUT FAILED FOR fs__read WITH HANDLE out_1, STRATEGY:auto:\n\nno model answered"
+ */
 export function toolOutputFailure(
   toolName: string,
   handle: string,
@@ -70,7 +84,7 @@ export function toolOutputFailure(
   return `TOOL_OUTPUT FAILED FOR ${toolName} WITH HANDLE ${handle}, STRATEGY:${strategy}:\n\n${message}`;
 }
 
-/** truncate, for this surface: the output opened in the caller's scope. */
+/** The `truncate` strategy for this surface: the output, opened in the caller's scope, cut to fit the answer. */
 export async function truncateOutput(
   record: OutputRecord,
   context: SurfaceContext,
