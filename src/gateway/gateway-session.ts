@@ -54,7 +54,19 @@ export interface GatewaySessionOptions {
   readonly log: (line: string) => void;
 }
 
-/** One client's gateway session. */
+/**
+ * One client's gateway session: an MCP server for the client, the upstream server behind it,
+ * and the session record its stored results belong to. Connect `server` to a transport; the
+ * upstream starts when the client initializes.
+ *
+ * @example
+ * const session = new GatewaySession({ settings, stores, ids: randomId, clock: systemClock,
+ *   description: "spillway mcp (stdio)", serverInfo: { name: "spillway", version: "0.1.0" },
+ *   log: (line) => process.stderr.write(`${line}\n`) });
+ * await session.server.connect(transport);
+ * // … when the transport closes:
+ * await session.close("completed");
+ */
 export class GatewaySession {
   readonly server: Server;
   readonly #options: GatewaySessionOptions;
