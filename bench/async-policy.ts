@@ -41,9 +41,9 @@ const echoCall = (text: string): ScriptedToolCall => ({ name: ECHO, arguments: {
 const calls = (...toolCalls: ScriptedToolCall[]): ScriptedReply => ({ toolCalls });
 
 /**
- * A result that only says "running in the background": spillway's text
- * (`X goes on in the background; its output will be stored as out_…`) or, with the compatibility texts,
- * D3-13's (`Tool Output ID: out_…`).
+ * A result that only says "running in the background": spillway's text (`X goes on in the
+ * background; its output will be stored as out_…`) or, with the compatibility texts, D3-13's (`Tool
+ * Output ID: out_…`).
  */
 const isAsyncId = (result: ToolResultMessage) =>
   /^(?:Tool Output ID: out_|\S+ goes on in the background; its output will be stored as out_)/.test(

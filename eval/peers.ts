@@ -52,7 +52,8 @@ export async function runPeerPolicy(
       prompt: promptOf(task, p.docId),
       count: p.count,
       contextLimit: REQUEST_TOKEN_LIMIT,
-      // Continuation paging: continuation calls do not count toward the turn cap; paging ends when the window is full.
+      // Continuation paging: continuation calls do not count toward the turn cap; paging ends when
+      // the window is full.
       maxTurns: policy === "paging-4000" ? 100_000 : 40,
     });
     episodes.push(drivenEpisode(policy, task, p, run, env.ranges ? env.ranges() : null));

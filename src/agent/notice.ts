@@ -36,15 +36,16 @@ export interface TurnPlan {
 }
 
 /**
- * The session's per-turn System Notice (an XML-tagged block after the last message), rendered
- * by the surfaces layer from the turn plan. Ephemeral: part of the projection, never of the canonical history.
+ * The session's per-turn System Notice (an XML-tagged block after the last message), rendered by
+ * the surfaces layer from the turn plan. Ephemeral: part of the projection, never of the canonical
+ * history.
  *
- * Sessions with the compatibility texts (`asyncReadyMessage: ready-menu`, or the `tool_output`
- * and `get_continuation` surfaces) get the compatibility notice every turn: turn i of N, context window % used, the Async Tool Status, the options (or,
- * after an empty or text reply, `replyNote` saying what to do instead). spillway's own notice
- * carries only what a session cannot do without (SW-26 in docs/architecture.md): the Async
- * Tool Status with the options it opens, and in the final turn that the report is due (and,
- * when it is, that no other tool may be called).
+ * Sessions with the compatibility texts (`asyncReadyMessage: ready-menu`, or the `tool_output` and
+ * `get_continuation` surfaces) get the compatibility notice every turn: turn i of N, context window
+ * % used, the Async Tool Status, the options (or, after an empty or text reply, `replyNote` saying
+ * what to do instead). spillway's own notice carries only what a session cannot do without (SW-26
+ * in docs/architecture.md): the Async Tool Status with the options it opens, and in the final turn
+ * that the report is due (and, when it is, that no other tool may be called).
  */
 export function renderNotice(
   context: SessionContext,

@@ -31,7 +31,10 @@ const EMPTY_REPLY_NOTE =
 const TEXT_REPLY_NOTE =
   "Your last reply was text, not a tool call. If that text is your complete answer, call agent__final_report with it as the report. If not, call the tool that gets what is missing.";
 
-/** What the compatibility notice says about the last reply, when it was empty or text to be confirmed. */
+/**
+ * What the compatibility notice says about the last reply, when it was empty or text to be
+ * confirmed.
+ */
 function replyNote(context: SessionContext, plan: TurnPlan): string | undefined {
   if (plan.final) return undefined;
   if (context.state.lastReplyEmpty) return EMPTY_REPLY_NOTE;

@@ -1,6 +1,6 @@
 /**
- * The long-session part of `spillway sessions show`: the long-session counters (this session and the
- * whole store), the context use of the last projection against the thresholds, and each
+ * The long-session part of `spillway sessions show`: the long-session counters (this session and
+ * the whole store), the context use of the last projection against the thresholds, and each
  * compaction.
  */
 import type { ContextUsage } from "../agent/context-usage.js";

@@ -22,9 +22,9 @@ export const TOOL_OUTPUT_SURFACES = ["get_tool_output", "tool_output", "get_cont
 export type ToolOutputSurface = (typeof TOOL_OUTPUT_SURFACES)[number];
 
 /**
- * What the model is shown for an output over asyncTokenThreshold (the size trigger): the
- * handle message (size, kind, synopsis, the calls that read it; the default, SW-23), or the
- * compatibility ready text, exact (`Tool Output ID … Use get_tool_output(…)` with extract and slice).
+ * What the model is shown for an output over asyncTokenThreshold (the size trigger): the handle
+ * message (size, kind, synopsis, the calls that read it; the default, SW-23), or the compatibility
+ * ready text, exact (`Tool Output ID … Use get_tool_output(…)` with extract and slice).
  */
 export const ASYNC_READY_MESSAGES = ["handle", "ready-menu"] as const;
 

@@ -83,8 +83,8 @@ export function newNonce(): string {
 }
 
 /**
- * One extraction call with the extraction prompts' final-report contract: asks the model, unwraps its
- * answer; a reply without the wrapper (or a model error) is retried `settings.retries` times,
+ * One extraction call with the extraction prompts' final-report contract: asks the model, unwraps
+ * its answer; a reply without the wrapper (or a model error) is retried `settings.retries` times,
  * then the call fails with EXTRACTION_FAILED (a failure, not "nothing found").
  */
 export async function askForAnswer(

@@ -1,6 +1,6 @@
 /**
- * The text a model would be shown in place of an output stored over HTTP: the surface's
- * placeholder (a handle message, or the continuation surface's first characters and marker), exactly as the
+ * The text a model would be shown in place of an output stored over HTTP: the surface's placeholder
+ * (a handle message, or the continuation surface's first characters and marker), exactly as the
  * session loop's projection renders it.
  */
 import { isSpillwayError } from "../core/errors.js";

@@ -1,7 +1,8 @@
 /**
  * Agent sessions over HTTP: start, continue, stop gracefully, abort, list, and the canonical
- * history of one (every call with its result as the model saw it and the output record);
- * the continuation surface's get_continuation read over HTTP, answering exactly what a model is answered.
+ * history of one (every call with its result as the model saw it and the output record); the
+ * continuation surface's get_continuation read over HTTP, answering exactly what a model is
+ * answered.
  */
 import { Hono } from "hono";
 import type { CliSettings } from "../config/index.js";

@@ -138,8 +138,8 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX channel_messages_by_time ON channel_messages (created_at);`,
   // Payload chunks compressed with lz4 instead of pglz: large payloads are written faster for a
-  // little more disk (`npm run bench:postgres`; docs/scale-out.md). Servers without lz4 (before 14, or
-  // built without it) keep the default: EXECUTE defers the statement so its error is caught.
+  // little more disk (`npm run bench:postgres`; docs/scale-out.md). Servers without lz4 (before 14,
+  // or built without it) keep the default: EXECUTE defers the statement so its error is caught.
   `DO $$ BEGIN
      EXECUTE 'ALTER TABLE blob_chunks ALTER COLUMN data SET COMPRESSION lz4';
    EXCEPTION WHEN OTHERS THEN

@@ -7,7 +7,8 @@ import { readOutput } from "../retrieval/read-output.js";
 import type { Surface, SurfaceContext } from "./surface.js";
 
 /**
- * The continuation surface, word for word: a result over the cap shows its first characters and ends with
+ * The continuation surface, word for word: a result over the cap shows its first characters and
+ * ends with
  * `[truncated — showing 4000/24591 chars. Call get_continuation with tool_call_id="call_abc123" to read more]`;
  * `get_continuation(tool_call_id, offset)` reads the next characters by offset; these calls do
  * not count toward the turn cap. The canonical history never holds the marker: the projection

@@ -24,7 +24,10 @@ import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
 export { GET_TOOL_OUTPUT } from "./get-tool-output/schema.js";
 
-/** Answers one parsed call: the output's status first (its edge cases, docs/async-tools.md), then the mode. */
+/**
+ * Answers one parsed call: the output's status first (its edge cases, docs/async-tools.md), then
+ * the mode.
+ */
 async function answer(input: GetToolOutputArgs, context: SurfaceContext): Promise<string> {
   // Only a search reads without an id: every output of the session.
   if (input.mode === "search" && input.id === undefined) return searchMode(input, context);

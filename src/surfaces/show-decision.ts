@@ -34,7 +34,8 @@ export interface ShowBudget {
   readonly placeholder: () => Promise<string>;
   /**
    * The text an output over `readyOverTokens` is announced with, when the caller shows something
-   * other than the compatibility ready text (spillway's runtime shows the handle message by default).
+   * other than the compatibility ready text (spillway's runtime shows the handle message by
+   * default).
    */
   readonly ready?: () => Promise<string>;
 }

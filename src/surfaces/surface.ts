@@ -26,7 +26,7 @@ export interface SurfaceContext {
    * the size and the modes that work, and running outputs answer "Tool not ready".
    */
   readonly asyncTokenThreshold?: number;
-  /** The compatibility texts word for word (asyncReadyMessage: ready-menu) instead of spillway's. */
+  /** The compatibility texts (asyncReadyMessage: ready-menu) instead of spillway's. */
   readonly compatibilityTexts?: boolean;
   /** The session's task (its first prompt): the handle message searches the output for it (SW-27). */
   readonly taskText?: string;
@@ -68,7 +68,7 @@ export interface Surface {
   tools(): ToolDefinition[];
   /** True for tool names this surface answers. */
   owns(toolName: string): boolean;
-  /** Tools whose calls do not count toward the turn cap (the continuation surface's get_continuation). */
+  /** Tools whose calls do not count toward the turn cap (get_continuation). */
   readonly uncountedTools: ReadonlySet<string>;
   placeholder(
     record: OutputRecord,

@@ -7,10 +7,10 @@ import type { OutputRecord } from "../store/output-store.js";
 import type { Surface, SurfaceAnswer, SurfaceContext } from "./surface.js";
 
 /**
- * The `tool_output` compatibility surface, word for word: the handle message, the `tool_output` schema and the
- * success / failure result formats. Extraction strategies come from the configured extractor;
- * `truncate` (head and tail with a marker naming the omitted range and the handle) is built
- * in, and is the fallback, with a warning, when a strategy cannot run (D0-4).
+ * The `tool_output` compatibility surface, word for word: the handle message, the `tool_output`
+ * schema and the success / failure result formats. Extraction strategies come from the configured
+ * extractor; `truncate` (head and tail with a marker naming the omitted range and the handle) is
+ * built in, and is the fallback, with a warning, when a strategy cannot run (D0-4).
  */
 
 export const TOOL_OUTPUT = "tool_output";
@@ -84,7 +84,10 @@ export function toolOutputFailure(
   return `TOOL_OUTPUT FAILED FOR ${toolName} WITH HANDLE ${handle}, STRATEGY:${strategy}:\n\n${message}`;
 }
 
-/** The `truncate` strategy for this surface: the output, opened in the caller's scope, cut to fit the answer. */
+/**
+ * The `truncate` strategy for this surface: the output, opened in the caller's scope, cut to fit
+ * the answer.
+ */
 export async function truncateOutput(
   record: OutputRecord,
   context: SurfaceContext,

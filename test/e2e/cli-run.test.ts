@@ -109,8 +109,8 @@ describe("spillway run", () => {
     expect(run.stderr).not.toContain("resume");
 
     // Over asyncTokenThreshold (default 10000 tokens) the model was shown the handle message
-    // (asyncReadyMessage: handle, the default; the terse compatibility text is `ready-menu`), not the
-    // output; the session is recorded.
+    // (asyncReadyMessage: handle, the default; the terse compatibility text is `ready-menu`), not
+    // the output; the session is recorded.
     const handle = toolMessages(fixture.server.requests[1]!)[0]!.text;
     expect(handle).toMatch(
       /^\[spillway\] The output of test__generate_output is stored whole as out_[0-9a-z]{26} \(3,000,000 bytes/,

@@ -309,8 +309,8 @@ describe("bad input fuzz: model-facing surface tools", () => {
             const answer = await surface.execute(toolName, raw, context);
             expect(typeof answer.text).toBe("string");
             count(name, answer.isError ? "error text" : "answered");
-            // Error texts: "Error CODE: …", or the compatibility surface's "TOOL_OUTPUT FAILED FOR …".
-            // (get_continuation answers errors as JSON: {"error": "…"}).
+            // Error texts: "Error CODE: …", or the compatibility surface's "TOOL_OUTPUT FAILED FOR
+            // …". (get_continuation answers errors as JSON: {"error": "…"}).
             if (answer.isError)
               expect(answer.text).toMatch(/^Error [A-Z_]+: |FAILED FOR |^\{"error":/);
           } catch (error) {

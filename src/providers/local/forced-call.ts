@@ -1,11 +1,11 @@
 /**
  * `toolChoice: "required"` and `toolChoice: { type: "tool" }` for local models. node-llama-cpp
- * offers functions but cannot require a call, and a small model offered only
- * `agent__final_report` may reply with nothing, which ends the session without a report
- * although the model has read the answer. So a required call is started for the model: its reply is
- * prefilled with the chat template's call syntax (and, when one tool is possible, its name and
- * the opening of its arguments), and the model writes the rest. The prompt before the reply
- * is unchanged, so the cached prefix of the previous turn still holds.
+ * offers functions but cannot require a call, and a small model offered only `agent__final_report`
+ * may reply with nothing, which ends the session without a report although the model has read the
+ * answer. So a required call is started for the model: its reply is prefilled with the chat
+ * template's call syntax (and, when one tool is possible, its name and the opening of its
+ * arguments), and the model writes the rest. The prompt before the reply is unchanged, so the
+ * cached prefix of the previous turn still holds.
  */
 import type { ChatHistoryItem } from "node-llama-cpp";
 import { innerQuotesEscaped } from "../tool-arguments.js";

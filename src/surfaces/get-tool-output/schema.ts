@@ -29,9 +29,10 @@ const SLICE_KEYS = [
 const int = (description: string) => z.number().int().optional().describe(description);
 
 /**
- * The arguments of `get_tool_output`: the async tools' read (id, mode, slice, extract), extended with search, grep, page and json.
- * Every request carries this schema, so its words are few (SW-29): the tool's description says
- * what each mode is; an argument says which mode it belongs to and its default.
+ * The arguments of `get_tool_output`: the async tools' read (an id; mode raw, slice or extract),
+ * extended with search, grep, page and json. Every request carries this schema, so its words are
+ * few (SW-29): the tool's description says what each mode is; an argument says which mode it
+ * belongs to and its default.
  */
 export const getToolOutputArgs = z
   .object({
