@@ -1,15 +1,7 @@
 import { SpillwayError } from "../core/errors.js";
+import { PROVIDER_NAMES, type ProviderName } from "../core/providers.js";
 
-/** The model providers spillway can call. */
-export const PROVIDER_NAMES = [
-  "openai",
-  "anthropic",
-  "ollama",
-  "openai-compatible",
-  "local",
-] as const;
-
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+export { PROVIDER_NAMES, type ProviderName };
 
 /** How the valid provider forms are listed in messages. */
 export const VALID_PROVIDERS_TEXT =

@@ -3,10 +3,11 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { SpillwayError } from "../core/errors.js";
+import { PROVIDER_NAMES, type ProviderName } from "../core/providers.js";
 import type { TokenizerName } from "../core/tokens.js";
 import { LocalLanguageModel } from "./local/local-language-model.js";
 
-export type ProviderKind = "openai" | "anthropic" | "ollama" | "openai-compatible" | "local";
+export type ProviderKind = ProviderName;
 
 /** Everything needed to call one model of an agent's fallback list. */
 export interface ModelTarget {
@@ -140,7 +141,7 @@ export function createLanguageModel(
     default:
       throw new SpillwayError(
         "UNKNOWN_PROVIDER",
-        `Unknown provider in model ref "${(target as ModelTarget).ref}"; valid providers: openai, anthropic, ollama, openai-compatible, local.`,
+        `Unknown provider in model ref "${(target as ModelTarget).ref}"; valid providers: ${PROVIDER_NAMES.join(", ")}.`,
         {
           model: (target as ModelTarget).ref,
         },
