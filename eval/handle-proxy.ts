@@ -29,11 +29,17 @@ import { holdsValue } from "./tasks/score.js";
 import type { LiveTask } from "./tasks/types.js";
 
 /** The guidance switches that change the handle message itself. */
-const HANDLE_SWITCHES = ["taskSearch", "taskRecord", "taskFocus", "thresholdLines"] as const;
+const HANDLE_SWITCHES = [
+  "taskSearch",
+  "taskRecord",
+  "taskFocus",
+  "thresholdLines",
+  "formLines",
+] as const;
 type HandleSwitch = (typeof HANDLE_SWITCHES)[number];
 
 const USAGE =
-  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,thresholdLines] [--json]";
+  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,thresholdLines,formLines] [--json]";
 
 const cli = cliArgs(USAGE);
 /** Annotated, so that the compiler knows it does not return. */
@@ -112,6 +118,7 @@ const options: HandleOptions = {
   ...(on("taskRecord") ? { taskRecord: true } : {}),
   ...(on("taskFocus") ? { taskFocus: true } : {}),
   ...(on("thresholdLines") ? { thresholdLines: true } : {}),
+  ...(on("formLines") ? { formLines: true } : {}),
 };
 const byKind = new Map<string, { shown: number; best: number; tasks: number }>();
 const shownIds: string[] = [];

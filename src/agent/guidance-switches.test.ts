@@ -97,17 +97,20 @@ describe("guidance switches", () => {
     expect(off).not.toContain("[record:");
   });
 
-  it("a value's kind named by the task finds no line its words do not, with no switch", async () => {
+  it("formLines: a value of the form the task names is found by its shape only with it on", async () => {
     const uuid = "3f2b8c1e-9a7d-4e2f-8b1c-5d6e7f8a9b0c";
     const respond: Responder = (request, context) =>
       context.callIndex === 0
         ? toolCall("test__generate_output", { bytes: 40_000, kind: "log", needle: uuid })
         : toolCall("agent__final_report", { report: toolMessages(request)[0]!.text });
-    const handle = handleShown(
-      await run(respond, undefined, { prompt: "There is one UUID in the output. Which one?" }),
-    );
-    expect(handle).toContain("[spillway] The output of");
-    expect(handle).not.toContain(uuid);
+    const prompt = "There is one UUID in the output. Which one?";
+    const on = handleShown(await run(respond, undefined, { prompt }));
+    const off = handleShown(await run(respond, "formLines", { prompt }));
+    expect(on).toContain("Your task names a value by its form (UUID).");
+    expect(on).toContain(uuid);
+    // The task's words are not the value's: without the form, no line shown holds it.
+    expect(off).toContain("[spillway] The output of");
+    expect(off).not.toContain(uuid);
     expect(GUIDANCE_SWITCHES).not.toContain("valueKinds");
   });
 

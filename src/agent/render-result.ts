@@ -48,6 +48,7 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
     taskRecord: guided(settings, "taskRecord"),
     taskFocus: guided(settings, "taskFocus"),
     thresholdLines: guided(settings, "thresholdLines"),
+    formLines: guided(settings, "formLines"),
   };
 }
 

@@ -16,6 +16,7 @@ export const GUIDANCE_SWITCHES = [
   "reportGuards",
   "wholeReads",
   "thresholdLines",
+  "formLines",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -35,6 +36,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "a read-only tool called with optional numeric arguments (a part of its result) is run whole when the whole holds that part",
   thresholdLines:
     "when the task compares with a measured number (over 10 s, below 2 MB, at least 90%), the handle message lists the lines holding a value past it",
+  formLines:
+    "when the task names a value by its form (an IPv6 address, a UUID, a 13-digit number), the handle message lists the few places holding one",
 };
 
 /** Every switch on or off. */

@@ -1,6 +1,7 @@
 import { clipText } from "../core/clip-text.js";
 import { type SynopsisLine, synopsisOf as synopsisOfOutput } from "../retrieval/synopsis.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
+import { formLines, formSectionLines } from "./form-lines.js";
 import { type TaskLines, taskLines } from "./task-lines.js";
 import type { TaskSearch } from "./task-search.js";
 import {
@@ -176,6 +177,11 @@ export interface HandleGuidance {
    * past it (the `thresholdLines` guidance switch).
    */
   readonly thresholdLines?: boolean;
+  /**
+   * When the task names a value by its form ("the IPv6 address", "the 13-digit code"), list the
+   * few places holding one (the `formLines` guidance switch).
+   */
+  readonly formLines?: boolean;
 }
 
 /** What the handle message draws on besides the output: the task, the call's own story, the switches. */
@@ -224,20 +230,26 @@ export async function defaultHandleMessage(
   const json = record.kind === "json" || record.kind === "ndjson";
   // The search for the task is a pointer, not the message: if it cannot run (its deadline, a
   // read refused), the message goes out without it rather than failing the tool call.
-  // Lines past a threshold the task states are such a pointer too; both scans run together.
-  const [section, past] = await Promise.all([
+  // Lines past a threshold the task states, and values of a form it names, are such pointers
+  // too; the scans run together.
+  const [section, past, forms] = await Promise.all([
     taskText
       ? taskSection(outputs, record, scope, taskText, options).catch((): TaskSection => ({}))
       : ({} as TaskSection),
     taskText && options.thresholdLines === true
       ? thresholdLines(outputs, record, scope, taskText).catch(() => undefined)
       : undefined,
+    taskText && options.formLines === true
+      ? formLines(outputs, record, scope, taskText).catch(() => [])
+      : [],
   ]);
   const { search } = section;
   const { lines: sectionLines, shown } = taskSectionLines(id, section, options.taskRecord === true);
-  const shownLines = past?.lines.length
-    ? new Set([...(shown ?? []), ...past.lines.map((l) => l.line)])
-    : shown;
+  const pointed = [
+    ...(past?.lines ?? []).map((l) => l.line),
+    ...forms.flatMap((f) => f.places.map((p) => p.line)),
+  ];
+  const shownLines = pointed.length > 0 ? new Set([...(shown ?? []), ...pointed]) : shown;
   // Lines found for the task are the evidence to show; the output's edges are a slice away.
   const focused = options.taskFocus === true && (search?.matches.length ?? 0) > 0;
   const synopsis = await synopsisOf(outputs, record, scope, synopsisLines, shownLines, focused);
@@ -251,6 +263,7 @@ export async function defaultHandleMessage(
     ...head,
     ...sectionLines,
     ...thresholdSectionLines(past),
+    ...formSectionLines(forms),
     "",
     "Read it with:",
     ...calls,

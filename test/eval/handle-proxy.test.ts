@@ -15,11 +15,11 @@ const lastJson = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)
 describe("eval:handles", () => {
   it("counts a task whose handle message shows its value, and not with the switch that shows it off", async () => {
     // Task 890999-02 names its record in the question's words; 890999-01 asks for the one IPv6
-    // address in a log, which no word of the question finds.
+    // address in a log, which no word of the question finds, only its form (formLines).
     const on = await run("npx", cli);
-    expect(on.stdout).toContain("890999-01 app-log/pattern: not shown");
+    expect(on.stdout).toContain("890999-01 app-log/pattern: shown");
     expect(on.stdout).toContain("890999-02 non-latin/lookup: shown");
-    expect(lastJson(on.stdout)).toMatchObject({ seed: 890999, tasks: 2, shown: 1, ablate: [] });
+    expect(lastJson(on.stdout)).toMatchObject({ seed: 890999, tasks: 2, shown: 2, ablate: [] });
     // Whether it is in the search's best result is counted apart, never more often than shown.
     expect(lastJson(on.stdout).best).toBeLessThanOrEqual(1);
     expect(on.stdout).toContain("in the search's best result:");
@@ -39,6 +39,9 @@ describe("eval:handles", () => {
     const off = await run("npx", [...cli, "--ablate", "taskSearch"]);
     expect(off.stdout).toContain("890999-02 non-latin/lookup: not shown");
     expect(lastJson(off.stdout)).toMatchObject({ shown: 0, ablate: ["taskSearch"] });
+    const formsOff = await run("npx", [...cli, "--ablate", "formLines"]);
+    expect(formsOff.stdout).toContain("890999-01 app-log/pattern: not shown");
+    expect(lastJson(formsOff.stdout)).toMatchObject({ shown: 1, ablate: ["formLines"] });
   }, 120_000);
 
   it("refuses an unknown switch, naming the valid ones", async () => {
