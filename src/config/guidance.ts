@@ -2,7 +2,7 @@
  * Guidance: runtime text and rules that steer the model beyond storing outputs and reading them
  * (SW-24 in docs/architecture.md). Each behaviour can be switched off by name, so an ablation on
  * fresh tasks can measure what it is worth (`npm run eval:live -- --ablate NAME`); a behaviour
- * is kept only where that measurement shows it pays, or while its pre-registered run is pending.
+ * is kept only where that measurement shows it pays.
  */
 import type { z } from "zod";
 import { boolean, strictObject } from "./schema-helpers.js";
