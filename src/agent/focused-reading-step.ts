@@ -1,5 +1,5 @@
 import { guided } from "../config/guidance.js";
-import { readOutput } from "../retrieval/read-output.js";
+import { readSlice } from "../retrieval/slice.js";
 import type { ShownAs } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
 import {
@@ -63,20 +63,23 @@ function applies(context: SessionContext, record: OutputRecord, shown: ShownAs):
   );
 }
 
-/** One stored line, whole (undefined when it cannot be read). */
+/**
+ * One stored line, whole (undefined when it cannot be read). Not counted as a read of the
+ * output: the model has not read it, and the report guards tell read outputs from unread ones.
+ */
 async function storedLine(
   context: SessionContext,
   record: OutputRecord,
   line: number,
 ): Promise<string | undefined> {
   try {
-    const read = await readOutput(
-      context.outputs,
-      record.id,
-      { sessionId: context.sessionId },
-      { mode: "slice", lineStart: line, lineEnd: line },
-    );
-    return read.found ? read.text : undefined;
+    const opened = await context.outputs.open(record.id, { sessionId: context.sessionId });
+    try {
+      const read = await readSlice(opened, { lineStart: line, lineEnd: line });
+      return read.found ? read.text : undefined;
+    } finally {
+      await opened.close();
+    }
   } catch {
     return undefined;
   }

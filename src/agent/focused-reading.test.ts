@@ -18,7 +18,9 @@ import type { AgentEvent } from "./events.js";
 import { runAgent } from "./run-agent.js";
 
 const big = Array.from({ length: 2000 }, (_, i) =>
-  i === 1234 ? "WARN order=ord_7731xk refund=ANS-1 status=held" : `INFO order=ord_${i}aa ok`,
+  i === 1234
+    ? "WARN order=ord_7731xk refund=ANS-1 total=1,843,221,907,332,118,554 status=held"
+    : `INFO order=ord_${i}aa ok`,
 ).join("\n");
 const prompt = "What refund has order ord_7731xk?";
 
@@ -50,7 +52,8 @@ async function session(
     onEvent: (event) => events.push(event),
   });
   const calls = events.filter((e) => e.type === "model.call");
-  return { result, shown, readings: fixture.server.readingRequests, calls };
+  const outputs = await fixture.stores.outputs.list({ sessionId: result.sessionId });
+  return { result, shown, readings: fixture.server.readingRequests, calls, outputs };
 }
 
 const pointTo =
@@ -73,7 +76,9 @@ describe("the focused reading", () => {
     expect(request.messages.map(textOf)).toContain(FOCUSED_READING_SYSTEM);
     // The task and the lines the handle message shows, nothing else of the session.
     expect(userText(request)).toContain(`Task: ${prompt}`);
-    expect(userText(request)).toContain("  1235| WARN order=ord_7731xk refund=ANS-1 status=held");
+    expect(userText(request)).toContain(
+      "  1235| WARN order=ord_7731xk refund=ANS-1 total=1,843,221,907,332,118,554 status=held",
+    );
     expect(request.tools ?? []).toEqual([]);
     expect(shown[0]).toContain(
       'A second, separate reading of the lines above for your task points to line 1235: "ANS-1".',
@@ -82,6 +87,17 @@ describe("the focused reading", () => {
     expect(calls).toHaveLength(3);
     // The value the note names is the output's own: a report giving it is delivered.
     expect(result).toMatchObject({ status: "completed", report: "ANS-1", turns: 2 });
+  });
+
+  it("takes a report giving the value it named as the output's own, and counts no read", async () => {
+    const value = "1,843,221,907,332,118,554";
+    const { result, shown, outputs } = await session(pointTo(1235, value), { report: value });
+    expect(shown[0]).toContain(`points to line 1235: "${value}"`);
+    // Not runtime text the report repeats (no output holds it as normalized, digit groups
+    // joined): the reading named the line's own value, delivered on the turn it came.
+    expect(result).toMatchObject({ status: "completed", report: value, turns: 2 });
+    // Checking the line was not the model's read: the output stays unread for the guards.
+    expect(outputs.every((o) => o.readCount === 0)).toBe(true);
   });
 
   it("names nothing when the line does not hold the value, or the reading declines", async () => {

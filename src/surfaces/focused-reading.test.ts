@@ -17,10 +17,12 @@ describe("the focused reading's texts", () => {
       "  1| head",
       "  1,235| WARN refund=ANS-1 (again)",
       "  0| not a line",
+      "  9| 50%\r100%\r",
     ].join("\n");
     expect(shownRows(message)).toEqual([
       { line: 1235, text: "WARN refund=ANS-1" },
       { line: 1, text: "head" },
+      { line: 9, text: "50%\r100%" },
     ]);
   });
 
@@ -55,11 +57,18 @@ describe("the focused reading's texts", () => {
     expect(verifiedReading({ line: 12, value: "E43" }, rows, "code=E42 tail")).toBe(false);
     expect(verifiedReading({ line: 13, value: "E42" }, rows, "code=E42")).toBe(false);
     expect(verifiedReading({ line: 12, value: "E42" }, rows, undefined)).toBe(false);
+    // Not cut out of a longer word or number; punctuation at an edge may touch anything.
+    expect(verifiedReading({ line: 12, value: "23" }, rows, "order=ord_1234aa")).toBe(false);
+    expect(verifiedReading({ line: 12, value: "23" }, rows, "ord_1234aa took 23 ms")).toBe(true);
+    expect(verifiedReading({ line: 12, value: "=E4" }, rows, "code=E42")).toBe(false);
+    expect(verifiedReading({ line: 12, value: "[E42]" }, rows, "x[E42]y")).toBe(true);
+    expect(verifiedReading({ line: 12, value: "東京" }, rows, "city=東京都")).toBe(false);
   });
 
   it("names the line and the value as a pointer to check", () => {
-    const note = focusedReadingNote({ line: 12, value: 'say "hi"' });
-    expect(note).toContain('line 12: "say \\"hi\\""');
+    // Quoted, not escaped: the value as the line holds it, which a model copies.
+    const note = focusedReadingNote({ line: 12, value: 'C:\\tmp "x"' });
+    expect(note).toContain('line 12: "C:\\tmp "x"".');
     expect(note).toContain("check that line answers the task before you report it");
   });
 });

@@ -25,7 +25,7 @@ export const FOCUSED_READING_MAX_TOKENS = 80;
 const MAX_VALUE_CHARS = 200;
 
 /** A numbered row of a handle message (`  195| text`). */
-const ROW = /^ *([\d,]+)\| (.*)$/;
+const ROW = /^ *([\d,]+)\| ([^\n]*)$/;
 
 /** One line a handle message shows: its number in the output and its text as shown. */
 export interface ShownRow {
@@ -43,7 +43,7 @@ export interface ShownRow {
 export function shownRows(message: string): ShownRow[] {
   const rows = new Map<number, string>();
   for (const row of message.split("\n")) {
-    const match = ROW.exec(row);
+    const match = ROW.exec(row.replace(/\r$/, ""));
     if (!match) continue;
     const line = Number(match[1]!.replaceAll(",", ""));
     if (Number.isSafeInteger(line) && line > 0 && !rows.has(line)) rows.set(line, match[2]!);
@@ -106,7 +106,26 @@ export function verifiedReading(
   storedLine: string | undefined,
 ): boolean {
   if (!rows.some((row) => row.line === reading.line)) return false;
-  return storedLine?.includes(reading.value) === true;
+  return storedLine !== undefined && standsWhole(storedLine, reading.value);
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether `value` occurs in `line` not cut out of a longer word or number: "23" is not a value
+ * of "ord_1234aa". An edge of the value that is itself punctuation or space may touch anything.
+ */
+function standsWhole(line: string, value: string): boolean {
+  const first = WORD_CHAR.test(value[0]!);
+  const last = WORD_CHAR.test(value.at(-1)!);
+  for (let at = line.indexOf(value); at >= 0; at = line.indexOf(value, at + 1)) {
+    const before = line[at - 1];
+    const after = line[at + value.length];
+    const cutBefore = first && before !== undefined && WORD_CHAR.test(before);
+    const cutAfter = last && after !== undefined && WORD_CHAR.test(after);
+    if (!cutBefore && !cutAfter) return true;
+  }
+  return false;
 }
 
 /**
@@ -117,5 +136,6 @@ export function verifiedReading(
  * // 'A second, separate reading of the lines above for your task points to line 12: "E42". It can be wrong: check that line answers the task before you report it.'
  */
 export function focusedReadingNote(reading: FocusedReading): string {
-  return `A second, separate reading of the lines above for your task points to line ${reading.line}: ${JSON.stringify(reading.value)}. It can be wrong: check that line answers the task before you report it.`;
+  // The value as the line holds it, quoted but not escaped: a model copies what it sees.
+  return `A second, separate reading of the lines above for your task points to line ${reading.line}: "${reading.value}". It can be wrong: check that line answers the task before you report it.`;
 }
