@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { agentFixture, testServerSpec } from "../../test/helpers/agent-fixture.js";
-import type { GuidanceSwitch } from "../config/guidance.js";
+import { type GuidanceSwitch, PENDING_SWITCHES } from "../config/guidance.js";
 import { FOCUSED_READING_SYSTEM } from "../surfaces/focused-reading.js";
 import {
   type ChatRequest,
@@ -39,9 +39,10 @@ async function session(
     },
     reading ? { reading } : {},
   );
+  // Off by default while its pre-registered run is pending: turned on here.
   const agent = await fixture.agent("reader", {
     mcpServers: { test: testServerSpec() },
-    ...(options.off ? { guidance: { [options.off]: false } } : {}),
+    guidance: { focusedReading: true, ...(options.off ? { [options.off]: false } : {}) },
   });
   const events: AgentEvent[] = [];
   const result = await runAgent({
@@ -110,6 +111,20 @@ describe("the focused reading", () => {
     }
   });
 
+  it("is off by default while its run is pending", async () => {
+    const fixture = await agentFixture((_request, { callIndex }) =>
+      callIndex === 0
+        ? toolCall("test__echo", { text: big })
+        : toolCall("agent__final_report", { report: "r" }),
+    );
+    const agent = await fixture.agent("reader", { mcpServers: { test: testServerSpec() } });
+    const result = await runAgent({ agent, prompt, stores: fixture.stores, cwd: fixture.dir });
+    expect(result.status).toBe("completed");
+    expect(fixture.server.requests.length).toBeGreaterThan(1);
+    expect(fixture.server.readingRequests).toHaveLength(0);
+    expect(PENDING_SWITCHES).toContain("focusedReading");
+  });
+
   it("is not asked for with its switch off, nor without the task search", async () => {
     for (const off of ["focusedReading", "taskSearch"] as const) {
       const { shown, readings, calls } = await session(pointTo(1235, "ANS-1"), { off });
@@ -130,7 +145,10 @@ describe("the focused reading", () => {
       },
       { reading: pointTo(1235, "ANS-1") },
     );
-    const agent = await fixture.agent("reader", { mcpServers: { test: testServerSpec() } });
+    const agent = await fixture.agent("reader", {
+      mcpServers: { test: testServerSpec() },
+      guidance: { focusedReading: true },
+    });
     const run = (resume?: string) =>
       runAgent({
         agent,

