@@ -1,4 +1,5 @@
 import { guided } from "../config/guidance.js";
+import type { ModelReply } from "../providers/model-caller.js";
 import { readSlice } from "../retrieval/slice.js";
 import type { ShownAs } from "../store/history.js";
 import type { OutputRecord } from "../store/output-store.js";
@@ -31,7 +32,7 @@ export async function focusedReadingOf(
   if (!task || !applies(context, record, shown)) return undefined;
   const rows = shownRows(await placeholderText(context, record));
   if (rows.length === 0) return undefined;
-  let reply: Awaited<ReturnType<SessionContext["callModel"]>>;
+  let reply: ModelReply;
   try {
     reply = await context.callModel({
       system: FOCUSED_READING_SYSTEM,

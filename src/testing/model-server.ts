@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { FOCUSED_READING_SYSTEM } from "../surfaces/focused-reading.js";
 import { completionBody, countUsage, SCRIPTED_FINGERPRINT, streamChunks } from "./chat-response.js";
 import { type ChatRequest, parseChatRequest } from "./chat-types.js";
+import { textOf } from "./policy-helpers.js";
 import {
   type Responder,
   type ResponderContext,
@@ -296,17 +297,8 @@ async function askPolicy(
 /** A request whose system message is the focused reading's instructions. */
 function isFocusedReading(request: ChatRequest): boolean {
   return request.messages.some(
-    (m) =>
-      (m.role === "system" || m.role === "developer") &&
-      textOf(m.content) === FOCUSED_READING_SYSTEM,
+    (m) => (m.role === "system" || m.role === "developer") && textOf(m) === FOCUSED_READING_SYSTEM,
   );
-}
-
-/** A message's text, whether sent as a string or as text parts. */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((part) => (part && typeof part.text === "string" ? part.text : "")).join("");
 }
 
 function sendJson(
