@@ -67,7 +67,6 @@ export async function runSpillwayPolicy(
     for (const task of workload.tasks) {
       const events: AgentEvent[] = [];
       env.server.requests.length = 0;
-      env.server.readingRequests.length = 0;
       const result = await runAgent({
         agent: env.agentPath,
         prompt: promptOf(task, p.docId),
@@ -107,11 +106,7 @@ export async function runSpillwayPolicy(
         scoredEpisode(policy, task, {
           report: result.report,
           retrieved: calls.some((c) => RETRIEVALS.has(c)),
-          // The runtime's focused readings are requests the session paid for: counted too.
-          tokensSent: [...main, ...env.server.readingRequests].reduce(
-            (sum, r) => sum + requestTokens(r, p.count),
-            0,
-          ),
+          tokensSent: main.reduce((sum, r) => sum + requestTokens(r, p.count), 0),
           requests: main.length,
           tokensExposed: shown.reduce((sum, text) => sum + p.count(text), 0),
           outputTokens: p.outputTokens,

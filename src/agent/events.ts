@@ -35,8 +35,6 @@ export type AgentEvent =
       readonly costUsd: number | null;
       readonly latencyMs: number;
       readonly toolCalls: number;
-      /** Set for a request the runtime made besides the turn's: the focused reading of a handle message. */
-      readonly purpose?: "focused-reading";
     }
   | {
       readonly type: "model.retry";

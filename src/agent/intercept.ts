@@ -2,9 +2,8 @@ import { countTokens } from "../core/tokens.js";
 import type { ShownAs, ToolResultRef } from "../store/history.js";
 import type { OutputOrigin, OutputRecord } from "../store/output-store.js";
 import { type StoredResult, storeToolResult } from "../store/store-result.js";
-import { focusedReadingNote } from "../surfaces/focused-reading.js";
+
 import { decideShown } from "../surfaces/show-decision.js";
-import { focusedReadingOf } from "./focused-reading-step.js";
 import { checkStoredWhole, reportViolation, strictInvariants } from "./invariants.js";
 import { placeholderText, readyText } from "./render-result.js";
 import {
@@ -33,20 +32,12 @@ export async function interceptContent(
   const { record, attachments, storedBytes } = await storeContent(context, call, outcome, running);
   if (outcome.lifted) context.state.liftedArguments.set(record.id, outcome.lifted.arguments);
   const shown = await decideShownIn(context, record);
-  const reading = await focusedReadingOf(context, record, shown);
-  // The note is shown with the handle message: the budget is charged for it too.
-  if (reading)
-    context.state.pendingTokens += await countTokens(
-      focusedReadingNote(reading),
-      tokenizerOf(context.settings),
-    );
   return {
     ref: {
       kind: "output",
       outputId: record.id,
       isError: outcome.isError,
       shown,
-      ...(reading ? { reading } : {}),
       ...(attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {}),
     },
     record,

@@ -8,7 +8,6 @@ import {
   asyncRunningGuidedText,
   asyncRunningText,
 } from "../surfaces/async-texts.js";
-import { focusedReadingNote } from "../surfaces/focused-reading.js";
 import { continuationMarker } from "../surfaces/get-continuation.js";
 import type { HandleGuidance } from "../surfaces/handle-message.js";
 import { compatibilityTexts, type SessionContext } from "./session-context.js";
@@ -127,11 +126,10 @@ export async function renderResult(context: RenderContext, ref: ToolResultRef): 
       else if (ref.shown === "truncated")
         text = await cached(context, `legacy:${record.id}`, () => legacyTruncated(context, record));
       else text = await placeholderText(context, record);
-      const reading = ref.reading ? `\n\n${focusedReadingNote(ref.reading)}` : "";
       const attachments = (ref.attachments ?? [])
         .map((id) => `\n[binary attachment stored as ${id}]`)
         .join("");
-      return `${ref.isError ? "[the tool reported an error]\n" : ""}${text}${reading}${attachments}`;
+      return `${ref.isError ? "[the tool reported an error]\n" : ""}${text}${attachments}`;
     }
     case "retrieval": {
       if (!ref.continuation) return ref.text;

@@ -19,7 +19,6 @@ import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
-import type { ToolResultRef } from "../store/history.js";
 import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
 import { renderResult } from "./render-result.js";
 import {
@@ -122,17 +121,8 @@ async function shownResults(context: SessionContext): Promise<ShownResults> {
           : "";
     shown.returned.push(read);
     shown.runtime.push(text.slice(read.length));
-    // A focused reading's value is the output's own (its stored line holds it), not runtime text.
-    shown.returned.push(...readingValues(ref));
   }
   return shown;
-}
-
-/** The values focused readings named in a result (a batch's items included). */
-function readingValues(ref: ToolResultRef): string[] {
-  if (ref.kind === "output") return ref.reading ? [ref.reading.value] : [];
-  if (ref.kind === "batch") return ref.items.flatMap((item) => readingValues(item.ref));
-  return [];
 }
 
 /** The session's tool results, rendered on the first call and shared by every later one. */

@@ -1,6 +1,5 @@
 import type { ModelReply } from "../providers/model-caller.js";
 import type { HistoryPart } from "../store/history.js";
-import { recordModelCall } from "./model-call-record.js";
 import { buildProjection, type Projection } from "./projection.js";
 import { newProjectionTail } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
@@ -31,7 +30,22 @@ async function callModel(context: SessionContext, projection: Projection): Promi
   });
   context.state.modelCalls++;
   context.state.servingModel = reply.target.ref;
-  recordModelCall(context, reply, plan.turn);
+  const cost = context.accounting.addModelCall(
+    reply.target,
+    reply.usage.inputTokens,
+    reply.usage.outputTokens,
+  );
+  context.emit({
+    type: "model.call",
+    sessionId: context.sessionId,
+    turn: plan.turn,
+    model: reply.target.ref,
+    inputTokens: reply.usage.inputTokens,
+    outputTokens: reply.usage.outputTokens,
+    costUsd: cost,
+    latencyMs: reply.latencyMs,
+    toolCalls: reply.toolCalls.length,
+  });
   const parts: HistoryPart[] = [];
   if (reply.text) parts.push({ type: "text", text: reply.text });
   for (const call of reply.toolCalls) {

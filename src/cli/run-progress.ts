@@ -255,12 +255,7 @@ export class RunProgress {
           ? `${p}${this.turnTag(event, event.turn)} final turn: the agent must deliver its report now`
           : undefined;
       case "model.call": {
-        const next =
-          event.purpose === "focused-reading"
-            ? "focused reading of a handle message"
-            : event.toolCalls > 0
-              ? plural(event.toolCalls, "tool call")
-              : "text";
+        const next = event.toolCalls > 0 ? plural(event.toolCalls, "tool call") : "text";
         return (
           `${p}${this.turnTag(event, event.turn)} model ${event.model} · ` +
           `${formatCompact(event.inputTokens)} in / ${formatCompact(event.outputTokens)} out · ` +

@@ -2,7 +2,7 @@
  * Guidance: runtime text and rules that steer the model beyond storing outputs and reading them
  * (SW-24 in docs/architecture.md). Each behaviour can be switched off by name, so an ablation on
  * fresh tasks can measure what it is worth (`npm run eval:live -- --ablate NAME`); a behaviour
- * is kept only where that measurement shows it pays, and is off by default until then.
+ * is kept only where that measurement shows it pays.
  */
 import type { z } from "zod";
 import { boolean, strictObject } from "./schema-helpers.js";
@@ -17,7 +17,6 @@ export const GUIDANCE_SWITCHES = [
   "wholeReads",
   "thresholdLines",
   "formLines",
-  "focusedReading",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -39,22 +38,14 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "when the task compares with a measured number (over 10 s, below 2 MB, at least 90%), the handle message lists the lines holding a value past it",
   formLines:
     "when the task names a value by its form (an IPv6 address, a UUID, a 13-digit number), the handle message lists the few places holding one",
-  focusedReading:
-    "the lines a handle message shows are read once more, alone with the task, in a short request of their own; the line it points to is named when that line holds the value exactly",
 };
 
 /** Every switch on or off. */
 export type Guidance = Readonly<Record<GuidanceSwitch, boolean>>;
 
-/**
- * Behaviours whose pre-registered measurement has not decided yet: off unless a setting turns
- * them on, so nothing unmeasured reaches a user by default (docs/evaluation.md, ablations).
- */
-export const PENDING_SWITCHES: readonly GuidanceSwitch[] = ["focusedReading"];
-
-/** The default: every measured behaviour on, every pending one off. */
-export const DEFAULT_GUIDANCE: Guidance = Object.fromEntries(
-  GUIDANCE_SWITCHES.map((name) => [name, !PENDING_SWITCHES.includes(name)]),
+/** The default: every behaviour on. */
+export const ALL_GUIDANCE: Guidance = Object.fromEntries(
+  GUIDANCE_SWITCHES.map((name) => [name, true]),
 ) as Record<GuidanceSwitch, boolean>;
 
 /** `guidance` in settings: any switch, true or false. */
@@ -66,11 +57,11 @@ export const guidanceSchema = strictObject(
 );
 
 /**
- * Whether a guidance behaviour is on (settings stored before a switch existed: its default).
+ * Whether a guidance behaviour is on (settings stored before switches existed: every one is).
  *
  * @example
- * guided({ guidance: { ...DEFAULT_GUIDANCE, notice: false } }, "notice"); // false
+ * guided({ guidance: { ...ALL_GUIDANCE, notice: false } }, "notice"); // false
  */
 export function guided(settings: { readonly guidance?: Guidance }, name: GuidanceSwitch): boolean {
-  return settings.guidance?.[name] ?? DEFAULT_GUIDANCE[name];
+  return settings.guidance?.[name] ?? true;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { failureOf } from "../../test/helpers/spillway-failure.js";
 import { type AgentDefinition, parseAgentFile } from "./agent-file.js";
 import { configSchema, type LoadedConfig } from "./config-schema.js";
-import { GUIDANCE_SWITCHES, PENDING_SWITCHES } from "./guidance.js";
+import { GUIDANCE_SWITCHES } from "./guidance.js";
 import { type CliSettings, resolveSettings, type SettingSource } from "./resolve-settings.js";
 
 const CONFIG_PATH = "/project/spillway.config.yaml";
@@ -130,10 +130,7 @@ describe("resolveSettings: precedence CLI > frontmatter > config > default", () 
       asyncReadyMessage: "handle",
       helperTools: undefined,
       textReplies: undefined,
-      // Every measured behaviour on; a pending one off until its run decides.
-      guidance: Object.fromEntries(
-        GUIDANCE_SWITCHES.map((name) => [name, !PENDING_SWITCHES.includes(name)]),
-      ),
+      guidance: Object.fromEntries(GUIDANCE_SWITCHES.map((name) => [name, true])),
       mcpServers: {},
       providers: {},
       modelConfigs: {},

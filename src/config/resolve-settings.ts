@@ -10,12 +10,7 @@ import type { AgentDefinition } from "./agent-file.js";
 import type { LoadedConfig, ModelConfig, ProvidersConfig } from "./config-schema.js";
 import { defaultModels } from "./default-models.js";
 import { builtinContextWindow, DEFAULT_SETTINGS } from "./defaults.js";
-import {
-  DEFAULT_GUIDANCE,
-  GUIDANCE_SWITCHES,
-  type Guidance,
-  type GuidanceSwitch,
-} from "./guidance.js";
+import { ALL_GUIDANCE, GUIDANCE_SWITCHES, type Guidance, type GuidanceSwitch } from "./guidance.js";
 import {
   type McpServerSpec,
   mcpServersSettingSchema,
@@ -129,7 +124,7 @@ export interface ResolvedSettings {
   asyncReadyMessage: AsyncReadyMessage;
   helperTools: boolean | undefined; // undefined: by the models (planRun)
   textReplies: TextReplies | undefined; // likewise
-  /** Every guidance switch, merged key by key across levels (default: DEFAULT_GUIDANCE). */
+  /** Every guidance switch, merged key by key across levels (default: on). */
   guidance: Guidance;
   /** Servers by name (`cwd` absolute); empty when neither CLI nor frontmatter names any. */
   mcpServers: Record<string, McpServerSpec>;
@@ -281,7 +276,7 @@ export function resolveSettings(options: ResolveSettingsOptions = {}): ResolvedS
   const guidance: Record<string, boolean> = {};
   for (const key of GUIDANCE_SWITCHES) {
     const layer = layers.find((candidate) => candidate.values.guidance?.[key] !== undefined);
-    guidance[key] = layer ? layer.values.guidance![key]! : DEFAULT_GUIDANCE[key];
+    guidance[key] = layer ? layer.values.guidance![key]! : ALL_GUIDANCE[key];
     sources[`guidance.${key}`] = layer?.source ?? "default";
   }
 

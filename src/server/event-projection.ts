@@ -121,10 +121,7 @@ export async function projectEvent(
     case "model.call": {
       const { type: _type, ...rest } = event;
       const out: WireEvent[] = [{ ...rest, ...base, type: "model.call" }];
-      // A request besides the turn's (a focused reading) does not carry the session's context.
-      const windowTokens = event.purpose
-        ? undefined
-        : await options.contextWindowOf(event.sessionId, event.model);
+      const windowTokens = await options.contextWindowOf(event.sessionId, event.model);
       if (windowTokens) {
         const thresholds = thresholdsFrom(await options.thresholdsOf?.(event.sessionId));
         out.push({

@@ -109,7 +109,6 @@ const modelCallLine = z.object({
   model: z.string(),
   inputTokens: z.number(),
   outputTokens: z.number(),
-  purpose: z.string().optional(),
 });
 
 /** Largest trace read for the context figures. */
@@ -140,8 +139,7 @@ async function contextByTurn(
       continue; // a line cut by a crash mid-write: the figures skip it
     }
     const parsed = modelCallLine.safeParse(value);
-    // A request besides the turn's (a focused reading) does not carry the session's context.
-    if (!parsed.success || parsed.data.sessionId !== session.id || parsed.data.purpose) continue;
+    if (!parsed.success || parsed.data.sessionId !== session.id) continue;
     const window = windows.get(parsed.data.model);
     if (window) out.push(contextStatus({ ...parsed.data, windowTokens: window, thresholds }));
   }

@@ -33,11 +33,6 @@ export type ToolResultRef =
       readonly shown: ShownAs;
       /** Binary parts of the same result (images, blobs), each stored as its own output. */
       readonly attachments?: readonly string[];
-      /**
-       * What the focused reading of its handle message pointed to (the `focusedReading`
-       * guidance switch): a line of the output and a value that line holds exactly.
-       */
-      readonly reading?: { readonly line: number; readonly value: string };
     }
   /**
    * A read of stored outputs through a surface (get_tool_output, tool_output,

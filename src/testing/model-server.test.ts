@@ -11,7 +11,6 @@ import {
 } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { countTokens } from "../core/tokens.js";
-import { FOCUSED_READING_SYSTEM } from "../surfaces/focused-reading.js";
 import {
   type ScriptedModelServer,
   type ScriptedModelServerOptions,
@@ -303,44 +302,5 @@ describe("scripted model server driven by the AI SDK", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     await expect.poll(() => signalSeen?.aborted).toBe(true);
     expect(server.requests).toHaveLength(1);
-  });
-});
-
-// The runtime's focused readings are answered apart from the scenario: a scenario scripts the
-// agent, and a reading must neither take one of its replies nor be seen by a blind scripted agent.
-describe("focused readings on the scripted server", () => {
-  const asker = (model: Awaited<ReturnType<typeof setup>>["model"]) => (system: string) =>
-    generateText({ model, system, prompt: "Task: x", maxRetries: 0 });
-
-  it("declines them by default and keeps them out of the scenario and its requests", async () => {
-    const { server, model } = await setup({ scenario: [finalText("the agent's reply")] });
-    const ask = asker(model);
-    expect((await ask(FOCUSED_READING_SYSTEM)).text).toBe("NONE");
-    expect((await ask("You are an agent.")).text).toBe("the agent's reply");
-    expect(server.requests).toHaveLength(1);
-    expect(server.readingRequests).toHaveLength(1);
-    expect(server.failures).toEqual([]);
-  });
-
-  it("answers them with the reading policy, counted apart, and names a policy that throws", async () => {
-    const seen: number[] = [];
-    const { server, model } = await setup({
-      respond: () => finalText("agent"),
-      reading: (_request, { callIndex }) => {
-        seen.push(callIndex);
-        if (callIndex === 1) throw new Error("no such line");
-        return { text: "LINE: 3\nVALUE: E42" };
-      },
-    });
-    const ask = asker(model);
-    expect((await ask("You are an agent.")).text).toBe("agent");
-    expect((await ask(FOCUSED_READING_SYSTEM)).text).toBe("LINE: 3\nVALUE: E42");
-    await expect(ask(FOCUSED_READING_SYSTEM)).rejects.toBeInstanceOf(APICallError);
-    expect(seen).toEqual([0, 1]);
-    expect(server.failures[0]).toMatchObject({
-      callIndex: 1,
-      code: "responder_failed",
-      message: expect.stringContaining("the reading policy threw on reading #1: no such line"),
-    });
   });
 });

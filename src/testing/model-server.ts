@@ -7,16 +7,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { FOCUSED_READING_SYSTEM } from "../surfaces/focused-reading.js";
 import { completionBody, countUsage, SCRIPTED_FINGERPRINT, streamChunks } from "./chat-response.js";
 import { type ChatRequest, parseChatRequest } from "./chat-types.js";
-import { textOf } from "./policy-helpers.js";
-import {
-  type Responder,
-  type ResponderContext,
-  resolveReply,
-  type ScriptedReply,
-} from "./scripted-reply.js";
+import { type Responder, resolveReply, type ScriptedReply } from "./scripted-reply.js";
 
 /** The default model id of a scripted server. */
 export const DEFAULT_SCRIPTED_MODEL_ID = "scripted-policy";
@@ -36,11 +29,6 @@ export interface ScriptedModelServer {
   readonly baseURL: string;
   /** Every valid chat request for a scripted model, in order (index = callIndex = scenario position). */
   readonly requests: ChatRequest[];
-  /**
-   * The focused readings the runtime asked for (src/surfaces/focused-reading.ts), in order. They
-   * are kept apart from `requests` and take no scenario reply: a scenario scripts the agent.
-   */
-  readonly readingRequests: ChatRequest[];
   /** Every unscripted failure the server answered with (should stay empty in a passing test). */
   readonly failures: ScriptedServerFailure[];
   readonly modelId: string;
@@ -53,12 +41,6 @@ export interface ScriptedModelServerOptions {
   scenario?: ScriptedReply[];
   /** A policy deciding each reply from the request (takes precedence over `scenario`). */
   respond?: Responder;
-  /**
-   * Answers the runtime's focused readings (recognised by their instructions); default: every
-   * one declined ("NONE"), so a scripted agent never sees one and the handle message is shown
-   * as it is. `callIndex` counts readings apart from `requests`.
-   */
-  reading?: Responder;
   /** Must contain "scripted"; default "scripted-policy". Requests may name any id containing "scripted". */
   modelId?: string;
   /** Delay applied to replies without their own `delayMs`. */
@@ -90,7 +72,6 @@ export async function startScriptedModelServer(
     );
   }
   const requests: ChatRequest[] = [];
-  const readingRequests: ChatRequest[] = [];
   const failures: ScriptedServerFailure[] = [];
   const closing = new AbortController();
 
@@ -117,8 +98,19 @@ export async function startScriptedModelServer(
     callIndex: number,
     signal: AbortSignal,
   ): Promise<ScriptedReply | ScriptedServerFailure> => {
-    if (options.respond)
-      return askPolicy(options.respond, callableView(request), { callIndex, signal }, "respond");
+    if (options.respond) {
+      try {
+        return await options.respond(callableView(request), { callIndex, signal });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return {
+          callIndex,
+          status: 500,
+          code: "responder_failed",
+          message: `spillway scripted model: the respond policy threw on request #${callIndex}: ${reason}`,
+        };
+      }
+    }
     const reply = options.scenario?.[callIndex];
     if (reply !== undefined) return reply;
     const length = options.scenario?.length ?? 0;
@@ -131,15 +123,6 @@ export async function startScriptedModelServer(
         `but the scenario has only ${length} ${length === 1 ? "reply" : "replies"}. ` +
         "Add a reply to the scenario or pass a respond policy.",
     };
-  };
-
-  const answerReading = async (
-    request: ChatRequest,
-    callIndex: number,
-    signal: AbortSignal,
-  ): Promise<ScriptedReply | ScriptedServerFailure> => {
-    if (!options.reading) return { text: "NONE" };
-    return askPolicy(options.reading, request, { callIndex, signal }, "reading");
   };
 
   const handleChat = async (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => {
@@ -173,11 +156,8 @@ export async function startScriptedModelServer(
       });
       return;
     }
-    const reading = isFocusedReading(request);
-    const callIndex = reading ? readingRequests.push(request) - 1 : requests.push(request) - 1;
-    const chosen = reading
-      ? await answerReading(request, callIndex, signal)
-      : await chooseReply(request, callIndex, signal);
+    const callIndex = requests.push(request) - 1;
+    const chosen = await chooseReply(request, callIndex, signal);
     if ("code" in chosen) {
       fail(res, chosen);
       return;
@@ -262,7 +242,6 @@ export async function startScriptedModelServer(
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    readingRequests,
     failures,
     modelId,
     close: () =>
@@ -272,33 +251,6 @@ export async function startScriptedModelServer(
         server.closeAllConnections();
       }),
   };
-}
-
-/** A policy's reply, or the failure it caused (named by the policy and the request's index). */
-async function askPolicy(
-  policy: Responder,
-  request: ChatRequest,
-  context: ResponderContext,
-  name: "respond" | "reading",
-): Promise<ScriptedReply | ScriptedServerFailure> {
-  try {
-    return await policy(request, context);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return {
-      callIndex: context.callIndex,
-      status: 500,
-      code: "responder_failed",
-      message: `spillway scripted model: the ${name} policy threw on ${name === "reading" ? "reading" : "request"} #${context.callIndex}: ${reason}`,
-    };
-  }
-}
-
-/** A request whose system message is the focused reading's instructions. */
-function isFocusedReading(request: ChatRequest): boolean {
-  return request.messages.some(
-    (m) => (m.role === "system" || m.role === "developer") && textOf(m) === FOCUSED_READING_SYSTEM,
-  );
 }
 
 function sendJson(

@@ -38,13 +38,10 @@ function yamlValue(value: unknown, indent: string): string {
  * A scripted model server, a config file pointing the `scripted` openai-compatible provider at
  * it, a store, and a helper to write agent files that use the test MCP server.
  */
-export async function agentFixture(
-  respond: Responder,
-  options: { readonly reading?: Responder } = {},
-): Promise<AgentFixture> {
+export async function agentFixture(respond: Responder): Promise<AgentFixture> {
   const dir = await tempDir("spillway-agent-");
   const home = join(dir, "home");
-  const server = await startScriptedModelServer({ respond, ...options });
+  const server = await startScriptedModelServer({ respond });
   onCleanup(() => server.close());
   await writeFile(
     join(dir, "spillway.config.json"),
