@@ -19,11 +19,24 @@ describe("unusedArgumentsNote", () => {
     );
   });
 
+  it("names an argument two modes share when the call's mode is neither, with the first of them", () => {
+    expect(
+      unusedArgumentsNote({ id: "out_1", mode: "slice", query: "break-glass account", context: 2 }),
+    ).toBe(
+      '\n[Not used in mode="slice": query, which belongs to mode="search": get_tool_output(id="out_1", mode="search", query="break-glass account"); context, which belongs to mode="grep": get_tool_output(id="out_1", mode="grep", context=2)]',
+    );
+    expect(unusedArgumentsNote({ id: "out_1", mode: "json", cursor: 40 })).toBe(
+      '\n[Not used in mode="json": cursor, which belongs to mode="grep": get_tool_output(id="out_1", mode="grep", cursor=40)]',
+    );
+  });
+
   it("says nothing when every argument is the mode's own (cursor is grep's and page's)", () => {
     expect(
       unusedArgumentsNote({ id: "out_1", mode: "grep", pattern: "x", context: 2, cursor: 9 }),
     ).toBe("");
     expect(unusedArgumentsNote({ id: "out_1", mode: "page", cursor: 9 })).toBe("");
+    expect(unusedArgumentsNote({ id: "out_1", mode: "extract", query: "the owner" })).toBe("");
+    expect(unusedArgumentsNote({ id: "out_1", mode: "search", query: "owner" })).toBe("");
   });
 });
 

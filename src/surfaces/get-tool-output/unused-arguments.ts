@@ -1,24 +1,31 @@
 import type { GetToolOutputArgs } from "./schema.js";
 import { getToolOutputCall } from "./schema.js";
 
+type Mode = GetToolOutputArgs["mode"];
+
 /**
- * The arguments only one mode reads (cursor is shared by grep and page, query by search and
- * extract, so they are left out).
+ * The modes that read each mode-specific argument, the one a note points to first: `query` is
+ * search's words and extract's question, `cursor` continues a grep or a page.
  */
-const OWNER: Readonly<Record<string, GetToolOutputArgs["mode"]>> = {
-  slice: "slice",
-  pattern: "grep",
-  regex: "grep",
-  ignore_case: "grep",
-  context: "grep",
-  max_matches: "grep",
-  json_query: "json",
-  outline: "json",
-  offset: "json",
-  strategy: "extract",
-  max_results: "search",
-  max_tokens: "page",
+const OWNERS: Readonly<Record<string, readonly [Mode, ...Mode[]]>> = {
+  slice: ["slice"],
+  pattern: ["grep"],
+  regex: ["grep"],
+  ignore_case: ["grep"],
+  context: ["grep"],
+  max_matches: ["grep"],
+  json_query: ["json"],
+  outline: ["json"],
+  offset: ["json"],
+  strategy: ["extract"],
+  max_results: ["search"],
+  max_tokens: ["page"],
+  query: ["search", "extract"],
+  cursor: ["grep", "page"],
 };
+
+/** The mode a note sends an unused argument to: the first of those that read it. */
+const ownerOf = (key: string): Mode => OWNERS[key]![0];
 
 /**
  * A note on the arguments a call carried for another mode, which this read did not use, with
@@ -32,12 +39,13 @@ const OWNER: Readonly<Record<string, GetToolOutputArgs["mode"]>> = {
  */
 export function unusedArgumentsNote(args: GetToolOutputArgs): string {
   const unused = Object.entries(args).filter(
-    ([key, value]) => value !== undefined && OWNER[key] !== undefined && OWNER[key] !== args.mode,
+    ([key, value]) =>
+      value !== undefined && OWNERS[key] !== undefined && !OWNERS[key].includes(args.mode),
   );
   if (unused.length === 0) return "";
-  const byMode = new Map<GetToolOutputArgs["mode"], [string, unknown][]>();
+  const byMode = new Map<Mode, [string, unknown][]>();
   for (const [key, value] of unused) {
-    const mode = OWNER[key]!;
+    const mode = ownerOf(key);
     byMode.set(mode, [...(byMode.get(mode) ?? []), [key, value]]);
   }
   const parts = [...byMode].map(
