@@ -35,6 +35,7 @@ export async function searchByQuestion(
   record: OutputRecord,
   scope: ReadScope,
   question: string,
+  order: Pick<SurfaceContext, "positionOrder" | "taskText"> = {},
 ): Promise<{ best: string; answer: string }> {
   const surface = createGetToolOutputSurface({ synopsisLines: 5 });
   const context: SurfaceContext = {
@@ -43,6 +44,7 @@ export async function searchByQuestion(
     maxChars: READ_CHARS,
     tokenizer: "o200k_base",
     outputOfToolCall: async () => undefined,
+    ...order,
   };
   const search = async (extra: Record<string, unknown>) =>
     (

@@ -49,6 +49,7 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
     taskFocus: guided(settings, "taskFocus"),
     thresholdLines: guided(settings, "thresholdLines"),
     formLines: guided(settings, "formLines"),
+    positionOrder: guided(settings, "positionOrder"),
   };
 }
 

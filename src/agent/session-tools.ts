@@ -106,6 +106,7 @@ export function surfaceToolHandlers(
         ...(session.state.taskText && guided(session.settings, "taskSearch")
           ? { taskText: session.state.taskText }
           : {}),
+        positionOrder: guided(session.settings, "positionOrder"),
         ...(asyncActive(session)
           ? {
               asyncTokenThreshold: asyncSettingsOf(session.settings).tokenThreshold,

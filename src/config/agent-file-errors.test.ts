@@ -76,9 +76,9 @@ const INVALID: [string, string, string, string][] = [
   ["mcpServers: { fs: { command: x, cmd: y } }", "mcpServers.fs.cmd", "", 'unknown key "cmd"'],
   // A removed guidance switch is refused, naming the switches that exist.
   [
-    "guidance: { positionOrder: false }",
-    "guidance.positionOrder",
-    'unknown key "positionOrder"',
+    "guidance: { focusedReading: false }",
+    "guidance.focusedReading",
+    'unknown key "focusedReading"',
     "taskFocus, reportGuards",
   ],
   [

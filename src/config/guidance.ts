@@ -17,6 +17,7 @@ export const GUIDANCE_SWITCHES = [
   "wholeReads",
   "thresholdLines",
   "formLines",
+  "positionOrder",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -38,6 +39,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "when the task compares with a measured number (over 10 s, below 2 MB, at least 90%), the handle message lists the lines holding a value past it",
   formLines:
     "when the task names a value by its form (an IPv6 address, a UUID, a 13-digit number), the handle message lists the few places holding one",
+  positionOrder:
+    "searches (the handle message's and the model's own) rank lines by the words they hold, equal ones in the order of the output, from its end when the task asks for the last",
 };
 
 /** Every switch on or off. */

@@ -1,3 +1,4 @@
+import { searchOrderFor } from "../position-order.js";
 import type { SurfaceContext } from "../surface.js";
 import { readerFor } from "./read.js";
 import { getToolOutputCall } from "./schema.js";
@@ -55,6 +56,7 @@ async function wordsOf(id: string, searched: string, context: SurfaceContext): P
       mode: "search",
       query: searched,
       maxResults: SEARCH_LINES,
+      ...searchOrderFor(context),
     });
     if (result.matches.length === 0) return "";
     return `\n${result.matches.map((m) => `  ${m.line}| ${m.text}`).join("\n")}\n`;
