@@ -9,6 +9,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type LiveEpisode, loadEpisodes } from "./episode.js";
 import { groupBy } from "./figures.js";
+import { type RepeatFigures, repeatsOf, repeatsSentence } from "./pool-repeats.js";
 
 /** One group of the pool: its episodes, the right ones, and how the wrong ones were wrong. */
 export interface PoolGroup {
@@ -33,6 +34,8 @@ export interface LivePool {
   readonly byShape: readonly PoolGroup[];
   /** Shape and kind together, lowest recall first (more episodes first among equals). */
   readonly cells: readonly PoolGroup[];
+  /** How many sessions repeated a call word for word, and what they sent. */
+  readonly repeats: RepeatFigures;
 }
 
 const EPISODES_FILE = /^episodes-(\d+)\.jsonl$/;
@@ -90,6 +93,7 @@ export function poolOf(episodes: readonly LiveEpisode[], policy: string): LivePo
     byKind: groupsBy(played, (e) => e.kind),
     byShape: groupsBy(played, (e) => e.shape),
     cells: groupsBy(played, (e) => `${e.shape} · ${e.kind}`),
+    repeats: repeatsOf(played),
   };
 }
 
@@ -116,6 +120,8 @@ export function renderPool(pool: LivePool, worstCells = 12): string[] {
     `# Where ${pool.policy}'s live answers are lost, pooled`,
     "",
     `${total.right} of ${total.episodes} right (${percent(total)}) over ${pool.seeds.length} seeds (${pool.seeds.join(", ")}), each played by the commit of its run: the pool locates the losses, it does not measure one product. Of the ${total.episodes - total.right} wrong, ${total.wrongShown} had been shown the expected value, ${total.wrongNotShown} never were, ${total.wrongUnknown} do not record it.`,
+    "",
+    repeatsSentence(pool.repeats),
     "",
     "## By question kind",
     "",

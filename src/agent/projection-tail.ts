@@ -92,6 +92,21 @@ export function newProjectionTail(): ProjectionTail {
   };
 }
 
+/**
+ * The calls whose results the projection sends whole: after the latest summary and not
+ * shortened to their handle form.
+ *
+ * @example
+ * state.resultsInView = resultsSentWhole(tail);
+ */
+export function resultsSentWhole(tail: ProjectionTail): Set<string> {
+  return new Set(
+    tail.entries.flatMap((entry) =>
+      entry.result && !entry.shortened ? [entry.result.toolCallId] : [],
+    ),
+  );
+}
+
 /** The summary the projection sends, if any. */
 export function latestSummary(tail: ProjectionTail): SummaryRecord | null {
   return tail.summaries[tail.summaries.length - 1] ?? null;

@@ -199,6 +199,10 @@ export interface SessionState {
   lastReplyText: boolean;
   /** The session's task (its first prompt): handle messages suggest a grep for its terms. */
   taskText?: string;
+  /** Reads of one stored output that ran and succeeded, by call key (unchanged-read.ts). */
+  readonly outputReads: Map<string, { readonly toolCallId: string; readonly turn: number }>;
+  /** Calls whose results the last projection sent whole (not compacted, not shortened). */
+  resultsInView: ReadonlySet<string>;
 }
 
 /** The smallest context window among the session's models: what every fallback can take. */
@@ -278,5 +282,7 @@ export function newSessionState(): SessionState {
     stopRequested: false,
     lastReplyEmpty: false,
     lastReplyText: false,
+    outputReads: new Map(),
+    resultsInView: new Set(),
   };
 }

@@ -1,7 +1,7 @@
 import type { ModelReply } from "../providers/model-caller.js";
 import type { HistoryPart } from "../store/history.js";
 import { buildProjection, type Projection } from "./projection.js";
-import { newProjectionTail } from "./projection-tail.js";
+import { newProjectionTail, resultsSentWhole } from "./projection-tail.js";
 import type { SessionContext } from "./session-context.js";
 import { runToolCalls } from "./tool-runner.js";
 import { decideReply, finalTurnError, planTurn, turnCounts } from "./turn-policy.js";
@@ -92,6 +92,7 @@ export async function runSessionLoop(context: SessionContext): Promise<LoopEnd> 
     });
     const projection = await buildProjection(context, tail, plan);
     state.projectedTokens = projection.tokens;
+    state.resultsInView = resultsSentWhole(tail);
     state.finalTurn = projection.plan.final;
     state.pendingTokens = 0;
     const reply = await callModel(context, projection);

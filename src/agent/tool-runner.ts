@@ -10,6 +10,7 @@ import {
 } from "./call-result.js";
 import { asyncActive, type SessionContext } from "./session-context.js";
 import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
+import { answerUnchangedRead, rememberOutputRead } from "./unchanged-read.js";
 
 /**
  * Runs one tool call: validates it, dispatches it to its handler (MCP, internal, sub-agent,
@@ -87,7 +88,9 @@ export async function runToolCalls(
       toolCallId: call.toolCallId,
       toolName: call.toolName,
     });
-    const result = await executeCall(context, call, allowed);
+    const result =
+      answerUnchangedRead(context, call, allowed) ?? (await executeCall(context, call, allowed));
+    rememberOutputRead(context, call, turn, result);
     const durationMs = performance.now() - started;
     await context.history.finishToolCall(
       context.sessionId,

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { loadRunEpisodes, poolOf, renderPool } from "../../eval/live/pool.js";
+import { repeatedCalls, repeatsOf, repeatsSentence } from "../../eval/live/pool-repeats.js";
 import { episodeLines, liveEpisode } from "../helpers/live-episode.js";
 import { tempDir } from "../helpers/temp-store.js";
 
@@ -89,4 +90,36 @@ describe("npm run eval:live:pool", () => {
       "--policy: unknown gpt; valid: spillway, claude-code, codex, paging",
     );
   }, 120_000);
+});
+
+describe("repeated calls in the pool", () => {
+  const turn = (did: string) => ({ did, shown: "" });
+  const grep = 'get_tool_output({"id":"out_1","mode":"grep","pattern":"502"})';
+  const report = 'agent__final_report({"report":"x"})';
+
+  it("counts calls made before in the same session, the report left out", () => {
+    expect(repeatedCalls({ transcript: [turn(grep), turn(grep), turn(grep), turn(report)] })).toBe(
+      2,
+    );
+    expect(repeatedCalls({ transcript: [turn(report), turn(report)] })).toBe(0);
+    expect(repeatedCalls({ transcript: [turn(grep), turn(grep.replace("502", "503"))] })).toBe(0);
+  });
+
+  it("splits the sessions' input tokens by whether they repeated a call", () => {
+    const figures = repeatsOf([
+      liveEpisode("5-01", true, { inputTokens: 30_000, transcript: [turn(grep), turn(grep)] }),
+      liveEpisode("5-02", true, { inputTokens: 2_000, transcript: [turn(grep)] }),
+      liveEpisode("5-03", false, { inputTokens: 4_000, transcript: [turn(report)] }),
+    ]);
+    expect(figures).toEqual({
+      sessions: 3,
+      withRepeat: 1,
+      repeatedCalls: 1,
+      medianTokensWithRepeat: 30_000,
+      medianTokensWithout: 3_000,
+    });
+    expect(repeatsSentence(figures)).toBe(
+      "Repeated calls: 1 of 3 sessions made a call they had made before, arguments and all (1 such call); median input tokens a session 30,000 with a repeat, 3,000 without.",
+    );
+  });
 });
