@@ -35,12 +35,11 @@ const HANDLE_SWITCHES = [
   "taskFocus",
   "thresholdLines",
   "formLines",
-  "positionOrder",
 ] as const;
 type HandleSwitch = (typeof HANDLE_SWITCHES)[number];
 
 const USAGE =
-  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,thresholdLines,formLines,positionOrder] [--json]";
+  "usage: npm run eval:handles -- [--seed N] [--tasks N] [--ablate taskSearch,taskRecord,taskFocus,thresholdLines,formLines] [--json]";
 
 const cli = cliArgs(USAGE);
 /** Annotated, so that the compiler knows it does not return. */
@@ -99,13 +98,11 @@ async function handleFor(
       taskText: task.question,
     });
     if (task.question.trim() === "") return { message };
-    // The model's own search, ordered as a session with this task orders it.
-    const order = { positionOrder: options.positionOrder === true, taskText: task.question };
     const query = exampleQuery(message);
     return {
       message,
-      search: await searchByQuestion(store, record, scope, task.question, order),
-      ...(query ? { example: await searchByQuestion(store, record, scope, query, order) } : {}),
+      search: await searchByQuestion(store, record, scope, task.question),
+      ...(query ? { example: await searchByQuestion(store, record, scope, query) } : {}),
     };
   } finally {
     await store.close();
@@ -122,7 +119,6 @@ const options: HandleOptions = {
   ...(on("taskFocus") ? { taskFocus: true } : {}),
   ...(on("thresholdLines") ? { thresholdLines: true } : {}),
   ...(on("formLines") ? { formLines: true } : {}),
-  ...(on("positionOrder") ? { positionOrder: true } : {}),
 };
 const byKind = new Map<string, { shown: number; best: number; tasks: number }>();
 const shownIds: string[] = [];

@@ -35,7 +35,6 @@ export async function searchByQuestion(
   record: OutputRecord,
   scope: ReadScope,
   question: string,
-  order: Pick<SurfaceContext, "positionOrder" | "taskText"> = {},
 ): Promise<{ best: string; answer: string }> {
   const surface = createGetToolOutputSurface({ synopsisLines: 5 });
   const context: SurfaceContext = {
@@ -44,7 +43,6 @@ export async function searchByQuestion(
     maxChars: READ_CHARS,
     tokenizer: "o200k_base",
     outputOfToolCall: async () => undefined,
-    ...order,
   };
   const search = async (extra: Record<string, unknown>) =>
     (

@@ -114,25 +114,6 @@ describe("guidance switches", () => {
     expect(GUIDANCE_SWITCHES).not.toContain("valueKinds");
   });
 
-  it("positionOrder: the model's search takes equal lines from the end the task asks for", async () => {
-    const respond: Responder = (request, context) => {
-      if (context.callIndex === 0) return generate();
-      if (context.callIndex === 1) {
-        const id = idOf(toolMessages(request)[0]!.text);
-        return toolCall("get_tool_output", { id, mode: "search", query: "ERROR" });
-      }
-      return toolCall("agent__final_report", { report: toolMessages(request).at(-1)!.text });
-    };
-    const prompt = "What was the last ERROR in the log?";
-    const searchShown = ({ requests }: { requests: readonly ChatRequest[] }) =>
-      toolMessages(requests[2]!).at(-1)!.text;
-    const on = searchShown(await run(respond, undefined, { prompt }));
-    const off = searchShown(await run(respond, "positionOrder", { prompt }));
-    expect(on).toContain("(equal ones latest first)");
-    expect(off).toContain('search "ERROR"');
-    expect(off).not.toContain("latest first");
-  });
-
   it("the final turn's notice says only that the report is due, with no switch", async () => {
     const respond: Responder = (request, context) => {
       if (context.callIndex === 0) return generate();

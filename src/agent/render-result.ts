@@ -49,7 +49,6 @@ function handleGuidance(settings: RenderContext["settings"]): HandleGuidance {
     taskFocus: guided(settings, "taskFocus"),
     thresholdLines: guided(settings, "thresholdLines"),
     formLines: guided(settings, "formLines"),
-    positionOrder: guided(settings, "positionOrder"),
   };
 }
 

@@ -17,7 +17,6 @@ export const GUIDANCE_SWITCHES = [
   "wholeReads",
   "thresholdLines",
   "formLines",
-  "positionOrder",
   "unchangedReads",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
@@ -40,8 +39,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "when the task compares with a measured number (over 10 s, below 2 MB, at least 90%), the handle message lists the lines holding a value past it",
   formLines:
     "when the task names a value by its form (an IPv6 address, a UUID, a 13-digit number), the handle message lists the few places holding one",
-  positionOrder:
-    "searches (the handle message's and the model's own) rank lines by the words they hold, equal ones in the order of the output, from its end when the task asks for the last",
   unchangedReads:
     "a read of a stored output repeating an earlier read whose result the model was sent whole is answered with a one-line note naming that turn, not the same text again",
 };

@@ -182,11 +182,6 @@ export interface HandleGuidance {
    * few places holding one (the `formLines` guidance switch).
    */
   readonly formLines?: boolean;
-  /**
-   * Rank the task search's lines by the task words they hold, equal ones in the output's order,
-   * from its end when the task asks for the last (the `positionOrder` guidance switch, SW-55).
-   */
-  readonly positionOrder?: boolean;
 }
 
 /** What the handle message draws on besides the output: the task, the call's own story, the switches. */

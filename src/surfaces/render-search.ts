@@ -73,11 +73,6 @@ export function leftNote(left: number): string[] {
     : [];
 }
 
-/** What a header says when equal lines were taken from the end of the output. */
-export function latestNote(result: SearchSummary): string {
-  return result.latestFirst ? " (equal ones latest first)" : "";
-}
-
 /**
  * A session-wide search: the same rows, each run of rows from one output under a line naming
  * it (`[out_… fs__read_file]`), best first across outputs.
@@ -88,7 +83,7 @@ export function renderSessionSearch(result: SessionSearchResult, maxChars: numbe
   const header =
     result.matches.length === 0
       ? `${head}no line holds these words: ${result.terms.map((t) => t.term).join(", ")}]`
-      : `${head}${matching(result)}; showing the best ${result.matches.length}${latestNote(result)} · LINE: text, under the output it is in]`;
+      : `${head}${matching(result)}; showing the best ${result.matches.length} · LINE: text, under the output it is in]`;
   const rows: string[] = [];
   let previous: string | undefined;
   for (const match of result.matches) {

@@ -30,11 +30,6 @@ export interface SurfaceContext {
   readonly compatibilityTexts?: boolean;
   /** The session's task (its first prompt): the handle message searches the output for it (SW-27). */
   readonly taskText?: string;
-  /**
-   * Searches rank lines by the words they hold, equal ones in the output's order, from its end
-   * when `taskText` asks for the last (the `positionOrder` guidance switch, SW-55); else BM25.
-   */
-  readonly positionOrder?: boolean;
 }
 
 /** A surface call's answer: text for the model, kept in the canonical history as is. */

@@ -12,7 +12,6 @@ import { grepOutput } from "../retrieval/grep.js";
 import { type SearchMatch, searchOutput } from "../retrieval/search.js";
 import { foldText, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
-import { positionRanking } from "./position-order.js";
 
 /** A term held by at most this share of the lines is specific to them. */
 const SPECIFIC_SHARE = 0.1;
@@ -40,11 +39,6 @@ const NOTHING: TaskSearch = { matches: [] };
 export interface TaskSearchOptions {
   /** Longest line shown whole; a longer one is an excerpt centred on its rarest matched word. */
   readonly maxLineChars?: number;
-  /**
-   * Rank lines by the task words they hold, equal ones in the order of the output, from its end
-   * when the task asks for the last (`positionOrder`, SW-55; default false: BM25's order).
-   */
-  readonly positionOrder?: boolean;
 }
 
 /** Scripts written without spaces between words (and Korean, whose particles attach to words). */
@@ -223,7 +217,7 @@ export async function searchForTask(
   maxLines: number,
   options: TaskSearchOptions = {},
 ): Promise<TaskSearch> {
-  const { maxLineChars, positionOrder = false } = options;
+  const { maxLineChars } = options;
   task = withoutLocations(task, record.toolArgs);
   if (record.kind === "binary" || task.trim() === "") return NOTHING;
   const opened = await outputs.open(record.id, scope);
@@ -234,8 +228,6 @@ export async function searchForTask(
       maxResults: maxLines * 3,
       // The handle message shows a line once: what it shows is the measured `taskSearch`.
       onePerLine: true,
-      // The engine takes equal lines from the asked end, so the first (or last) of many is kept.
-      ...(positionOrder ? positionRanking(task) : {}),
       ...(maxLineChars ? { maxLineChars } : {}),
     }).catch(() => undefined); // a task of common words only, or none: nothing to search for
     const lines = Math.max(1, found?.totalLines ?? record.lineCount ?? 1);

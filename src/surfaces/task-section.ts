@@ -18,8 +18,6 @@ export const SYNOPSIS_LINE_CHARS = 200;
 /** The guidance switches the task's section follows (docs/agent-runtime.md lists them). */
 export interface TaskSectionOptions {
   readonly taskRecord?: boolean;
-  /** Equal lines in the output's order (the `positionOrder` guidance switch). */
-  readonly positionOrder?: boolean;
 }
 
 /** Lines of the task search shown in the handle message. */
@@ -114,7 +112,6 @@ export async function taskSection(
   const lines = withRecord ? TASK_CANDIDATES : TASK_LINES;
   const search = await searchForTask(outputs, record, scope, task, lines, {
     maxLineChars: TASK_RECORD.maxChars,
-    positionOrder: options.positionOrder === true,
   });
   const ranked = withRecord
     ? await rankedByRecord(outputs, record, scope, search).catch(() => undefined)

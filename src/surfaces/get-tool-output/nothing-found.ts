@@ -1,4 +1,3 @@
-import { searchOrderFor } from "../position-order.js";
 import type { SurfaceContext } from "../surface.js";
 import { readerFor } from "./read.js";
 import { getToolOutputCall } from "./schema.js";
@@ -56,7 +55,6 @@ async function wordsOf(id: string, searched: string, context: SurfaceContext): P
       mode: "search",
       query: searched,
       maxResults: SEARCH_LINES,
-      ...searchOrderFor(context),
     });
     if (result.matches.length === 0) return "";
     return `\n${result.matches.map((m) => `  ${m.line}| ${m.text}`).join("\n")}\n`;

@@ -1,7 +1,6 @@
 import { SpillwayError } from "../../core/errors.js";
 import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS } from "../../retrieval/search.js";
 import { searchSession } from "../../retrieval/search-session.js";
-import { searchOrderFor } from "../position-order.js";
 import { renderSessionSearch } from "../render-search.js";
 import type { SurfaceContext } from "../surface.js";
 import { readerFor, withOpened } from "./read.js";
@@ -10,9 +9,8 @@ import { renderSearchRecords } from "./search-records.js";
 import { tiesByRecord } from "./search-ties.js";
 
 /**
- * mode="search": the lines that best match the query's words, best first (BM25, or with
- * `positionOrder` equal lines in the output's order: position-order.ts); with an id in that
- * output, each inside its record
+ * mode="search": the lines that best match the query's words (BM25), best first; with an id in
+ * that output, each inside its record
  * (search-records.ts), equal lines ordered by how much of the query their records hold
  * (search-ties.ts); without one, in every output of the session (those out of the context
  * included).
@@ -32,7 +30,6 @@ export async function searchMode(
   }
   const request = {
     query: args.query,
-    ...searchOrderFor(context),
     ...(args.max_results !== undefined ? { maxResults: args.max_results } : {}),
   };
   if (args.id !== undefined) {

@@ -5,7 +5,7 @@
  */
 import type { SearchMatch, SearchResult } from "../../retrieval/search.js";
 import type { OpenedOutput } from "../../store/output-store.js";
-import { latestNote, leftNote, matching, matchRow, notes } from "../render-search.js";
+import { leftNote, matching, matchRow, notes } from "../render-search.js";
 import {
   groupInRecords,
   isBareSearchRecord,
@@ -51,7 +51,7 @@ export async function renderSearchRecords(
   });
   const records = groups.filter((g) => g.record).length;
   const inRecords = records > 0 ? ` in ${n(records)} record${records === 1 ? "" : "s"}` : "";
-  const header = `${head}${matching(result)}; showing the best ${n(shown)}${inRecords}${latestNote(result)} · LINE: text]`;
+  const header = `${head}${matching(result)}; showing the best ${n(shown)}${inRecords} · LINE: text]`;
   return [
     header,
     ...groups.map((g) => blockOf(id, g)),
