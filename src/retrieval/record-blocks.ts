@@ -182,3 +182,33 @@ export async function paragraph(
   if (!blankSide || first === last) return null;
   return spanOf(window, "block", first, last);
 }
+
+/** The name a line opens with (`Version` of `Version: 1.2`), or null. */
+function openingName(text: string): string | null {
+  if (lineShape(text) !== "a:") return null;
+  return text.slice(0, text.indexOf(":"));
+}
+
+/**
+ * The paragraph holding line `at` when its lines are the fields of one record: unindented lines
+ * that open with a name and a colon, each name once or nearly (`Package:`, `Version:`,
+ * `Depends:`, a Debian control file's stanza; mail headers). A record names each field once, so
+ * lines that open with the same name (`id: 1` on every line) are records of their own.
+ *
+ * @example
+ * fieldParagraph(window, 7, 60); // lines 2-12, "Package: curl" to "Homepage: …", for a match on line 7
+ */
+export async function fieldParagraph(
+  window: LineWindow,
+  at: number,
+  maxLines: number,
+): Promise<FoundRecord | null> {
+  const found = await paragraph(window, at, maxLines);
+  if (!found) return null;
+  const names: string[] = [];
+  for (let i = found.first; i <= found.last; i++) {
+    const name = openingName((await window.line(i))?.text ?? "");
+    if (name !== null) names.push(name);
+  }
+  return names.length >= 2 && new Set(names).size * 2 > names.length ? found : null;
+}

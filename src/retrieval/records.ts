@@ -10,7 +10,13 @@ import type { OpenedOutput } from "../store/output-store.js";
 import type { TextReader } from "../store/text-reader.js";
 import { intArg, textReaderOf } from "./common.js";
 import { provenanceOf } from "./provenance.js";
-import { logEntry, paragraph, recordStartShape, ruleSection } from "./record-blocks.js";
+import {
+  fieldParagraph,
+  logEntry,
+  paragraph,
+  recordStartShape,
+  ruleSection,
+} from "./record-blocks.js";
 import { omittedParts, shownPart } from "./record-clip.js";
 import { type CsvProfile, csvProfile, csvRow } from "./record-csv.js";
 import { withTableHeader } from "./record-html-table.js";
@@ -27,6 +33,8 @@ import {
   type RecordLimits,
 } from "./record-types.js";
 
+/** The start shape of a line that opens with a name and a colon (record-blocks.ts lineShape). */
+const FIELD_NAME_SHAPE = "a:";
 /** Characters of lines a record search may read around one match. */
 const SCAN_CHARS = 1024 * 1024;
 /** Characters of the output's head that set its record-line shape and CSV header. */
@@ -108,6 +116,12 @@ async function findRecord(
       (await listItem(window, at)) ??
       (await paragraph(window, at, limits.maxLines))
     );
+  }
+  // Lines opening with different field names (`Version: 1.2`, `Maintainer: x`) are the fields
+  // of one record, not records: their record is the paragraph (a Debian control file).
+  if (profile.startShape === FIELD_NAME_SHAPE) {
+    const fields = await fieldParagraph(window, at, fits.maxLines);
+    if (fields) return fields;
   }
   const finders = [
     async () => jsonLineRecord(line, limits.maxChars, true),
