@@ -183,9 +183,12 @@ export async function paragraph(
   return spanOf(window, "block", first, last);
 }
 
+/** The shape `lineShape` gives a line that opens with a name and a colon (`Version: 1.2`). */
+export const FIELD_NAME_SHAPE = "a:";
+
 /** The name a line opens with (`Version` of `Version: 1.2`), or null. */
 function openingName(text: string): string | null {
-  if (lineShape(text) !== "a:") return null;
+  if (lineShape(text) !== FIELD_NAME_SHAPE) return null;
   return text.slice(0, text.indexOf(":"));
 }
 

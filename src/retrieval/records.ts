@@ -11,6 +11,7 @@ import type { TextReader } from "../store/text-reader.js";
 import { intArg, textReaderOf } from "./common.js";
 import { provenanceOf } from "./provenance.js";
 import {
+  FIELD_NAME_SHAPE,
   fieldParagraph,
   logEntry,
   paragraph,
@@ -33,8 +34,6 @@ import {
   type RecordLimits,
 } from "./record-types.js";
 
-/** The start shape of a line that opens with a name and a colon (record-blocks.ts lineShape). */
-const FIELD_NAME_SHAPE = "a:";
 /** Characters of lines a record search may read around one match. */
 const SCAN_CHARS = 1024 * 1024;
 /** Characters of the output's head that set its record-line shape and CSV header. */
@@ -117,13 +116,11 @@ async function findRecord(
       (await paragraph(window, at, limits.maxLines))
     );
   }
-  // Lines opening with different field names (`Version: 1.2`, `Maintainer: x`) are the fields
-  // of one record, not records: their record is the paragraph (a Debian control file).
-  if (profile.startShape === FIELD_NAME_SHAPE) {
-    const fields = await fieldParagraph(window, at, fits.maxLines);
-    if (fields) return fields;
-  }
   const finders = [
+    // Lines opening with different field names (`Version: 1.2`, `Maintainer: x`) are the fields
+    // of one record, not records: their record is the paragraph (a Debian control file).
+    async () =>
+      profile.startShape === FIELD_NAME_SHAPE ? fieldParagraph(window, at, fits.maxLines) : null,
     async () => jsonLineRecord(line, limits.maxChars, true),
     async () => (profile.csv ? csvRow(window, at, profile.csv) : null),
     () => tableRow(window, at),
