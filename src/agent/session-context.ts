@@ -159,6 +159,12 @@ export interface SessionContext {
   readonly state: SessionState;
 }
 
+/** The results one call (tool and arguments) returned in a session, with their turns. */
+export interface CallRepeats {
+  readonly turns: number[];
+  readonly fingerprints: string[];
+}
+
 export interface SessionState {
   /** Turns counted toward maxTurns so far. */
   turn: number;
@@ -203,6 +209,10 @@ export interface SessionState {
   readonly outputReads: Map<string, { readonly toolCallId: string; readonly turn: number }>;
   /** Calls whose results the last projection sent whole (not compacted, not shortened). */
   resultsInView: ReadonlySet<string>;
+  /** What each call (tool and arguments) returned so far, by call key (repeat-stop.ts). */
+  readonly callRepeats: Map<string, CallRepeats>;
+  /** A call was stopped for repeating the same result: the next turn is the last. */
+  repeatStopped: boolean;
 }
 
 /** The smallest context window among the session's models: what every fallback can take. */
@@ -284,5 +294,7 @@ export function newSessionState(): SessionState {
     lastReplyText: false,
     outputReads: new Map(),
     resultsInView: new Set(),
+    callRepeats: new Map(),
+    repeatStopped: false,
   };
 }

@@ -8,6 +8,7 @@ import {
   settleOutcome,
   thrownResult,
 } from "./call-result.js";
+import { rememberCallResult, stopRepeatedCall } from "./repeat-stop.js";
 import { asyncActive, type SessionContext } from "./session-context.js";
 import type { ToolCallInput, ToolOutcome } from "./tool-types.js";
 import { answerUnchangedRead, rememberOutputRead } from "./unchanged-read.js";
@@ -89,8 +90,11 @@ export async function runToolCalls(
       toolName: call.toolName,
     });
     const result =
-      answerUnchangedRead(context, call, allowed) ?? (await executeCall(context, call, allowed));
+      (allowed.has(call.toolName) ? stopRepeatedCall(context, call) : undefined) ??
+      answerUnchangedRead(context, call, allowed) ??
+      (await executeCall(context, call, allowed));
     rememberOutputRead(context, call, turn, result);
+    await rememberCallResult(context, call, turn, result);
     const durationMs = performance.now() - started;
     await context.history.finishToolCall(
       context.sessionId,

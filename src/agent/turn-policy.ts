@@ -47,13 +47,14 @@ function listedTools(context: SessionContext): ToolDefinition[] {
 }
 
 /**
- * Whether the final turn allows only the report. After a stop, or with the context full,
- * reading on cannot help; sessions that keep the original designs' texts keep their rule too
+ * Whether the final turn allows only the report. After a stop, with the context full, or after
+ * a call stopped for returning the same result again (repeat-stop.ts), reading on cannot help; sessions that keep the original designs' texts keep their rule too
  * (D0-14). Otherwise the last turn is an ordinary one: requiring the report there changed no
  * answer beyond chance in a paired real-model ablation (SW-20 in docs/architecture.md).
  */
 function reportOnly(context: SessionContext): boolean {
-  return context.state.stopRequested || context.state.budgetExhausted || !ownTexts(context);
+  const { state } = context;
+  return state.stopRequested || state.budgetExhausted || state.repeatStopped || !ownTexts(context);
 }
 
 /** Plans the next turn. */
@@ -67,6 +68,7 @@ export function planTurn(context: SessionContext): TurnPlan {
     turn >= settings.maxTurns ||
     state.budgetExhausted ||
     state.stopRequested ||
+    state.repeatStopped ||
     state.modelCalls >= uncountedTurnLimit(settings.maxTurns);
   if (final && reportOnly(context))
     return {

@@ -42,7 +42,8 @@ async function run(respond: Responder, unchangedReads = true) {
   const agent = await fixture.agent(`unchanged-${unchangedReads}`, {
     mcpServers: { test: testServerSpec() },
     maxTurns: 8,
-    ...(unchangedReads ? {} : { guidance: { unchangedReads: false } }),
+    // Alone: a third identical read would otherwise be stopped (repeat-stop.test.ts).
+    guidance: { repeatStop: false, ...(unchangedReads ? {} : { unchangedReads: false }) },
   });
   const result = await runAgent({ agent, prompt: "go", stores: fixture.stores, cwd: fixture.dir });
   return { fixture, result, requests };

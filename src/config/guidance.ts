@@ -18,6 +18,7 @@ export const GUIDANCE_SWITCHES = [
   "thresholdLines",
   "formLines",
   "unchangedReads",
+  "repeatStop",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -41,6 +42,8 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "when the task names a value by its form (an IPv6 address, a UUID, a 13-digit number), the handle message lists the few places holding one",
   unchangedReads:
     "a read of a stored output repeating an earlier read whose result the model was sent whole is answered with a one-line note naming that turn, not the same text again",
+  repeatStop:
+    "a call that already returned the same result twice is not run a third time: a note says so and the next turn is the last, allowing only the report",
 };
 
 /** Every switch on or off. */
