@@ -14,6 +14,8 @@ export interface CallResult {
   /** Why a final report was not delivered (the session ends without an answer). */
   readonly reportRefused?: string;
   readonly storedBytes: number;
+  /** For content stored whole: its SHA-256, which tells two calls' results apart by content. */
+  readonly contentSha256?: string;
   readonly shown?: ShownAs;
   /** For surface reads: the output read. */
   readonly readOutputId?: string;
@@ -51,6 +53,7 @@ export async function settleOutcome(
         status: outcome.isError ? "error" : "ok",
         outputId: record.id,
         storedBytes,
+        ...(record.sha256 ? { contentSha256: record.sha256 } : {}),
         ...(ref.kind === "output" ? { shown: ref.shown } : {}),
         ...(outcome.isError ? { error: "the tool reported an error" } : {}),
       };

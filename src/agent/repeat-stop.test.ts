@@ -108,55 +108,59 @@ describe("stopRepeatedCall", () => {
     argsText: '{"path":"."}',
     args: { path: "." },
   };
-  function context(hashes: Record<string, string>) {
+  const allowed = new Set(["fs__list", "wait_for_tool_output"]);
+  function context() {
     return {
       sessionId: "s",
       tools: new Map([["fs__list", { kind: "mcp" }]]),
       settings: {},
       state: newSessionState(),
-      outputs: { get: async (id: string) => ({ sha256: hashes[id] }) },
     } as unknown as SessionContext;
   }
-  const output = (outputId: string): CallResult => ({
+  /** A stored result: its own id, and the hash of its content. */
+  const output = (outputId: string, contentSha256: string): CallResult => ({
     ref: { kind: "output", outputId, isError: false, shown: "inline" },
     status: "ok",
     storedBytes: 1,
+    contentSha256,
   });
 
   it("lets a call whose results differ run again and again", async () => {
-    const ctx = context({ a: "1", b: "2", c: "1" });
-    for (const [turn, id] of [
-      [1, "a"],
-      [2, "b"],
-      [3, "c"],
+    const ctx = context();
+    for (const [turn, id, hash] of [
+      [1, "a", "1"],
+      [2, "b", "2"],
+      [3, "c", "1"],
     ] as const) {
-      expect(stopRepeatedCall(ctx, call)).toBeUndefined();
-      await rememberCallResult(ctx, call, turn, output(id));
+      expect(stopRepeatedCall(ctx, call, allowed)).toBeUndefined();
+      rememberCallResult(ctx, call, turn, output(id, hash));
     }
     // The last two differ (2, then 1): still running.
-    expect(stopRepeatedCall(ctx, call)).toBeUndefined();
-    await rememberCallResult(ctx, call, 4, output("c"));
+    expect(stopRepeatedCall(ctx, call, allowed)).toBeUndefined();
+    rememberCallResult(ctx, call, 4, output("d", "1"));
     // Now turns 3 and 4 returned the same content under different ids.
-    expect(stopRepeatedCall(ctx, call)?.ref).toMatchObject({ kind: "note" });
+    expect(stopRepeatedCall(ctx, call, allowed)?.ref).toMatchObject({ kind: "note" });
     expect(ctx.state.repeatStopped).toBe(true);
   });
 
   it("counts the same error twice as the same result, and other arguments apart", async () => {
-    const ctx = context({});
+    const ctx = context();
     const error: CallResult = {
       ref: { kind: "error", code: "INVALID_ARGUMENT", message: "no such path" },
       status: "error",
       storedBytes: 0,
     };
-    await rememberCallResult(ctx, call, 1, error);
-    await rememberCallResult(ctx, call, 2, error);
+    rememberCallResult(ctx, call, 1, error);
+    rememberCallResult(ctx, call, 2, error);
     const other = { ...call, args: { path: "src" }, argsText: '{"path":"src"}' };
-    expect(stopRepeatedCall(ctx, other)).toBeUndefined();
-    expect(stopRepeatedCall(ctx, { ...call, args: { path: "." } })).toBeDefined();
+    expect(stopRepeatedCall(ctx, other, allowed)).toBeUndefined();
+    expect(stopRepeatedCall(ctx, { ...call, args: { path: "." } }, allowed)).toBeDefined();
+    // A call the turn does not allow keeps its own error.
+    expect(stopRepeatedCall(ctx, call, new Set())).toBeUndefined();
   });
 
   it("never stops a tool the session does not count: background waits, the report", async () => {
-    const ctx = context({});
+    const ctx = context();
     const wait = { ...call, toolName: "wait_for_tool_output" };
     (ctx.tools as Map<string, unknown>).set("wait_for_tool_output", { kind: "internal" });
     const note: CallResult = {
@@ -164,7 +168,7 @@ describe("stopRepeatedCall", () => {
       status: "ok",
       storedBytes: 0,
     };
-    for (const turn of [1, 2, 3]) await rememberCallResult(ctx, wait, turn, note);
-    expect(stopRepeatedCall(ctx, wait)).toBeUndefined();
+    for (const turn of [1, 2, 3]) rememberCallResult(ctx, wait, turn, note);
+    expect(stopRepeatedCall(ctx, wait, allowed)).toBeUndefined();
   });
 });

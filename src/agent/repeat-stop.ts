@@ -11,7 +11,6 @@
 import { createHash } from "node:crypto";
 import { guided } from "../config/guidance.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
-import type { ToolResultRef } from "../store/history.js";
 import type { CallResult } from "./call-result.js";
 import { FINAL_REPORT } from "./internal-tools.js";
 import { type CallRepeats, compatibilityTexts, type SessionContext } from "./session-context.js";
@@ -40,14 +39,15 @@ function keyOf(call: ModelToolCall): string {
  * next turn is made the last), or undefined when the call should run.
  *
  * @example
- * stopRepeatedCall(context, call);
+ * stopRepeatedCall(context, call, allowed);
  * // { ref: { kind: "note", text: "[You made this same call in turns 2 and 4…" }, … }
  */
 export function stopRepeatedCall(
   context: SessionContext,
   call: ModelToolCall,
+  allowed: ReadonlySet<string>,
 ): CallResult | undefined {
-  if (!countsAsRepeat(context, call)) return undefined;
+  if (!allowed.has(call.toolName) || !countsAsRepeat(context, call)) return undefined;
   const earlier = context.state.callRepeats.get(keyOf(call));
   if (!earlier || !sameResultRepeated(earlier.fingerprints)) return undefined;
   context.state.repeatStopped = true;
@@ -73,18 +73,18 @@ function sameResultRepeated(fingerprints: readonly string[]): boolean {
  * can be stopped. A call that went on in the background has no result yet and is not counted.
  *
  * @example
- * await rememberCallResult(context, call, turn, result);
+ * rememberCallResult(context, call, turn, result);
  */
-export async function rememberCallResult(
+export function rememberCallResult(
   context: SessionContext,
   call: ModelToolCall,
   turn: number,
   result: CallResult,
-): Promise<void> {
+): void {
   if (!countsAsRepeat(context, call)) return;
   const key = keyOf(call);
   const entry = context.state.callRepeats.get(key) ?? { turns: [], fingerprints: [] };
-  const fingerprint = await fingerprintOf(context, result.ref, entry);
+  const fingerprint = fingerprintOf(result, entry);
   if (fingerprint === undefined) return;
   entry.turns.push(turn);
   entry.fingerprints.push(fingerprint);
@@ -98,16 +98,11 @@ const digest = (text: string) => createHash("sha256").update(text).digest("hex")
  * stores its own copy under a new id); a note answering an unchanged read stands for the result
  * of the read it repeats.
  */
-async function fingerprintOf(
-  context: SessionContext,
-  ref: ToolResultRef,
-  entry: CallRepeats,
-): Promise<string | undefined> {
+function fingerprintOf(result: CallResult, entry: CallRepeats): string | undefined {
+  const { ref } = result;
   switch (ref.kind) {
-    case "output": {
-      const record = await context.outputs.get(ref.outputId, { sessionId: context.sessionId });
-      return record.sha256 ? `output:${record.sha256}` : undefined;
-    }
+    case "output":
+      return result.contentSha256 ? `output:${result.contentSha256}` : undefined;
     case "note":
       return entry.fingerprints.at(-1) ?? `note:${digest(ref.text)}`;
     case "async":

@@ -90,11 +90,11 @@ export async function runToolCalls(
       toolName: call.toolName,
     });
     const result =
-      (allowed.has(call.toolName) ? stopRepeatedCall(context, call) : undefined) ??
+      stopRepeatedCall(context, call, allowed) ??
       answerUnchangedRead(context, call, allowed) ??
       (await executeCall(context, call, allowed));
     rememberOutputRead(context, call, turn, result);
-    await rememberCallResult(context, call, turn, result);
+    rememberCallResult(context, call, turn, result);
     const durationMs = performance.now() - started;
     await context.history.finishToolCall(
       context.sessionId,
