@@ -1,6 +1,7 @@
 /**
  * `npm run eval:live:pool`: every live run kept in the report directory, pooled for one policy,
- * to show which question kinds and shapes hold its recall back (eval/live/pool.ts):
+ * to show which question kinds and shapes hold its recall back (eval/live/pool.ts), and paired
+ * by task with every peer that played the same tasks (eval/live/pool-peers.ts):
  *
  *   npm run eval:live:pool -- --policy spillway --cells 12
  *
@@ -10,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { type CliArgs, cliArgs } from "./cli-args.js";
 import { loadRunEpisodes, poolOf, renderPool } from "./live/pool.js";
+import { peerPairings, renderPeerPairings } from "./live/pool-peers.js";
 import { LIVE_POLICIES } from "./live/run.js";
 
 const USAGE =
@@ -44,11 +46,15 @@ function parse(argv: readonly string[]) {
 
 async function main(): Promise<void> {
   const args = parse(process.argv.slice(2));
-  const pool = poolOf(await loadRunEpisodes(args.out), args.policy);
+  const episodes = await loadRunEpisodes(args.out);
+  const pool = poolOf(episodes, args.policy);
   if (pool.total.episodes === 0)
     fail(`no default run of ${args.policy} is kept in ${args.out} (episodes-SEED.jsonl)`);
-  process.stdout.write(`${renderPool(pool, args.cells).join("\n")}\n`);
-  if (args.json) process.stdout.write(`${JSON.stringify(pool)}\n`);
+  const peers = peerPairings(episodes, args.policy);
+  const paired = renderPeerPairings(args.policy, peers);
+  const text = [...renderPool(pool, args.cells), ...(paired.length > 0 ? ["", ...paired] : [])];
+  process.stdout.write(`${text.join("\n")}\n`);
+  if (args.json) process.stdout.write(`${JSON.stringify({ ...pool, peers })}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { loadRunEpisodes, poolOf, renderPool } from "../../eval/live/pool.js";
+import { peerPairings, renderPeerPairings } from "../../eval/live/pool-peers.js";
 import { repeatedCalls, repeatsOf, repeatsSentence } from "../../eval/live/pool-repeats.js";
 import { episodeLines, liveEpisode } from "../helpers/live-episode.js";
 import { tempDir } from "../helpers/temp-store.js";
@@ -62,6 +63,41 @@ describe("poolOf", () => {
   });
 });
 
+describe("peerPairings", () => {
+  const theirs = [
+    liveEpisode("5-01", false, { policy: "codex" }),
+    liveEpisode("5-02", true, { policy: "codex" }),
+    liveEpisode("9-01", true, { seed: 9, policy: "codex" }),
+    // A task spillway never played, and an ablation: neither is paired.
+    liveEpisode("7-01", true, { seed: 7, policy: "codex" }),
+    liveEpisode("5-03", true, { policy: "codex", variant: "ablate:notice" }),
+    liveEpisode("5-01", false, { policy: "claude-code" }),
+  ];
+
+  it("pairs each peer's tasks with the policy's own, counting who alone was right", () => {
+    const pairings = peerPairings([...played, ...theirs], "spillway");
+    expect(pairings.map((x) => x.peer)).toEqual(["claude-code", "codex"]);
+    expect(pairings[1]).toEqual({
+      peer: "codex",
+      seeds: [5, 9],
+      tasks: 3,
+      onlyPolicy: 1,
+      onlyPeer: 1,
+      both: 1,
+      p: 1,
+    });
+    expect(pairings[0]).toMatchObject({ tasks: 1, onlyPolicy: 1, onlyPeer: 0, both: 0 });
+  });
+
+  it("renders a row a peer, and nothing when no peer played the tasks", () => {
+    const text = renderPeerPairings("spillway", peerPairings([...played, ...theirs], "spillway"));
+    expect(text).toContain("| codex | 2 | 3 | 1 | 1 | 1 | p = 1.000 |");
+    expect(renderPeerPairings("spillway", peerPairings(played.slice(0, 5), "spillway"))).toEqual(
+      [],
+    );
+  });
+});
+
 describe("npm run eval:live:pool", () => {
   it("reads the runs kept in the directory, not the arms below it, and ends with JSON", async () => {
     const out = await tempDir("spillway-pool-");
@@ -76,8 +112,11 @@ describe("npm run eval:live:pool", () => {
     const cli = ["tsx", "eval/live-pool.ts", "--out", out];
     const { stdout } = await run("npx", [...cli, "--json"]);
     expect(stdout).toContain("2 of 5 right (40%) over 2 seeds (5, 9)");
+    // The directory's codex session is of a task spillway did not play: nothing to pair.
+    expect(stdout).not.toContain("Against the peers");
     const last = JSON.parse(stdout.trim().split("\n").at(-1)!);
     expect(last.total).toMatchObject({ episodes: 5, right: 2 });
+    expect(last.peers).toMatchObject([{ peer: "codex", tasks: 0, onlyPolicy: 0, onlyPeer: 0 }]);
     const none = await run("npx", [...cli, "--policy", "paging"]).catch(
       (error: { stderr: string; code: number }) => error,
     );
