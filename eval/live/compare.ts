@@ -94,7 +94,8 @@ export function sameSession(x: LiveEpisode, y: LiveEpisode): boolean {
   });
 }
 
-const byTask = (episodes: readonly LiveEpisode[], policy: string) =>
+/** One policy's episodes by task id. */
+export const byTask = (episodes: readonly LiveEpisode[], policy: string) =>
   new Map(episodes.filter((e) => e.policy === policy).map((e) => [e.taskId, e]));
 
 /**
@@ -151,7 +152,7 @@ export function compareRuns(
 }
 
 /** A p-value to three decimals, or as a bound below that. */
-const formatP = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
+export const formatP = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
 
 const tasks = (n: number) => `${n} task${n === 1 ? "" : "s"}`;
 

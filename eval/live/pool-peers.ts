@@ -3,7 +3,7 @@
  * task right under one and wrong under the other says more than two recalls of different task
  * sets (docs/evaluation.md, "Where recall is lost").
  */
-import { signTest } from "./compare.js";
+import { byTask, formatP, signTest } from "./compare.js";
 import type { LiveEpisode } from "./episode.js";
 
 /** One peer, paired with the pooled policy over the default-run tasks both played. */
@@ -30,7 +30,7 @@ export interface PeerPairing {
  */
 export function peerPairings(episodes: readonly LiveEpisode[], policy: string): PeerPairing[] {
   const played = episodes.filter((e) => e.variant === "default");
-  const ours = new Map(played.filter((e) => e.policy === policy).map((e) => [e.taskId, e]));
+  const ours = byTask(played, policy);
   const peers = [...new Set(played.map((e) => e.policy))].filter((p) => p !== policy).sort();
   return peers.map((peer) => {
     const pairs = played
@@ -50,8 +50,6 @@ export function peerPairings(episodes: readonly LiveEpisode[], policy: string): 
   });
 }
 
-const pValue = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
-
 /** The pairings as a section of the pool's report; none when no peer played its tasks. */
 export function renderPeerPairings(policy: string, pairings: readonly PeerPairing[]): string[] {
   const rows = pairings.filter((x) => x.tasks > 0);
@@ -63,7 +61,7 @@ export function renderPeerPairings(policy: string, pairings: readonly PeerPairin
     "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ...rows.map(
       (x) =>
-        `| ${x.peer} | ${x.seeds.length} | ${x.tasks} | ${x.onlyPolicy} | ${x.onlyPeer} | ${x.both} | ${pValue(x.p)} |`,
+        `| ${x.peer} | ${x.seeds.length} | ${x.tasks} | ${x.onlyPolicy} | ${x.onlyPeer} | ${x.both} | ${formatP(x.p)} |`,
     ),
   ];
 }

@@ -49,8 +49,9 @@ function listedTools(context: SessionContext): ToolDefinition[] {
 /**
  * Whether the final turn allows only the report. After a stop, with the context full, or after
  * a call stopped for returning the same result again (repeat-stop.ts), reading on cannot help;
- * sessions that keep the original designs' texts keep their rule too (D0-14). Otherwise the last turn is an ordinary one: requiring the report there changed no
- * answer beyond chance in a paired real-model ablation (SW-20 in docs/architecture.md).
+ * sessions that keep the original designs' texts keep their rule too (D0-14). Otherwise the last
+ * turn is an ordinary one: requiring the report there changed no answer beyond chance in a paired
+ * real-model ablation (SW-20 in docs/architecture.md).
  */
 function reportOnly(context: SessionContext): boolean {
   const { state } = context;
