@@ -37,7 +37,7 @@ export const DEFAULT_LIVE_MODEL = "local/qwen2.5-coder-1.5b-instruct-q4_k_m";
 const DEFAULT_LIVE_LABEL = "Qwen2.5-Coder 1.5B Instruct Q4_K_M (local, greedy)";
 
 const USAGE =
-  "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--kind K[,K]] [--shape S[,S]] [--show-outcomes] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
+  "usage: npm run eval:live -- [--tasks N] [--seed N | --dev] [--policies a,b] [--ablate NAME[,NAME]] [--only A-B] [--kind K[,K]] [--shape S[,S]] [--show-outcomes] [--no-replay] [--model REF] [--label TEXT] [--context-window TOKENS] [--chars N] [--out DIR] [--work DIR] [--json]";
 
 const cli = cliArgs(USAGE);
 /** Annotated, so that the compiler knows it does not return. */
@@ -52,6 +52,7 @@ interface Args {
   dev: boolean;
   /** Progress lines say right or wrong (always with --dev). */
   showOutcomes: boolean;
+  replay: boolean;
   policies: LivePolicy[];
   ablate: string[];
   only: { from: number; to: number } | undefined;
@@ -74,6 +75,7 @@ export function parseLiveArgs(argv: readonly string[]): Args {
     seed: undefined,
     dev: false,
     showOutcomes: false,
+    replay: true,
     policies: [...DEFAULT_LIVE_POLICIES],
     ablate: [],
     only: undefined,
@@ -94,6 +96,7 @@ export function parseLiveArgs(argv: readonly string[]): Args {
     else if (flag === "--seed") args.seed = wholeNumber(flag, value(), 1);
     else if (flag === "--dev") args.dev = true;
     else if (flag === "--show-outcomes") args.showOutcomes = true;
+    else if (flag === "--no-replay") args.replay = false;
     else if (flag === "--policies") {
       const list = value().split(",");
       const bad = list.filter((p) => !LIVE_POLICIES.includes(p as LivePolicy));
@@ -164,6 +167,7 @@ async function main(): Promise<void> {
     log: (line) => process.stderr.write(`${line}\n`),
     // A development seed's outcomes are there to be looked at; a fresh seed's wait for its report.
     showOutcomes: args.showOutcomes || args.dev,
+    replay: args.replay,
   });
   // Figures compare policies on the same tasks: those every policy has played.
   const played = run.episodes.filter((e) => args.policies.includes(e.policy as LivePolicy));

@@ -52,6 +52,8 @@ export interface LiveEpisode {
   readonly seconds: number;
   /** Seconds the model worked for the agent (its requests), where the harness measures them. */
   readonly modelSeconds?: number;
+  /** Requests given the reply kept from an earlier run of the same request (reply-cache.ts). */
+  readonly replayedRequests?: number;
   /** Compactions of the session (spillway), and the seconds their summaries took. */
   readonly compactions?: number;
   readonly compactionSeconds?: number;

@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { planRun } from "../../src/agent/run-settings.js";
 import type { CliSettings } from "../../src/config/index.js";
 import { loadTokenizer } from "../../src/core/tokens.js";
+import { callModel } from "../../src/providers/model-caller.js";
 import { languageModelFor } from "../../src/providers/models.js";
 import { openSqliteStores } from "../../src/store/sqlite-history-store.js";
 import { drawTasks } from "../tasks/draw.js";
@@ -26,6 +27,7 @@ import { FINAL_REPORT, type PeerHarness, peerLoop } from "./peer-loop.js";
 import { claudeCode } from "./peers/claude-code.js";
 import { codex } from "./peers/codex.js";
 import { paging } from "./peers/paging.js";
+import { openReplyCache } from "./reply-cache.js";
 import { playSpillway } from "./spillway-session.js";
 import { taskIds } from "./task-ids.js";
 
@@ -71,6 +73,11 @@ export interface LiveRunOptions {
    * so that nothing is changed for its tasks while they are played (docs/evaluation.md).
    */
   readonly showOutcomes?: boolean;
+  /**
+   * Give spillway's sessions the kept reply to a request the model answered before, byte for
+   * byte (reply-cache.ts; default on). Off, every request is computed again (and kept).
+   */
+  readonly replay?: boolean;
 }
 
 /**
@@ -168,6 +175,11 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
   });
   const target = plan.settings.models[0]!;
   const model = languageModelFor(target);
+  const replies = await openReplyCache(join(options.workDir, "replies.jsonl"), {
+    replay: options.replay ?? true,
+  });
+  const cachedCall: typeof callModel = (targets, request) =>
+    replies.reply(targets, request, () => callModel(targets, request));
   const tokenizer = await loadTokenizer("o200k_base");
   const countText = (text: string) => tokenizer.count(text);
   const settings: CliSettings = {
@@ -199,6 +211,7 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
         `    ${policy} call: ${turn.inputTokens} in, ${turn.outputTokens} out, ${((performance.now() - t0) / 1000).toFixed(0)} s`,
       );
     let session: PlayedSession;
+    const before = { ...replies.counts };
     if (policy === "spillway") {
       // A store of its own for each play, its ids drawn from the task: the same task gets the
       // same output ids in every run, so two runs of it show the model the same text until a
@@ -215,6 +228,7 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
           prompt: task.question,
           settings,
           onTurn,
+          callModel: cachedCall,
         });
       } finally {
         await stores.close();
@@ -245,15 +259,22 @@ export async function runLive(options: LiveRunOptions): Promise<LiveRun> {
       if (session.failure?.includes("MODEL_UNAVAILABLE"))
         throw new Error(`eval:live: the model ${options.model} did not answer. ${session.failure}`);
     }
-    const seconds = (performance.now() - t0) / 1000;
-    const episode = episodeOf(task, session, { policy, variant, model: options.model, seconds });
+    // A replayed reply counts the seconds the model took to compute it, so a task's time does
+    // not depend on what an earlier run already played.
+    const replayed = replies.counts.replayed - before.replayed;
+    const wall = (performance.now() - t0) / 1000;
+    const seconds = wall + (replies.counts.replayedMs - before.replayedMs) / 1000;
+    const episode = {
+      ...episodeOf(task, session, { policy, variant, model: options.model, seconds }),
+      ...(replayed > 0 ? { replayedRequests: replayed } : {}),
+    };
     await keepEpisode(episodesFile, episode);
     episodes.push(episode);
     played++;
-    spent += seconds;
+    spent += wall;
     const left = todo.length - played;
     log(
-      `[${played}/${todo.length}] ${policy.padEnd(11)} ${task.id} ${task.shape}/${task.kind}: ${options.showOutcomes ? outcomeOf(episode) : "played"} · ${episode.requests} calls, ${episode.inputTokens} tokens, ${seconds.toFixed(0)} s` +
+      `[${played}/${todo.length}] ${policy.padEnd(11)} ${task.id} ${task.shape}/${task.kind}: ${options.showOutcomes ? outcomeOf(episode) : "played"} · ${episode.requests} calls${replayed > 0 ? ` (${replayed} replayed)` : ""}, ${episode.inputTokens} tokens, ${wall.toFixed(0)} s` +
         (left > 0 ? ` · about ${duration((spent / played) * left)} left` : "") +
         (options.showOutcomes && !episode.correct
           ? ` · ${(episode.report ?? episode.failure ?? "").slice(0, 90).replace(/\s+/g, " ")}`

@@ -9,6 +9,8 @@ import { projectedResultText, viewerRenderContext } from "../../src/agent/projec
 import { runAgent } from "../../src/agent/run-agent.js";
 import { storedPlan } from "../../src/agent/run-settings.js";
 import type { CliSettings } from "../../src/config/index.js";
+import type { ModelReply, ModelRequest } from "../../src/providers/model-caller.js";
+import type { ModelTarget } from "../../src/providers/models.js";
 import type { SpillwayStores } from "../../src/store/sqlite-history-store.js";
 import { clipForTranscript, type LiveTurn, type PlayedSession } from "./episode.js";
 import { FILE_TOOL_NAME } from "./file-server.js";
@@ -25,6 +27,11 @@ export interface SpillwaySessionOptions {
   readonly prompt: string;
   readonly settings: CliSettings;
   readonly transcriptChars?: number;
+  /** Replaces the model call (the run's reply cache); the runtime's own call otherwise. */
+  readonly callModel?: (
+    targets: readonly ModelTarget[],
+    request: ModelRequest,
+  ) => Promise<ModelReply>;
   readonly onTurn?: (turn: { inputTokens: number; outputTokens: number; did: string }) => void;
 }
 
@@ -45,6 +52,7 @@ export async function playSpillway(options: SpillwaySessionOptions): Promise<Pla
     settings: options.settings,
     stores: options.stores,
     cwd: options.cwd,
+    ...(options.callModel ? { callModel: options.callModel } : {}),
     onEvent: (event) => {
       events.push(event);
       if (event.type === "model.call" && event.depth === 0)
