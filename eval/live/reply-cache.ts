@@ -62,6 +62,40 @@ export function requestKey(targets: readonly ModelTarget[], request: ModelReques
   return createHash("sha256").update(JSON.stringify(read)).digest("hex");
 }
 
+/** A kept line's key and reply; undefined for a blank line or one a crash cut (it is computed again). */
+function keptReply(line: string): { key: string; reply: ModelReply } | undefined {
+  if (line.trim() === "") return undefined;
+  try {
+    const kept = JSON.parse(line) as { key?: unknown; reply?: unknown };
+    if (typeof kept.key === "string" && kept.reply && typeof kept.reply === "object")
+      return kept as { key: string; reply: ModelReply };
+  } catch {
+    // A line cut short by a killed run: not a reply.
+  }
+  return undefined;
+}
+
+/** Ends a file a killed run left without its last newline, so the next line starts whole. */
+async function endLastLine(file: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    if (last[0] === 10) return;
+  } finally {
+    await handle.close();
+  }
+  await appendFile(file, "\n");
+}
+
 /** Reads the lines appended to `file` since byte `from` into `replies`; returns the new end. */
 async function readFrom(file: string, from: number, replies: Map<string, ModelReply>) {
   let handle: Awaited<ReturnType<typeof open>>;
@@ -79,9 +113,8 @@ async function readFrom(file: string, from: number, replies: Map<string, ModelRe
     // Only whole lines: a line another run is still appending is read on the next miss.
     const end = buffer.lastIndexOf(10) + 1;
     for (const line of buffer.subarray(0, end).toString("utf8").split("\n")) {
-      if (line.trim() === "") continue;
-      const kept = JSON.parse(line) as { key: string; reply: ModelReply };
-      replies.set(kept.key, kept.reply);
+      const kept = keptReply(line);
+      if (kept) replies.set(kept.key, kept.reply);
     }
     return from + end;
   } finally {
@@ -104,6 +137,7 @@ export async function openReplyCache(
   const replay = options.replay ?? true;
   const replies = new Map<string, ModelReply>();
   await mkdir(dirname(file), { recursive: true });
+  await endLastLine(file);
   let readTo = await readFrom(file, 0, replies);
   const counts: ReplyCounts = { computed: 0, replayed: 0, replayedMs: 0 };
   return {

@@ -122,6 +122,30 @@ describe("the reply cache", () => {
     expect(right.counts.replayed).toBe(1);
     expect(await readFile(file, "utf8")).toContain('"text":"A"');
   });
+
+  it("skips a line a killed run cut short and starts the next line whole", async () => {
+    const file = join(await tempDir("spillway-replies-"), "replies.jsonl");
+    const first = await openReplyCache(file);
+    await first.reply([TARGET], request("a"), async () => replyOf("A"));
+    // A run killed while writing: half a line, no newline.
+    const cut = JSON.stringify({ key: requestKey([TARGET], request("b")), reply: replyOf("B") });
+    await appendFile(file, cut.slice(0, 30));
+    const next = await openReplyCache(file);
+    let computed = 0;
+    const b = await next.reply([TARGET], request("b"), async () => {
+      computed += 1;
+      return replyOf("B again");
+    });
+    expect(b.text).toBe("B again");
+    expect(computed).toBe(1);
+    // The file reads whole again: both replies are there, the cut line skipped.
+    const last = await openReplyCache(file);
+    expect((await last.reply([TARGET], request("a"), async () => replyOf("x"))).text).toBe("A");
+    expect((await last.reply([TARGET], request("b"), async () => replyOf("x"))).text).toBe(
+      "B again",
+    );
+    expect(last.counts.replayed).toBe(2);
+  });
 });
 
 describe("eval:live with kept replies", () => {
