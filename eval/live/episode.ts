@@ -7,6 +7,7 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { scoreLiveReport } from "../tasks/score.js";
 import type { LiveTask, QuestionKind, ShapeName } from "../tasks/types.js";
+import { type FirstResultPlace, firstResultPlace } from "./first-result.js";
 
 /** One model call of a session, as the model saw it: what it called and what came back. */
 export interface LiveTurn {
@@ -42,6 +43,11 @@ export interface LiveEpisode {
    * in older episodes.
    */
   readonly answerShown?: boolean | null;
+  /**
+   * Where the session's first tool result put the expected value (first-result.ts); null where
+   * the file repeats it, absent in older episodes and in sessions that got no tool result.
+   */
+  readonly firstResult?: FirstResultPlace | null;
   /** The model read content beyond the first tool result before it reported. */
   readonly readBeforeAnswer: boolean;
   /** Model calls (requests) of the session. */
@@ -91,6 +97,8 @@ export interface PlayedSession {
   };
   /** Every tool result the model was shown (for invented values). */
   readonly shown: string;
+  /** The first of them, whole (where it put the answer: first-result.ts). */
+  readonly firstResult?: string;
   readonly transcript: readonly LiveTurn[];
 }
 
@@ -118,6 +126,9 @@ export function episodeOf(
     inventedValues: score.inventedValues,
     invented: score.inventedValues.length > 0,
     answerShown: score.answerShown,
+    ...(played.firstResult !== undefined
+      ? { firstResult: firstResultPlace(task, played.firstResult) }
+      : {}),
     readBeforeAnswer: played.readBeforeAnswer,
     requests: played.requests,
     inputTokens: played.inputTokens,

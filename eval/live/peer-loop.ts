@@ -255,6 +255,7 @@ export async function peerLoop(
     inputTokens: usage.input,
     outputTokens: usage.output,
     shown: shown.join("\n"),
+    ...(shown.length > 0 ? { firstResult: shown[0]! } : {}),
     transcript,
   };
 }

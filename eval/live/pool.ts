@@ -9,6 +9,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type LiveEpisode, loadEpisodes } from "./episode.js";
 import { groupBy } from "./figures.js";
+import { type FirstResultPlace, firstResultLines } from "./first-result.js";
 import { type RepeatFigures, repeatsOf, repeatsSentence } from "./pool-repeats.js";
 
 /** One group of the pool: its episodes, the right ones, and how the wrong ones were wrong. */
@@ -36,6 +37,13 @@ export interface LivePool {
   readonly cells: readonly PoolGroup[];
   /** How many sessions repeated a call word for word, and what they sent. */
   readonly repeats: RepeatFigures;
+  /** The episodes that record where their first result put the answer (first-result.ts). */
+  readonly placed: readonly {
+    readonly seed: number;
+    readonly policy: string;
+    readonly correct: boolean;
+    readonly firstResult: FirstResultPlace | null;
+  }[];
 }
 
 const EPISODES_FILE = /^episodes-(\d+)\.jsonl$/;
@@ -94,6 +102,14 @@ export function poolOf(episodes: readonly LiveEpisode[], policy: string): LivePo
     byShape: groupsBy(played, (e) => e.shape),
     cells: groupsBy(played, (e) => `${e.shape} · ${e.kind}`),
     repeats: repeatsOf(played),
+    placed: played
+      .filter((e) => typeof e.firstResult === "string")
+      .map((e) => ({
+        seed: e.seed,
+        policy: e.policy,
+        correct: e.correct,
+        firstResult: e.firstResult ?? null,
+      })),
   };
 }
 
@@ -134,5 +150,20 @@ export function renderPool(pool: LivePool, worstCells = 12): string[] {
     `## The ${Math.min(worstCells, pool.cells.length)} lowest of shape and kind together`,
     "",
     ...tableRows(pool.cells.slice(0, worstCells)),
+    ...placeRows(pool),
+  ];
+}
+
+/** The pooled right answers by where the first result put the answer, where episodes record it. */
+function placeRows(pool: LivePool): string[] {
+  const table = firstResultLines(pool.placed);
+  if (table.length === 0) return [];
+  return [
+    "",
+    "## Where the first result put the answer",
+    "",
+    `Runs that record it (${[...new Set(pool.placed.map((e) => e.seed))].join(", ")}); only answers the file holds once.`,
+    "",
+    ...table,
   ];
 }

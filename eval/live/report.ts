@@ -9,6 +9,7 @@ import { clipText } from "../../src/core/clip-text.js";
 import { SHAPES } from "../tasks/types.js";
 import type { LiveEpisode } from "./episode.js";
 import { figuresOf, groupBy, type PolicyFigures, policyFigures } from "./figures.js";
+import { firstResultLines } from "./first-result.js";
 
 /** docs/evaluation.md, whose link a report writes relative to its own folder. */
 const EVALUATION_DOC = join(dirname(fileURLToPath(import.meta.url)), "../../docs/evaluation.md");
@@ -172,6 +173,23 @@ export function missLines(episodes: readonly LiveEpisode[]): string[] {
 }
 
 /**
+ * Right answers by where the first tool result put the answer (first-result.ts), for answers the
+ * file holds once; nothing for episodes that do not record it.
+ */
+function placeSection(episodes: readonly LiveEpisode[]): string[] {
+  const table = firstResultLines(episodes);
+  if (table.length === 0) return [];
+  return [
+    "## Where the first result put the answer (right / tasks)",
+    "",
+    "What the model had in front of it before it read anything on purpose: spillway's first result of a large file is its handle message, whose search for the task's words shows its best result first; a peer's is its preview or cut. Only answers the file holds once.",
+    "",
+    ...table,
+    "",
+  ];
+}
+
+/**
  * Writes the report and returns its path.
  *
  * @example
@@ -214,6 +232,7 @@ export async function writeLiveReport(options: LiveReportOptions): Promise<strin
     "",
     ...timeLines(episodes),
     ...missLines(episodes),
+    ...placeSection(episodes),
     "## Per shape (right / tasks)",
     "",
     ...splitRows(episodes, (e) => e.shape, SHAPES, "shape"),

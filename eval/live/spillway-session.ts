@@ -70,7 +70,7 @@ export async function playSpillway(options: SpillwaySessionOptions): Promise<Pla
   const modelCalls = mine.filter(
     (e): e is Extract<AgentEvent, { type: "model.call" }> => e.type === "model.call",
   );
-  const { shown, transcript } = await sessionView(
+  const { shown, firstResult, transcript } = await sessionView(
     options.stores,
     result.sessionId,
     options.transcriptChars ?? 1_200,
@@ -95,6 +95,7 @@ export async function playSpillway(options: SpillwaySessionOptions): Promise<Pla
       compactionSeconds: seconds(compactions.reduce((sum, e) => sum + e.durationMs, 0)),
     },
     shown,
+    ...(firstResult !== undefined ? { firstResult } : {}),
     transcript,
   };
 }
@@ -104,7 +105,7 @@ async function sessionView(
   stores: SpillwayStores,
   sessionId: string,
   chars: number,
-): Promise<{ shown: string; transcript: LiveTurn[] }> {
+): Promise<{ shown: string; firstResult: string | undefined; transcript: LiveTurn[] }> {
   const session = await stores.history.getSession(sessionId);
   const context = viewerRenderContext(
     stores.outputs,
@@ -137,5 +138,5 @@ async function sessionView(
       if (last) transcript[transcript.length - 1] = { ...last, shown: clipped };
     }
   }
-  return { shown: shown.join("\n"), transcript };
+  return { shown: shown.join("\n"), firstResult: shown[0], transcript };
 }
