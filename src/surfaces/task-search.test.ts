@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
-import { leadGroup, leadingParts, withoutLocations } from "./task-search.js";
+import { leadGroup, leadingParts } from "./task-search.js";
 
 const filler = (i: number) =>
   `2026-03-14T08:${String(i % 60).padStart(2, "0")}:00Z INFO [svc-${i % 7}] request ${i} served in ${i % 90} ms`;
@@ -355,24 +355,6 @@ describe("leadingParts", () => {
     expect(leadingParts("INV-1.pdf,")).toEqual(["INV-1.pdf,", "INV-1.pdf", "INV-1"]);
     expect(leadingParts("plain")).toEqual(["plain"]);
     expect(leadingParts("a.b")).toEqual(["a.b"]);
-  });
-});
-
-describe("withoutLocations", () => {
-  it("drops the path the call read from the task, as written or as its tail", () => {
-    const args = JSON.stringify({ path: "/srv/project/data/05-export.json", head: 10 });
-    expect(withoutLocations("In data/05-export.json, which order was refunded?", args)).toBe(
-      "In  which order was refunded?",
-    );
-    expect(withoutLocations("Which order in 05-export.json?", args)).toBe(
-      "Which order in 05-export.json?",
-    );
-  });
-
-  it("keeps words that are no location of the call, and any task when the arguments are not JSON", () => {
-    const args = JSON.stringify({ query: "ord_123", url: "https://example.com/a/b" });
-    expect(withoutLocations("Find ord_123 on /a/b", args)).toBe("Find ord_123 on ");
-    expect(withoutLocations("Find ord_123 in a/b", "not json")).toBe("Find ord_123 in a/b");
   });
 });
 

@@ -179,9 +179,10 @@ function argumentStrings(toolArgs: string): string[] {
 
 /**
  * The task without the words that name where the output came from: a path or URL the call read
- * (an argument value with a `/` or `\`, or its tail from a separator on, as `data/app.log` is of
- * `/srv/data/app.log`). They tell where to look, not what to find, and the output's own words
- * that share their parts (a `data` key for `data/app.log`) are not what the task asks about.
+ * (an argument value with a `/` or `\`), as written, as its tail from a separator on
+ * (`data/app.log` of `/srv/data/app.log`), or as its last part alone (`app.log`). They tell
+ * where to look, not what to find, and the output's own words that share their parts (a `data`
+ * key for `data/app.log`, a `3166` key for `iso_3166-2.json`) are not what the task asks about.
  *
  * @example
  * withoutLocations("Which IP in data/access.log fetched /a.pdf?", '{"path":"data/access.log"}');
@@ -190,11 +191,13 @@ function argumentStrings(toolArgs: string): string[] {
 export function withoutLocations(task: string, toolArgs: string): string {
   const locations = argumentStrings(toolArgs).filter((v) => /[/\\]/.test(v));
   if (locations.length === 0) return task;
+  const lastParts = new Set(locations.map((l) => foldText(l.split(/[/\\]/).pop()!)));
   const names = (word: string) =>
-    /[/\\]/.test(word) &&
-    locations.some(
-      (l) => l === word || (l.endsWith(word) && /[/\\]/.test(l[l.length - word.length - 1]!)),
-    );
+    /[/\\]/.test(word)
+      ? locations.some(
+          (l) => l === word || (l.endsWith(word) && /[/\\]/.test(l[l.length - word.length - 1]!)),
+        )
+      : word !== "" && lastParts.has(foldText(word));
   return task
     .split(/(\s+)/)
     .map((part) => (names(withoutOuterPunctuation(part)) ? "" : part))
