@@ -177,6 +177,9 @@ function argumentStrings(toolArgs: string): string[] {
   return found;
 }
 
+/** A path's separator, POSIX or Windows. */
+const PATH_SEPARATOR = /[/\\]/;
+
 /**
  * The task without the words that name where the output came from: a path or URL the call read
  * (an argument value with a `/` or `\`), as written, as its tail from a separator on
@@ -189,13 +192,14 @@ function argumentStrings(toolArgs: string): string[] {
  * // "Which IP in   fetched /a.pdf?"
  */
 export function withoutLocations(task: string, toolArgs: string): string {
-  const locations = argumentStrings(toolArgs).filter((v) => /[/\\]/.test(v));
+  const locations = argumentStrings(toolArgs).filter((v) => PATH_SEPARATOR.test(v));
   if (locations.length === 0) return task;
-  const lastParts = new Set(locations.map((l) => foldText(l.split(/[/\\]/).pop()!)));
+  const lastParts = new Set(locations.map((l) => foldText(l.split(PATH_SEPARATOR).pop()!)));
   const names = (word: string) =>
-    /[/\\]/.test(word)
+    PATH_SEPARATOR.test(word)
       ? locations.some(
-          (l) => l === word || (l.endsWith(word) && /[/\\]/.test(l[l.length - word.length - 1]!)),
+          (l) =>
+            l === word || (l.endsWith(word) && PATH_SEPARATOR.test(l[l.length - word.length - 1]!)),
         )
       : word !== "" && lastParts.has(foldText(word));
   return task
