@@ -62,7 +62,7 @@ export async function rankedByRecord(
   const terms = search.terms ?? new Map<string, number>();
   const opened = await outputs.open(record.id, scope);
   try {
-    const words = search.wholeWords ?? [];
+    const words = search.leadWords ?? [];
     const groupOf = leadGroup(words);
     // A question names a column in its own sentence's case ("team" for `Team`). As for a line,
     // only a word the search splits leads when the header holds it whole (`leadGroup`): a plain

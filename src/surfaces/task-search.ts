@@ -26,10 +26,15 @@ export interface TaskSearch {
   /** The task's words the output holds, rarest first (a search example). */
   readonly query?: string;
   /**
-   * The task's words, as written, that the output holds literally on a few lines: lines holding
-   * one whole lead, and the first is the grep example.
+   * The task's words, as written, that the output holds literally on a few lines, rarest task
+   * word first: the first is the grep example.
    */
   readonly wholeWords?: readonly string[];
+  /**
+   * Those of them that lead: lines holding one whole come first ({@link leadGroup}). A word
+   * leads only when no word of the task is rarer in the output (SW-34).
+   */
+  readonly leadWords?: readonly string[];
   /** The task's terms the output holds, with their search weights (rarer weighs more). */
   readonly terms?: ReadonlyMap<string, number>;
 }
@@ -66,6 +71,12 @@ export function taskWords(task: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+/** A task word the output holds as written, and on how many lines. */
+interface Literal {
+  readonly word: string;
+  readonly lines: number;
+}
+
 /**
  * The task's words, as written, that the output holds literally on a few lines (at most
  * `specificLines`): a word found whole there is stronger evidence than its parts found apart.
@@ -74,19 +85,33 @@ async function specificLiterals(
   opened: Awaited<ReturnType<OutputStore["open"]>>,
   words: readonly string[],
   specificLines: number,
-): Promise<string[]> {
-  const literals: string[] = [];
+): Promise<Literal[]> {
+  const literals: Literal[] = [];
   for (const word of words) {
     for (const candidate of leadingParts(word)) {
       // One match described, the rest only counted: describing a thousand cost seconds.
       const hits = await grepOutput(opened, { pattern: candidate, maxMatches: 1 });
       if (hits.matches.length === 0) continue;
       if (hits.totalMatches !== null && hits.totalMatches <= specificLines)
-        literals.push(candidate);
+        literals.push({ word: candidate, lines: hits.totalMatches });
       break;
     }
   }
   return literals;
+}
+
+/**
+ * The literals that lead the search: those on no more lines than the task's rarest term. A
+ * word held whole is stronger evidence than its parts found apart, not than a rarer word of the
+ * task: a field name the task writes (`Installed-Size`, on every record) would otherwise put
+ * every record's field line before the one line naming the thing asked about.
+ *
+ * @example
+ * leadingLiterals([{ word: "Installed-Size", lines: 712 }], 3) // []
+ * leadingLiterals([{ word: "req-4hpi75", lines: 1 }], 1) // ["req-4hpi75"]
+ */
+export function leadingLiterals(literals: readonly Literal[], rarestTermLines: number): string[] {
+  return literals.filter((l) => l.lines <= rarestTermLines).map((l) => l.word);
 }
 
 /**
@@ -258,10 +283,13 @@ export async function searchForTask(
     const literals = await specificLiterals(opened, words, specificLines);
     // The search returns its lines best first, equal scores in the order of the text.
     const searched = found.matches.filter((m) => m.terms.some((t) => specific.has(t)));
-    const matches = leadingFirst(searched, literals).slice(0, maxLines);
+    const rarest = Math.min(...held.map((t) => t.lines));
+    const leading = leadingLiterals(literals, rarest);
+    const matches = leadingFirst(searched, leading).slice(0, maxLines);
     return {
       matches,
-      wholeWords: literals,
+      wholeWords: literals.map((l) => l.word),
+      leadWords: leading,
       ...(example ? { query: example } : {}),
       terms: weight,
     };
