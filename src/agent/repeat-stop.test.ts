@@ -93,6 +93,22 @@ describe("a call that returned the same result twice", () => {
     expect(toolNames(seen[3]!)).toEqual(["agent__final_report"]);
   });
 
+  it("stops a call to a tool the session does not have, repeated with the same arguments", async () => {
+    let calls = 0;
+    const { seen, result } = await run((request, context) => {
+      if (toolNames(request).length === 1)
+        return toolCall("agent__final_report", { report: "no answer" });
+      calls = context.callIndex + 1;
+      return toolCall("unknown_tool", { message: "There is no tool named 'unknown_tool'." });
+    });
+    expect(calls).toBe(3);
+    const last = toolMessages(seen[3]!).at(-1)!.text;
+    expect(STOPPED.exec(last)!.slice(1)).toEqual(["1", "2"]);
+    expect(toolMessages(seen[2]!).at(-1)!.text).toContain('There is no tool named "unknown_tool"');
+    expect(toolNames(seen[3]!)).toEqual(["agent__final_report"]);
+    expect(result.report).toBe("no answer");
+  });
+
   it("runs every call with the switch off, until the turns run out", async () => {
     const { result, seen } = await run(looping(grep), false);
     expect(seen).toHaveLength(10);

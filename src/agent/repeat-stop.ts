@@ -4,7 +4,8 @@
  * holds nothing new, and a model that asks again is going round in a loop that only ends when its
  * turns or its context run out, every copy making each later request longer. The call is answered
  * with a one-line note, and the next turn is the last: it allows only the report, made from what
- * the session has read. Calls whose results differ (a status that changes, a file being written)
+ * the session has read. A call to a tool the session does not have counts too: its error is the
+ * same each time. Calls whose results differ (a status that changes, a file being written)
  * never stop; background waits and the report itself are not counted. Only with spillway's own
  * texts (compatibility sessions run every call).
  */
@@ -19,11 +20,14 @@ import { readKey } from "./unchanged-read.js";
 /** How many identical results of one call end the loop: the next identical call is stopped. */
 export const SAME_RESULTS_BEFORE_STOP = 2;
 
-/** Tools whose calls may stop: a server's tools and the reads of stored outputs. */
+/**
+ * Calls that may stop: to a server's tools, to the reads of stored outputs, and to a tool the
+ * session does not have, whose call is answered with the same error each time.
+ */
 function countsAsRepeat(context: SessionContext, call: ModelToolCall): boolean {
   const kind = context.tools.get(call.toolName)?.kind;
   return (
-    (kind === "mcp" || kind === "surface") &&
+    (kind === undefined || kind === "mcp" || kind === "surface") &&
     call.toolName !== FINAL_REPORT &&
     guided(context.settings, "repeatStop") &&
     !compatibilityTexts(context.settings)
@@ -47,7 +51,10 @@ export function stopRepeatedCall(
   call: ModelToolCall,
   allowed: ReadonlySet<string>,
 ): CallResult | undefined {
-  if (!allowed.has(call.toolName) || !countsAsRepeat(context, call)) return undefined;
+  // A tool the turn does not allow keeps its own error, which says so; one the session does
+  // not have at all is stopped like any other call.
+  const known = context.tools.has(call.toolName);
+  if ((known && !allowed.has(call.toolName)) || !countsAsRepeat(context, call)) return undefined;
   const earlier = context.state.callRepeats.get(keyOf(call));
   if (!earlier || !sameResultRepeated(earlier.fingerprints)) return undefined;
   context.state.repeatStopped = true;
