@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
-import { leadingLiterals } from "./task-search.js";
+import { compoundWords, leadingLiterals } from "./task-search.js";
 
 async function handleFor(text: string, task: string): Promise<string> {
   const { store } = await tempStore();
@@ -65,6 +65,26 @@ describe("the task search's leading lines", () => {
   });
 });
 
+describe("a number the search splits into equal terms", () => {
+  it("leads with the line holding it whole, beyond the task's four rarest words", async () => {
+    const lines: string[] = [];
+    for (let lesson = 1; lesson <= 7; lesson++) {
+      for (let part = 1; part <= 5; part++) {
+        lines.push(`      Lesson ${lesson}.${part}: TOPIC ${lesson * 10 + part}`);
+        for (let k = 0; k < 20; k++)
+          lines.push(`  ${(k % 9) + 1}. Press 3 keys, then move ${k % 3} lines.`);
+        lines.push(`  Save the file, then read the summary of lesson ${lesson}.`);
+        lines.push(`  The title of this tutor page is shown above.`);
+      }
+    }
+    const message = await handleFor(
+      lines.join("\n"),
+      "In the tutor file, what is the title of lesson 3.3, before its summary?",
+    );
+    expect(searchLines(message)[0]).toMatch(/^ {2}\d+\| +Lesson 3\.3: TOPIC 33$/);
+  });
+});
+
 describe("leadingLiterals", () => {
   it("keeps the words held whole on no more lines than the task's rarest term", () => {
     const literals = [
@@ -74,5 +94,15 @@ describe("leadingLiterals", () => {
     expect(leadingLiterals(literals, 3)).toEqual(["req-4hpi75"]);
     expect(leadingLiterals(literals, 712)).toEqual(["Installed-Size", "req-4hpi75"]);
     expect(leadingLiterals([], 1)).toEqual([]);
+  });
+});
+
+describe("compoundWords", () => {
+  it("keeps a word the search splits, into equal terms too, and leaves a one-term word out", () => {
+    expect(compoundWords(["req-4hpi75", "status", "podIP", "3.3", "memory"])).toEqual([
+      "req-4hpi75",
+      "podIP",
+      "3.3",
+    ]);
   });
 });

@@ -17,6 +17,8 @@ import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store
 const SPECIFIC_SHARE = 0.1;
 /** Words of the task in the search example, at most. */
 const QUERY_WORDS = 4;
+/** The task's words the search splits, beyond its rarest ones, looked for whole, at most. */
+const MORE_WHOLE = 4;
 /** Characters of the task searched (a long task is cut: its first words name what it asks). */
 const TASK_CHARS = 1_000;
 
@@ -155,15 +157,16 @@ export function leadGroup(words: readonly string[]): (text: string) => 0 | 1 {
 }
 
 /**
- * The words the search splits into several terms (`req-4hpi75`, `podIP`): found whole, such a
- * word is evidence its parts' scores do not count; a word of one term found whole is that
- * term's match, which the score counts already.
+ * The words the search splits into several terms (`req-4hpi75`, `podIP`, and `3.3`, whose two
+ * terms are one and the same): found whole, such a word is evidence its parts' scores do not
+ * count (a line holding `3` twice is not a line holding `3.3`); a word of one term found whole
+ * is that term's match, which the score counts already.
  *
  * @example
- * compoundWords(["req-4hpi75", "status", "podIP"]) // ["req-4hpi75", "podIP"]
+ * compoundWords(["req-4hpi75", "status", "podIP", "3.3"]) // ["req-4hpi75", "podIP", "3.3"]
  */
 export function compoundWords(words: readonly string[]): string[] {
-  return words.filter((word) => new Set(termsOf(word).map(foldText)).size > 1);
+  return words.filter((word) => termsOf(word).length > 1);
 }
 
 /**
@@ -278,9 +281,13 @@ export async function searchForTask(
       })
       .filter((w) => w.weight > 0)
       .sort((a, b) => b.weight - a.weight || b.sum - a.sum);
-    const words = [...new Set(ranked.map((w) => w.word))].slice(0, QUERY_WORDS);
+    const heldWords = [...new Set(ranked.map((w) => w.word))];
+    const words = heldWords.slice(0, QUERY_WORDS);
     const example = words.join(" ") || undefined;
-    const literals = await specificLiterals(opened, words, specificLines);
+    // A word the search splits can be rare whole while its terms are common (`3.3`): the task's
+    // other such words are looked for whole too, after its rarest words.
+    const whole = [...words, ...compoundWords(heldWords.slice(QUERY_WORDS)).slice(0, MORE_WHOLE)];
+    const literals = await specificLiterals(opened, whole, specificLines);
     // The search returns its lines best first, equal scores in the order of the text.
     const searched = found.matches.filter((m) => m.terms.some((t) => specific.has(t)));
     const rarest = Math.min(...held.map((t) => t.lines));
