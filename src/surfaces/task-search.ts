@@ -34,7 +34,7 @@ export interface TaskSearch {
   readonly wholeWords?: readonly string[];
   /**
    * Those of them that lead: lines holding one whole come first ({@link leadGroup}). A word
-   * leads only when no word of the task is rarer in the output (SW-34).
+   * leads only when no word of the task is rarer in the output (SW-59).
    */
   readonly leadWords?: readonly string[];
   /** The task's terms the output holds, with their search weights (rarer weighs more). */
