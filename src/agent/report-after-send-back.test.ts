@@ -65,6 +65,24 @@ describe("a report after the send-back", () => {
     expect(result.report).not.toContain("get_tool_output(");
   });
 
+  it("that repeats runtime text with other quote marks is still only runtime text", async () => {
+    const { result } = await run((request, context) => {
+      if (context.callIndex === 0)
+        return toolCall("test__generate_output", { bytes: 40_000, kind: "log" });
+      const handle = toolMessages(request)[0]!.text;
+      if (context.callIndex === 1)
+        return toolCall("agent__final_report", { report: `The id is ${idOf(handle)}.` });
+      // An example call of the handle message, its double quotes written as single ones.
+      const example = handle.split("\n").find((line) => line.includes('mode="slice"'))!;
+      return toolCall("agent__final_report", { report: example.trim().replaceAll('"', "'") });
+    });
+    expect(result.status).toBe("failed");
+    expect(result.report).toBeNull();
+    expect(result.error).toMatch(
+      /^The final report was only text spillway wrote \("get_tool_output\(id="out_/,
+    );
+  });
+
   it("that gives the unread id again among the task's own words is not delivered", async () => {
     const task = "What is the id of the request that failed first?";
     const { result } = await run(

@@ -4,11 +4,19 @@
  * code-like value that no tool result of the session showed. Pure functions: the report guard
  * (report-guard.ts) gives them the texts.
  */
-/** NFKC, lower case, one space for any run of white space, digit groups joined ("1,843" → "1843"). */
+/** Quote marks of any style, each folded to `"` by {@link normalizedText}. */
+export const QUOTE_MARKS = /["'‘’‚“”„«»]/g;
+
+/**
+ * NFKC, lower case, one space for any run of white space, digit groups joined ("1,843" → "1843"),
+ * every quote mark `"`: quotes are typography, and a sentence quoted again with other marks
+ * (`named 'x'` for `named "x"`) is the same sentence.
+ */
 export function normalizedText(text: string): string {
   return text
     .normalize("NFKC")
     .toLowerCase()
+    .replace(QUOTE_MARKS, '"')
     .replace(/(\d),(?=\d{3}\b)/g, "$1")
     .replace(/\s+/g, " ")
     .trim();

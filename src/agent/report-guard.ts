@@ -24,6 +24,7 @@ import { renderResult } from "./render-result.js";
 import {
   MIN_SENTENCE_CHARS,
   normalizedText,
+  QUOTE_MARKS,
   reportSentences,
   unseenValues,
   withoutLinePrefix,
@@ -138,9 +139,16 @@ function renderedOnce(context: SessionContext): () => Promise<ShownResults> {
 const authored = (context: SessionContext) =>
   normalizedText(`${context.state.taskText ?? ""}\n${context.systemPrompt}`);
 
-/** Whether some stored output of the session holds the sentence (spacing and case aside). */
+/** A quote mark of any style, in a pattern. */
+const ANY_QUOTE = `[${QUOTE_MARKS.source.slice(1, -1)}]`;
+
+/** Whether some stored output of the session holds the sentence (spacing, case and quotes aside). */
 async function anOutputHolds(context: SessionContext, sentence: string): Promise<boolean> {
-  const pattern = sentence.split(" ").map(escapeRegExp).join("\\s+");
+  // The sentence is normalized (quotes folded to `"`): any quote mark of the output matches one.
+  const pattern = sentence
+    .split(" ")
+    .map((word) => escapeRegExp(word).replaceAll('"', ANY_QUOTE))
+    .join("\\s+");
   const scope = { sessionId: context.sessionId };
   const ids = new Set(
     (await context.history.toolCalls(context.sessionId)).flatMap((c) =>
