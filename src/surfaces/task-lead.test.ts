@@ -1,6 +1,6 @@
 /**
- * Which lines lead the handle message's task search (SW-34): a task word the output holds whole
- * leads over its parts found apart, but not over a rarer word of the task.
+ * Which lines lead the handle message's task search (SW-59, SW-60): a task word the output holds
+ * whole leads over its parts found apart, but not over a rarer word of the task.
  */
 import { describe, expect, it } from "vitest";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
