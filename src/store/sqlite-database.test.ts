@@ -1,3 +1,5 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/temp-store.js";
 import { diskFullError, openSqliteDatabase, remedyFor } from "./sqlite-database.js";
@@ -14,6 +16,31 @@ describe("openSqliteDatabase", () => {
     } finally {
       full.db.close();
       normal.db.close();
+    }
+  });
+
+  it("waits for another process's write lock instead of failing the switch to WAL", async () => {
+    // A store file still in rollback mode, with another connection in a write transaction:
+    // SQLite refuses the journal-mode change at once, without running its busy handler.
+    const home = await tempDir();
+    const holder = new Database(join(home, "spillway.db"), { timeout: 0 });
+    holder.exec("CREATE TABLE held (x)");
+    holder.exec("BEGIN IMMEDIATE");
+    holder.exec("INSERT INTO held VALUES (1)");
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        holder.exec("COMMIT");
+        holder.close();
+        resolve();
+      }, 150),
+    );
+    const opened = await openSqliteDatabase(home, Date.now);
+    await released;
+    try {
+      expect(opened.db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(opened.db.prepare("SELECT count(*) AS n FROM held").get()).toEqual({ n: 1 });
+    } finally {
+      opened.db.close();
     }
   });
 });

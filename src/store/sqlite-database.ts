@@ -32,8 +32,8 @@ export async function openSqliteDatabase(
     await makePrivateDir(home);
     await blobs.prepare();
     await prepareDatabaseFile(dbPath);
-    const db = new Database(dbPath, { timeout: 30_000 });
-    db.pragma("journal_mode = WAL");
+    const db = new Database(dbPath, { timeout: BUSY_TIMEOUT_MS });
+    await useWriteAheadLog(db, Date.now() + BUSY_TIMEOUT_MS);
     db.pragma(synchronous === "normal" ? "synchronous = NORMAL" : "synchronous = FULL");
     db.pragma("foreign_keys = ON");
     migrate(db, clock());
@@ -48,6 +48,32 @@ export async function openSqliteDatabase(
       { fault: "store", cause: error },
     );
   }
+}
+
+/** How long an open waits for another process's lock before it gives up. */
+const BUSY_TIMEOUT_MS = 30_000;
+
+/**
+ * Puts the database in WAL mode, waiting out another process's lock. SQLite fails a journal-mode
+ * change at once, without its busy handler, when another connection holds a write lock (two
+ * processes opening a new store together), so the change is retried until `deadline`
+ * (docs/architecture.md, SW-61). Once the file is in WAL mode the change takes no lock.
+ */
+async function useWriteAheadLog(db: Database.Database, deadline: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (errnoOf(error).errno !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)));
+    }
+  }
+}
+
+/** The wait before retry `attempt`: doubling from 5 ms up to 200 ms, jittered so processes part. */
+function retryDelay(attempt: number): number {
+  return Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random());
 }
 
 /**
