@@ -39,6 +39,8 @@ export interface TaskSearch {
   readonly leadWords?: readonly string[];
   /** The task's terms the output holds, with their search weights (rarer weighs more). */
   readonly terms?: ReadonlyMap<string, number>;
+  /** The task's terms on the fewest lines, when those are specific: one is shown (SW-62). */
+  readonly rarest?: readonly string[];
 }
 
 const NOTHING: TaskSearch = { matches: [] };
@@ -293,10 +295,12 @@ export async function searchForTask(
     const rarest = Math.min(...held.map((t) => t.lines));
     const leading = leadingLiterals(literals, rarest);
     const matches = leadingFirst(searched, leading).slice(0, maxLines);
+    const rarestTerms = held.filter((t) => t.lines === rarest && specific.has(t.term));
     return {
       matches,
       wholeWords: literals.map((l) => l.word),
       leadWords: leading,
+      rarest: rarestTerms.map((t) => t.term),
       ...(example ? { query: example } : {}),
       terms: weight,
     };

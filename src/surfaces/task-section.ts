@@ -9,6 +9,7 @@ import type { MatchRecord } from "../retrieval/record-types.js";
 import type { SearchMatch } from "../retrieval/search.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
 import { recordBody, recordHeader, searchMatchAt } from "./get-tool-output/match-records.js";
+import { withRarestShown } from "./task-rarest.js";
 import { rankedByRecord, TASK_RECORD } from "./task-record.js";
 import { searchForTask, type TaskSearch } from "./task-search.js";
 
@@ -116,7 +117,12 @@ export async function taskSection(
   const ranked = withRecord
     ? await rankedByRecord(outputs, record, scope, search).catch(() => undefined)
     : undefined;
-  const matches = (ranked?.matches ?? search.matches).slice(0, TASK_LINES);
+  const matches = withRarestShown(
+    ranked?.matches ?? search.matches,
+    TASK_LINES,
+    search.rarest ?? [],
+    ranked?.best,
+  );
   return { search: { ...search, matches }, ...(ranked?.best ? { best: ranked.best } : {}) };
 }
 
