@@ -79,7 +79,9 @@ describe("withRarestShown", () => {
   });
 
   it("keeps the ranking when the best line's record holds that line", () => {
-    const best = { provenance: { lineStart: 8, lineEnd: 42 } } as MatchRecord;
+    const best = {
+      provenance: { lineStart: 8, lineEnd: 42, charStart: 0, charEnd: 10_000 },
+    } as MatchRecord;
     expect(withRarestShown(ranked, 3, ["zarvanic"], best).map((m) => m.line)).toEqual([10, 20, 30]);
   });
 

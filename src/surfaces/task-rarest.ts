@@ -5,8 +5,10 @@
  * "script") can fill every place shown while the one line holding its rarest word (the name of
  * the thing asked about) ranks just below them; then the model never sees that line.
  */
+import { recordShows } from "../retrieval/record-matches.js";
 import type { MatchRecord } from "../retrieval/record-types.js";
 import type { SearchMatch } from "../retrieval/search.js";
+import { searchMatchAt } from "./get-tool-output/match-records.js";
 
 /**
  * The first `count` of `ranked`, where, when none of them (nor the best one's record) holds one
@@ -26,10 +28,9 @@ export function withRarestShown(
   const shown = ranked.slice(0, count);
   if (count < 2 || rarest.length === 0) return shown;
   const holdsRarest = (match: SearchMatch) => match.terms.some((term) => rarest.includes(term));
+  // As the section decides which search lines the best record shows (task-section.ts).
   const inBest = (match: SearchMatch) =>
-    best !== undefined &&
-    match.line >= best.provenance.lineStart &&
-    match.line <= best.provenance.lineEnd;
+    best !== undefined && recordShows(best, searchMatchAt(match));
   const holding = ranked.filter(holdsRarest);
   if (holding.length === 0 || holding.some((m) => shown.includes(m) || inBest(m))) return shown;
   return [...shown.slice(0, count - 1), holding[0]!];
