@@ -51,7 +51,7 @@ describe("modeTheArgumentsAsk", () => {
 });
 
 describe("a read whose mode has no aim but whose arguments have one", () => {
-  async function setup(compatibilityTexts = false) {
+  async function setup(compatibilityTexts = false, askedModes?: boolean) {
     const { store } = await tempStore();
     const lines = Array.from({ length: 400 }, (_, i) => `line ${i + 1} nothing to see`);
     lines[300] = "order 7 refund issued by clerk nakamura";
@@ -64,6 +64,7 @@ describe("a read whose mode has no aim but whose arguments have one", () => {
       tokenizer: "o200k_base",
       outputOfToolCall: async () => undefined,
       compatibilityTexts,
+      ...(askedModes === undefined ? {} : { askedModes }),
     } as unknown as SurfaceContext;
     return { record, call: (args: object) => surface.execute("get_tool_output", args, context) };
   }
@@ -87,10 +88,15 @@ describe("a read whose mode has no aim but whose arguments have one", () => {
     expect(answer.text).toContain('[Not used in mode="slice": query');
   });
 
-  it("keeps the named mode in sessions with the compatibility texts", async () => {
-    const { record, call } = await setup(true);
-    const answer = await call({ id: record.id, mode: "slice", query: "refund clerk" });
-    expect(answer.text).not.toContain("Read as");
-    expect(answer.text).toContain("line 1 nothing to see");
+  it("keeps the named mode in sessions with the compatibility texts, or with the switch off", async () => {
+    for (const [compatibility, asked] of [
+      [true, undefined],
+      [false, false],
+    ] as const) {
+      const { record, call } = await setup(compatibility, asked);
+      const answer = await call({ id: record.id, mode: "slice", query: "refund clerk" });
+      expect(answer.text).not.toContain("Read as");
+      expect(answer.text).toContain("line 1 nothing to see");
+    }
   });
 });
