@@ -106,7 +106,6 @@ export function surfaceToolHandlers(
         ...(session.state.taskText && guided(session.settings, "taskSearch")
           ? { taskText: session.state.taskText }
           : {}),
-        ...(guided(session.settings, "askedModes") ? {} : { askedModes: false }),
         ...(asyncActive(session)
           ? {
               asyncTokenThreshold: asyncSettingsOf(session.settings).tokenThreshold,

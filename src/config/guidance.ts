@@ -19,7 +19,6 @@ export const GUIDANCE_SWITCHES = [
   "formLines",
   "unchangedReads",
   "repeatStop",
-  "askedModes",
 ] as const;
 export type GuidanceSwitch = (typeof GUIDANCE_SWITCHES)[number];
 
@@ -45,8 +44,6 @@ export const GUIDANCE_DESCRIPTIONS: Readonly<Record<GuidanceSwitch, string>> = {
     "a read of a stored output repeating an earlier read whose result the model was sent whole is answered with a one-line note naming that turn, not the same text again",
   repeatStop:
     "a call that already returned the same result twice is not run a third time: a note says so and the next turn is the last, allowing only the report",
-  askedModes:
-    "a read whose mode got none of its own aim (a slice without a position, a grep without a pattern) but carries another mode's words (query, pattern) is read in that mode",
 };
 
 /** Every switch on or off. */

@@ -1,7 +1,6 @@
 import { isSpillwayError, OutputFailedError, SpillwayError } from "../core/errors.js";
 import type { ToolDefinition } from "../core/tool-definition.js";
 import { NOT_READY_TEXT } from "./async-texts.js";
-import { modeTheArgumentsAsk } from "./get-tool-output/asked-mode.js";
 import { extractMode } from "./get-tool-output/extract-mode.js";
 import { grepMode } from "./get-tool-output/grep-mode.js";
 import { jsonMode } from "./get-tool-output/json-mode.js";
@@ -120,19 +119,14 @@ export function createGetToolOutputSurface(options: { synopsisLines: number }): 
       const parsed = getToolOutputArgs.safeParse(normalizeGetToolOutputArgs(rawArgs));
       if (!parsed.success)
         return { text: renderError(invalidGetToolOutputArgs(parsed.error)), isError: true };
-      // Sessions with the compatibility texts keep their behaviour and texts word for word.
-      const { args, note } =
-        context.compatibilityTexts || context.askedModes === false
-          ? { args: parsed.data, note: "" }
-          : modeTheArgumentsAsk(parsed.data);
       try {
         return {
+          // Sessions with the compatibility texts keep them word for word.
           text:
-            note +
-            (await answer(args, context)) +
-            (context.compatibilityTexts ? "" : unusedArgumentsNote(args)),
+            (await answer(parsed.data, context)) +
+            (context.compatibilityTexts ? "" : unusedArgumentsNote(parsed.data)),
           isError: false,
-          ...(args.id !== undefined ? { outputId: args.id } : {}),
+          ...(parsed.data.id !== undefined ? { outputId: parsed.data.id } : {}),
         };
       } catch (error) {
         if (isSpillwayError(error, "OUTPUT_NOT_FOUND") && parsed.data.id !== undefined)

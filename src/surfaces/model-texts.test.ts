@@ -76,7 +76,7 @@ describe("get_tool_output's answers to a model", () => {
     const tiny = await outputs.put(origin(), "status=success artifact=sha-7f3a91c2e0d4\n");
     const noPattern = await surface.execute(
       "get_tool_output",
-      { id: tiny.id, mode: "grep" },
+      { id: tiny.id, mode: "grep", query: "the artifact digest" },
       context(false),
     );
     expect(noPattern.isError).toBe(true);
@@ -111,19 +111,12 @@ describe("get_tool_output's answers to a model", () => {
     expect(answer.text).not.toContain("The whole output");
   });
 
-  it("a grep with a query and no pattern is read as the search (with the compatibility texts: the exact calls)", async () => {
+  it("a grep without a pattern gets the exact call, and a misplaced query where it belongs", async () => {
     const { record, surface, context } = await setup();
-    const asSearch = await surface.execute(
-      "get_tool_output",
-      { id: record.id, mode: "grep", query: "the artifact digest" },
-      context(false),
-    );
-    expect(asSearch.isError).toBe(false);
-    expect(asSearch.text).toContain('[Read as mode="search": mode="grep" was given no pattern');
     const answer = await surface.execute(
       "get_tool_output",
       { id: record.id, mode: "grep", query: "the artifact digest" },
-      context(true),
+      context(false),
     );
     expect(answer.isError).toBe(true);
     expect(answer.text).toContain(

@@ -30,11 +30,6 @@ export interface SurfaceContext {
   readonly compatibilityTexts?: boolean;
   /** The session's task (its first prompt): the handle message searches the output for it (SW-27). */
   readonly taskText?: string;
-  /**
-   * False to read every call in the mode it names: by default a read whose mode got none of its
-   * own aim but carries another mode's words is read in that mode (SW-63).
-   */
-  readonly askedModes?: boolean;
 }
 
 /** A surface call's answer: text for the model, kept in the canonical history as is. */

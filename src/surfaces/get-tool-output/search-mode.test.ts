@@ -52,14 +52,12 @@ describe('get_tool_output(mode="search")', () => {
 
   it("says what is missing: a query, or an id for the other modes", async () => {
     const { first, call } = await setup();
-    const noQuery = await call({ id: first.id, mode: "search" });
+    const noQuery = await call({ id: first.id, mode: "search", pattern: "boot marker" });
     expect(noQuery.isError).toBe(true);
     expect(noQuery.text).toContain('mode="search" needs query');
-    // grep's text in a search without words is read as that grep.
-    const asGrep = await call({ id: first.id, mode: "search", pattern: "BOOT-MARKER" });
-    expect(asGrep.isError).toBe(false);
-    expect(asGrep.text).toContain('[Read as mode="grep": mode="search" was given no query');
-    expect(asGrep.text).toContain("1235:");
+    expect(noQuery.text).toContain(
+      `get_tool_output(id="${first.id}", mode="search", query="boot marker")`,
+    );
     const noId = await call({ mode: "grep", pattern: "boot" });
     expect(noId.isError).toBe(true);
     expect(noId.text).toContain('mode="grep" needs id');
