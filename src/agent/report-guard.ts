@@ -29,6 +29,7 @@ import {
   unseenValues,
   withoutLinePrefix,
 } from "./report-checks.js";
+import { idAsWritten, idGivenAsValue, unreadOutputs } from "./report-unread-id.js";
 import type { SessionContext } from "./session-context.js";
 import { sessionResults } from "./session-results.js";
 
@@ -62,43 +63,6 @@ export async function reportGuard(
     state.sentBackTurn = state.turn;
   }
   return note;
-}
-
-/** An output shown by handle that no read has opened. */
-interface UnreadOutput {
-  readonly id: string;
-  readonly toolName: string;
-}
-
-/** The outputs shown by handle and never read. */
-async function unreadOutputs(context: SessionContext): Promise<UnreadOutput[]> {
-  const unread: UnreadOutput[] = [];
-  for (const id of context.state.shownByHandle) {
-    const record = await context.outputs.get(id, { sessionId: context.sessionId });
-    if (record.readCount === 0) unread.push({ id, toolName: record.toolName });
-  }
-  return unread;
-}
-
-/** The read tools' names, as a note names them. */
-const readTools = (context: SessionContext) =>
-  context.surface
-    .tools()
-    .map((t) => t.name)
-    .join(" or ");
-
-/** The report gives an unread output's id as a value. */
-function idGivenAsValue(
-  context: SessionContext,
-  report: string,
-  unread: readonly UnreadOutput[],
-): string | undefined {
-  const quoted = unread.find((o) => report.includes(o.id));
-  if (!quoted) return undefined;
-  return [
-    `Not delivered: your report gives ${quoted.id} as a value, but ${quoted.id} is only the name of the stored output of ${quoted.toolName}, not something it holds, and you have not read it.`,
-    `Read it first with ${readTools(context)}, as its tool result shows, asking for what your task asks; then report what that read returns.`,
-  ].join("\n");
 }
 
 /** The tool results of the session as the model was shown them, by who wrote them. */
@@ -355,11 +319,14 @@ async function onlyAnUnreadId(
   context: SessionContext,
   report: string,
 ): Promise<string | undefined> {
-  const quoted = (await unreadOutputs(context)).filter((o) => report.includes(o.id));
+  const quoted = (await unreadOutputs(context)).flatMap((o) => {
+    const given = idAsWritten(report, o.id);
+    return given === undefined ? [] : [given];
+  });
   if (quoted.length === 0) return undefined;
-  const rest = quoted.reduce((text, o) => text.replaceAll(o.id, " "), report);
+  const rest = quoted.reduce((text, given) => text.replaceAll(given, " "), report);
   const own = authored(context);
-  return wordsOf(rest).every((word) => own.includes(word)) ? quoted[0]!.id : undefined;
+  return wordsOf(rest).every((word) => own.includes(word)) ? quoted[0]! : undefined;
 }
 
 /** A code-like value of the report that no tool result showed and the task did not name. */
