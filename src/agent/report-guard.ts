@@ -1,8 +1,8 @@
 /**
  * The report guards (SW-25 in docs/architecture.md): a final report is sent back, at most once a
  * session, when it
- * - gives the id of an output shown by handle and never read, as if it were a value (not in the
- *   final turn: nothing can be read then);
+ * - gives the id of an output shown by handle and never read, whole or its random part alone, as
+ *   if it were a value (not in the final turn: nothing can be read then; `report-unread-id.ts`);
  * - repeats runtime text: a sentence the model was shown that no output holds and the task did
  *   not say (a notice, a note, a handle message);
  * - states a code-like value that no tool result of the session showed, nor the task.
@@ -29,7 +29,12 @@ import {
   unseenValues,
   withoutLinePrefix,
 } from "./report-checks.js";
-import { idAsWritten, idGivenAsValue, unreadOutputs } from "./report-unread-id.js";
+import {
+  idGivenAsValue,
+  type ReturnedTexts,
+  unreadIdsGiven,
+  unreadOutputs,
+} from "./report-unread-id.js";
 import type { SessionContext } from "./session-context.js";
 import { sessionResults } from "./session-results.js";
 
@@ -55,7 +60,7 @@ export async function reportGuard(
   const shown = renderedOnce(context);
   const unread = state.finalTurn ? [] : await unreadOutputs(context);
   const note =
-    idGivenAsValue(context, report, unread) ??
+    (await idGivenAsValue(context, report, unread, returnedTexts(shown))) ??
     (await runtimeEcho(context, report, shown)) ??
     (await unseenValue(context, report, shown));
   if (note !== undefined) {
@@ -98,6 +103,12 @@ function renderedOnce(context: SessionContext): () => Promise<ShownResults> {
     return rendered;
   };
 }
+
+/** What reads returned and outputs shown whole showed, rendered once for every check. */
+const returnedTexts =
+  (shownOnce: () => Promise<ShownResults>): ReturnedTexts =>
+  async () =>
+    (await shownOnce()).returned;
 
 /** What the user and the agent's author wrote: quoting it is not copying runtime text. */
 const authored = (context: SessionContext) =>
@@ -244,8 +255,9 @@ export async function reportAfterSendBack(
 ): Promise<{ readonly refused: string } | { readonly report: string }> {
   if (!guided(context.settings, "reportGuards") || context.state.reportsSentBack === 0)
     return { report };
-  const wroteOnce = runtimeWroteOnce(context, renderedOnce(context));
-  const refused = await runtimeTextAgain(context, report, wroteOnce);
+  const shown = renderedOnce(context);
+  const wroteOnce = runtimeWroteOnce(context, shown);
+  const refused = await runtimeTextAgain(context, report, wroteOnce, returnedTexts(shown));
   return refused !== undefined
     ? { refused }
     : { report: await withoutRuntimeLines(context, report, wroteOnce) };
@@ -262,8 +274,9 @@ async function runtimeTextAgain(
   context: SessionContext,
   report: string,
   wroteOnce: RuntimeWroteOnce,
+  returned: ReturnedTexts,
 ): Promise<string | undefined> {
-  const id = await onlyAnUnreadId(context, report);
+  const id = await onlyAnUnreadId(context, report, returned);
   if (id !== undefined)
     return `The final report gave ${id}, the name spillway gave an output that was never read, as its answer, with nothing but the task's words besides, after a report had been sent back once; no answer was delivered.`;
   const sentence = await onlyRuntimeText(context, report, wroteOnce);
@@ -318,11 +331,11 @@ const wordsOf = (text: string) => normalizedText(text).match(/[\p{L}\p{N}]+/gu) 
 async function onlyAnUnreadId(
   context: SessionContext,
   report: string,
+  returned: ReturnedTexts,
 ): Promise<string | undefined> {
-  const quoted = (await unreadOutputs(context)).flatMap((o) => {
-    const given = idAsWritten(report, o.id);
-    return given === undefined ? [] : [given];
-  });
+  const quoted = (await unreadIdsGiven(report, await unreadOutputs(context), returned)).map(
+    (id) => id.given,
+  );
   if (quoted.length === 0) return undefined;
   const rest = quoted.reduce((text, given) => text.replaceAll(given, " "), report);
   const own = authored(context);
