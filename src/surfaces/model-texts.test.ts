@@ -59,8 +59,9 @@ describe("get_tool_output's answers to a model", () => {
     );
     expect(ours.isError).toBe(true);
     expect(ours.text).toContain(
-      `Query required for extract mode. Say what to find: get_tool_output(id="${record.id}", mode="extract", query=`,
+      `Query required for extract mode. Say what to find, in your task's words: get_tool_output(id="${record.id}", mode="extract", query).`,
     );
+    expect(ours.text).not.toMatch(/query="/);
     const compatibility = await surface.execute(
       "get_tool_output",
       { id: record.id, mode: "extract" },

@@ -9,9 +9,10 @@ export async function extractMode(
   record: OutputRecord,
   context: SurfaceContext,
 ): Promise<string> {
+  // The call's shape alone, no example value: an example value is what a model copies (SW-27).
   if (!args.query)
     throw missingArgument(
-      `Query required for extract mode.${context.compatibilityTexts ? "" : ` Say what to find: get_tool_output(id="${record.id}", mode="extract", query="the first ERROR line and what caused it").`}`,
+      `Query required for extract mode.${context.compatibilityTexts ? "" : ` Say what to find, in your task's words: get_tool_output(id="${record.id}", mode="extract", query).`}`,
     );
   if (!context.extractor) {
     throw new SpillwayError(
