@@ -162,10 +162,27 @@ function placementAfter(previous: string): Placement {
 
 /**
  * True when `text` (one line, trimmed) is one complete JSON container: it opens at its first
- * character and its bracket closes at its last (a trailing comma allowed).
+ * character, its bracket closes at its last (a trailing comma allowed), and it parses. Balanced
+ * brackets alone also fit an INI or TOML section header (`[pkg.rustfmt-preview]`), which is no
+ * record on its own: the lines under it are its fields (SW-66 in docs/architecture.md).
  */
 export function isWholeContainer(text: string): boolean {
   const body = text.trim().replace(/,$/, "");
+  return closesAtEnd(body) && parses(body);
+}
+
+/** `JSON.parse` accepts `text`. */
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `body` opens with a bracket whose match is its last character (strings skipped). */
+function closesAtEnd(body: string): boolean {
   if (!(body.startsWith("{") || body.startsWith("["))) return false;
   let depth = 0;
   let state = false;

@@ -27,10 +27,24 @@ describe("withoutLocations", () => {
     expect(withoutLocations("Which line of app.log names other.log?", read)).toBe(
       "Which line of  names other.log?",
     );
-    // A word that is a file name only when the argument is not a path is not dropped.
-    expect(withoutLocations("Find app.log", JSON.stringify({ name: "app.log" }))).toBe(
-      "Find app.log",
+  });
+
+  it("drops a file's name alone when the call read it so, and keeps values of other shapes", () => {
+    const read = JSON.stringify({ path: "multirust-channel-manifest.toml", tail: 0 });
+    expect(
+      withoutLocations(
+        "Which version of rustfmt-preview does multirust-channel-manifest.toml list?",
+        read,
+      ),
+    ).toBe("Which version of rustfmt-preview does  list?");
+    expect(withoutLocations("What does RGB.TXT say?", JSON.stringify({ path: "rgb.txt" }))).toBe(
+      "What does  say?",
     );
+    // A version, a word, a name with no extension: what to find, or no sign of a file.
+    for (const value of ["1.9.0", "v2.1", "ERROR", "XErrorDB", "MPL-2.0", "ord_123"])
+      expect(withoutLocations(`Find ${value} here`, JSON.stringify({ pattern: value }))).toBe(
+        `Find ${value} here`,
+      );
   });
 });
 
@@ -54,5 +68,32 @@ describe("a task naming the file it asks about by its name alone", () => {
     expect(found).toContain('"name": "Okinawa"');
     expect(found).toContain('"code": "JP-47"');
     expect(found).not.toContain('"3166-2": [');
+  });
+});
+
+describe("a task naming the file the call read by its name alone, with no directory", () => {
+  it("leads with the table the task's word names, not a key sharing the file name's parts", async () => {
+    const lines = ['manifest-version = "2"', 'date = "2026-04-16"', ""];
+    for (const [i, name] of ["cargo", "clippy-preview", "rustfmt-preview", "rustc"].entries()) {
+      lines.push(`[pkg.${name}]`, `version = "1.${i + 7}.0"`, "");
+      for (let t = 0; t < 40; t++)
+        lines.push(
+          `[pkg.${name}.target.t${t}]`,
+          "available = true",
+          `url = "https://static.example.org/dist/${name}-1.95.0-t${t}.tar.gz"`,
+          "",
+        );
+    }
+    const { store } = await tempStore();
+    const args = JSON.stringify({ path: "multirust-channel-manifest.toml", tail: 0 });
+    const record = await store.put(origin("fs__read_text_file", args), lines.join("\n"));
+    const message = await defaultHandleMessage(record, store, SCOPE, 5, {
+      taskText: "Which version of rustfmt-preview does multirust-channel-manifest.toml list?",
+      taskRecord: true,
+    });
+    const found = message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
+    expect(found).toContain("[pkg.rustfmt-preview]\n");
+    expect(found).toContain('version = "1.9.0"');
+    expect(found).not.toContain("manifest-version");
   });
 });

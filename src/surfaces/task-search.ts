@@ -211,18 +211,30 @@ function argumentStrings(toolArgs: string): string[] {
 const PATH_SEPARATOR = /[/\\]/;
 
 /**
+ * A file's name on its own: one run of characters without space or separator, a name, a dot
+ * and an extension that opens with a letter (`rgb.txt`, `multirust-channel-manifest.toml`;
+ * not `1.9.0`, `v2.1` or a word alone). A server reading files relative to its root is called
+ * with such names, and a call's argument of that shape says which file, not what to find
+ * (SW-65 in docs/architecture.md).
+ */
+const BARE_FILE_NAME = /^[^\s/\\]*\p{L}[^\s/\\]*\.\p{L}[\p{L}\p{N}]{0,9}$/u;
+
+/**
  * The task without the words that name where the output came from: a path or URL the call read
- * (an argument value with a `/` or `\`), as written, as its tail from a separator on
- * (`data/app.log` of `/srv/data/app.log`), or as its last part alone (`app.log`). They tell
- * where to look, not what to find, and the output's own words that share their parts (a `data`
- * key for `data/app.log`, a `3166` key for `iso_3166-2.json`) are not what the task asks about.
+ * (an argument value with a `/` or `\`, or a file's name alone), as written, as its tail from
+ * a separator on (`data/app.log` of `/srv/data/app.log`), or as its last part alone (`app.log`).
+ * They tell where to look, not what to find, and the output's own words that share their parts
+ * (a `data` key for `data/app.log`, a `3166` key for `iso_3166-2.json`) are not what the task
+ * asks about.
  *
  * @example
  * withoutLocations("Which IP in data/access.log fetched /a.pdf?", '{"path":"data/access.log"}');
  * // "Which IP in   fetched /a.pdf?"
  */
 export function withoutLocations(task: string, toolArgs: string): string {
-  const locations = argumentStrings(toolArgs).filter((v) => PATH_SEPARATOR.test(v));
+  const locations = argumentStrings(toolArgs).filter(
+    (v) => PATH_SEPARATOR.test(v) || BARE_FILE_NAME.test(v),
+  );
   if (locations.length === 0) return task;
   const lastParts = new Set(locations.map((l) => foldText(l.split(PATH_SEPARATOR).pop()!)));
   const names = (word: string) =>
