@@ -40,7 +40,8 @@ function headLines(evidence: KindEvidence, max = 200): string[] {
   return lines.filter((line) => line.trim().length > 0).slice(0, max);
 }
 
-function parses(text: string): boolean {
+/** `JSON.parse` accepts `text`. */
+export function parsesAsJson(text: string): boolean {
   try {
     JSON.parse(text);
     return true;
@@ -53,7 +54,7 @@ function looksLikeJson(evidence: KindEvidence): boolean {
   const start = evidence.head.trimStart()[0];
   const end = evidence.tail.trimEnd().slice(-1);
   if (!((start === "{" && end === "}") || (start === "[" && end === "]"))) return false;
-  return evidence.headIsWhole ? parses(evidence.head) : true;
+  return evidence.headIsWhole ? parsesAsJson(evidence.head) : true;
 }
 
 function looksLikeNdjson(lines: string[]): boolean {
@@ -61,7 +62,7 @@ function looksLikeNdjson(lines: string[]): boolean {
   const sample = lines.slice(0, 50);
   return sample.every((line) => {
     const trimmed = line.trim();
-    return (trimmed.startsWith("{") || trimmed.startsWith("[")) && parses(trimmed);
+    return (trimmed.startsWith("{") || trimmed.startsWith("[")) && parsesAsJson(trimmed);
   });
 }
 

@@ -5,6 +5,8 @@
  * JSON (see {@link jsonReading}).
  */
 
+import { parsesAsJson } from "../core/kinds.js";
+
 /** How a container sits in its parent. */
 export type Placement = "element" | "member" | "root" | "unknown";
 
@@ -168,17 +170,7 @@ function placementAfter(previous: string): Placement {
  */
 export function isWholeContainer(text: string): boolean {
   const body = text.trim().replace(/,$/, "");
-  return closesAtEnd(body) && parses(body);
-}
-
-/** `JSON.parse` accepts `text`. */
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return closesAtEnd(body) && parsesAsJson(body);
 }
 
 /** `body` opens with a bracket whose match is its last character (strings skipped). */
