@@ -1,4 +1,5 @@
 import { mapConcurrent } from "../core/concurrency.js";
+import { argumentsWithBackslashes } from "../core/misescaped-backslash.js";
 import type { ModelToolCall } from "../providers/model-caller.js";
 import { runAsyncCapable } from "./async-execution.js";
 import {
@@ -34,13 +35,16 @@ export async function executeCall(
       `Tool "${call.toolName}" is not available ${handler ? "in this turn" : "in this session"}. Available now: ${available.join(", ") || "none"}.`,
     );
   }
-  const refused = handler.rejectArguments?.(call.args);
+  // Spillway's own tools take the model's text as it was typed (SW-67); a server's tool gets
+  // its arguments untouched.
+  const args = handler.kind === "mcp" ? call.args : argumentsWithBackslashes(call.args);
+  const refused = handler.rejectArguments?.(args);
   if (refused !== undefined) return errorResult("INVALID_ARGUMENT", refused);
   const input: ToolCallInput = {
     toolCallId: call.toolCallId,
     toolName: call.toolName,
     argsText: call.argsText,
-    args: call.args,
+    args,
   };
   // MCP tools and sub-agents race the time trigger and may go on in the background.
   if (asyncActive(context) && (handler.kind === "mcp" || handler.kind === "subagent"))
