@@ -20,7 +20,7 @@ import { clipText } from "../core/clip-text.js";
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
 import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
-import { renderResult } from "./render-result.js";
+import { renderResult, shortenedResult } from "./render-result.js";
 import {
   MIN_SENTENCE_CHARS,
   normalizedText,
@@ -78,7 +78,12 @@ interface ShownResults {
   readonly runtime: string[];
 }
 
-/** Every tool result of the session as the model was shown it. */
+/**
+ * Every tool result of the session as the model was shown it, and the texts that stood in for
+ * results and turns when the context was made smaller: a result's shortened form, and a
+ * compaction summary's header and call index (its summary proper is the summarizer's account of
+ * what the tools returned, not the runtime's).
+ */
 async function shownResults(context: SessionContext): Promise<ShownResults> {
   const shown: ShownResults = { returned: [], runtime: [] };
   for (const { ref } of await sessionResults(context)) {
@@ -91,7 +96,11 @@ async function shownResults(context: SessionContext): Promise<ShownResults> {
           : "";
     shown.returned.push(read);
     shown.runtime.push(text.slice(read.length));
+    const shortened = await shortenedResult(context, ref);
+    if (shortened !== undefined) shown.runtime.push(shortened);
   }
+  for (const summary of await context.history.summaries(context.sessionId))
+    shown.runtime.push(summary.text.replace(summary.summary.trim(), ""));
   return shown;
 }
 
