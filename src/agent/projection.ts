@@ -6,6 +6,7 @@ import { contextLimitsOf } from "./context-limits.js";
 import { type ContextUsage, contextUsage } from "./context-usage.js";
 import { asProjection } from "./invariants.js";
 import { noticeNeeded, renderNotice, type TurnPlan } from "./notice.js";
+import { operatingInstructions } from "./operating-instructions.js";
 import {
   answerOrphans,
   countSessionTokens,
@@ -60,23 +61,6 @@ export interface Projection {
   /** The turn's plan (the surface's tools join it when a compaction put handles in the summary). */
   readonly plan: TurnPlan;
   readonly usage: ContextUsage;
-}
-
-/** spillway's standing instructions, after the agent's own system prompt. */
-function operatingInstructions(context: SessionContext): string {
-  const lines = [
-    "When your task is done, call agent__final_report with your complete answer.",
-    "Tool results are stored whole. A result too large to show is replaced by a message naming its id;",
-    "its content is not in your context until you read it, so never state facts about it that you did not read.",
-  ];
-  if (context.settings.toolOutput.enabled) {
-    const tools = context.surface
-      .tools()
-      .map((t) => t.name)
-      .join(", ");
-    lines.push(`Read stored outputs with ${tools}.`);
-  }
-  return lines.join("\n");
 }
 
 /**

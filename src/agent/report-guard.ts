@@ -20,6 +20,7 @@ import { clipText } from "../core/clip-text.js";
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
 import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
+import { operatingInstructions } from "./operating-instructions.js";
 import { renderResult, shortenedResult } from "./render-result.js";
 import {
   MIN_SENTENCE_CHARS,
@@ -79,10 +80,10 @@ interface ShownResults {
 }
 
 /**
- * Every tool result of the session as the model was shown it, and the texts that stood in for
- * results and turns when the context was made smaller: a result's shortened form, and a
- * compaction summary's header and call index (its summary proper is the summarizer's account of
- * what the tools returned, not the runtime's).
+ * Every tool result of the session as the model was shown it, the texts that stood in for
+ * results and turns when the context was made smaller (a result's shortened form; a compaction
+ * summary's header and call index, not its summary proper, the summarizer's account of what the
+ * tools returned), and spillway's standing instructions after the agent's system prompt.
  */
 async function shownResults(context: SessionContext): Promise<ShownResults> {
   const shown: ShownResults = { returned: [], runtime: [] };
@@ -101,6 +102,7 @@ async function shownResults(context: SessionContext): Promise<ShownResults> {
   }
   for (const summary of await context.history.summaries(context.sessionId))
     shown.runtime.push(summary.text.replace(summary.summary.trim(), ""));
+  shown.runtime.push(operatingInstructions(context));
   return shown;
 }
 

@@ -1,6 +1,7 @@
 /**
- * The report guard (SW-25) knows the texts that stand in for turns and results once the context
- * was made smaller: a report repeating a compaction summary's header is runtime text, sent back.
+ * The report guard (SW-25) knows every text spillway wrote for the model, not only notices and
+ * tool results: what stands in for turns and results once the context was made smaller, and
+ * spillway's standing instructions. A report repeating one is runtime text, sent back.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -42,5 +43,20 @@ describe("a report that repeats what stood in for compacted turns", () => {
     );
     expect(result.status).toBe("completed");
     expect(result.report).toBe("The value is 42.");
+  });
+
+  it("that is spillway's standing instruction is sent back, and ends the session if repeated", async () => {
+    const instruction =
+      "When your task is done, call agent__final_report with your complete answer.";
+    let sentBack = "";
+    const { result } = await run((request, context) => {
+      if (context.callIndex === 1) sentBack = toolMessages(request).at(-1)!.text;
+      return toolCall("agent__final_report", { report: instruction });
+    });
+    expect(sentBack).toMatch(
+      /^Not delivered: your report repeats text that spillway wrote \("when your task is done/,
+    );
+    expect(result.status).toBe("failed");
+    expect(result.report).toBeNull();
   });
 });
