@@ -3,6 +3,7 @@
  * whole leads over its parts found apart, but not over a rarer word of the task.
  */
 import { describe, expect, it } from "vitest";
+import { taskSearchSection } from "../../test/helpers/handle-sections.js";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
 import { compoundWords, leadingLiterals } from "./task-search.js";
@@ -14,11 +15,7 @@ async function handleFor(text: string, task: string): Promise<string> {
 }
 
 /** The lines the task search shows, after its heading. */
-const searchLines = (message: string) =>
-  (message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "")
-    .trim()
-    .split("\n")
-    .slice(1);
+const searchLines = (message: string) => taskSearchSection(message).trim().split("\n").slice(1);
 
 /**
  * Package records of a status file: every record has the field the task names, on one of its

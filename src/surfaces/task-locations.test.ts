@@ -3,6 +3,7 @@
  * to look, not what to find, so the output's own words that share their parts must not lead.
  */
 import { describe, expect, it } from "vitest";
+import { taskSearchSection } from "../../test/helpers/handle-sections.js";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
 import { withoutLocations } from "./task-search.js";
@@ -64,7 +65,7 @@ describe("a task naming the file it asks about by its name alone", () => {
       taskText: "What is the subdivision code of Okinawa in iso_3166-2.json?",
       taskRecord: true,
     });
-    const found = message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
+    const found = taskSearchSection(message);
     expect(found).toContain('"name": "Okinawa"');
     expect(found).toContain('"code": "JP-47"');
     expect(found).not.toContain('"3166-2": [');
@@ -91,7 +92,7 @@ describe("a task naming the file the call read by its name alone, with no direct
       taskText: "Which version of rustfmt-preview does multirust-channel-manifest.toml list?",
       taskRecord: true,
     });
-    const found = message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
+    const found = taskSearchSection(message);
     expect(found).toContain("[pkg.rustfmt-preview]\n");
     expect(found).toContain('version = "1.9.0"');
     expect(found).not.toContain("manifest-version");

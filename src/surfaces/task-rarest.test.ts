@@ -3,6 +3,7 @@
  * holding two of the task's less rare words must not crowd out the one naming what it asks about.
  */
 import { describe, expect, it } from "vitest";
+import { taskSearchSection } from "../../test/helpers/handle-sections.js";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import type { MatchRecord } from "../retrieval/record-types.js";
 import type { SearchMatch } from "../retrieval/search.js";
@@ -25,8 +26,7 @@ function registry(count: number, named: number, name: string): string {
 }
 
 /** The lines the task search shows, after its heading. */
-const searchLines = (message: string) =>
-  (message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "").trim().split("\n");
+const searchLines = (message: string) => taskSearchSection(message).trim().split("\n");
 
 describe("the task search shows the task's rarest word", () => {
   it("shows the line naming the thing asked about beside lines of two commoner task words", async () => {

@@ -4,6 +4,7 @@
  * line leads with it, so the values beside the answer are the answer's own.
  */
 import { describe, expect, it } from "vitest";
+import { taskSearchSection } from "../../test/helpers/handle-sections.js";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
 
@@ -38,9 +39,6 @@ function testRun(): string {
   ].join("\n");
 }
 
-const section = (message: string) =>
-  message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
-
 describe("the task search's record", () => {
   it("is the failure block of the test the task names, not the file's block that lists both", async () => {
     const { store } = await tempStore();
@@ -49,7 +47,7 @@ describe("the task search's record", () => {
       taskText: 'What value did the test "folds quoted keys across lines" receive?',
       taskRecord: true,
     });
-    const shown = section(message);
+    const shown = taskSearchSection(message);
     expect(shown).toMatch(/\[record: block, lines [\d,]+-[\d,]+; the search found line [\d,]+\]/);
     expect(shown).toContain("Received: 7917");
     // The other failure's values are not beside it.
@@ -75,7 +73,7 @@ describe("the task search's record", () => {
       taskText: "Which image does the nginx container of pod web-7 run?",
       taskRecord: true,
     });
-    const shown = section(message);
+    const shown = taskSearchSection(message);
     // The pod's item, not the container's inside it, which does not name the pod.
     expect(shown).toContain("[record: list item, lines 43-48;");
     expect(shown).toContain("- name: web-7");

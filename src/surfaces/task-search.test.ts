@@ -5,6 +5,7 @@
  * task's words the output holds, or no value at all.
  */
 import { describe, expect, it } from "vitest";
+import { taskSearchSection } from "../../test/helpers/handle-sections.js";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
 import { leadGroup, leadingParts } from "./task-search.js";
@@ -30,9 +31,6 @@ const exampleValues = (message: string) =>
     (m) => JSON.parse(m[1]!) as string,
   );
 
-const searchSection = (message: string) =>
-  message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
-
 describe("the handle message's search for the task", () => {
   it("finds an upper-case hyphenated token from plain words, and offers those words", async () => {
     const lines = Array.from({ length: 3000 }, (_, i) => filler(i));
@@ -42,7 +40,7 @@ describe("the handle message's search for the task", () => {
       lines.join("\n"),
       "What does the boot marker note say in app.log?",
     );
-    expect(searchSection(message)).toContain(
+    expect(taskSearchSection(message)).toContain(
       "2212| 2026-03-14T09:12:00Z NOTE [boot] BOOT-MARKER-ALPHA reached",
     );
     expect(message).toContain("One of them may answer your task: check it against");
@@ -60,7 +58,7 @@ describe("the handle message's search for the task", () => {
       lines.join("\n"),
       "起動マーカーについての備考はどの品番ですか?",
     );
-    expect(searchSection(message)).toContain("1445| 品番: P-2444  倉庫: 大阪第二");
+    expect(taskSearchSection(message)).toContain("1445| 品番: P-2444  倉庫: 大阪第二");
   });
 
   it("finds a numeric JSON id, and a possessive leaves no junk word in the examples", async () => {
@@ -73,7 +71,7 @@ describe("the handle message's search for the task", () => {
       JSON.stringify(orders, null, 2),
       "What is the customer's email for order 41043?",
     );
-    expect(searchSection(message)).toContain('"id": 41043,');
+    expect(taskSearchSection(message)).toContain('"id": 41043,');
     // Words as the task wrote them, never pieces cut across an apostrophe ("s the customer").
     for (const value of exampleValues(message))
       for (const word of value.split(" "))
@@ -119,7 +117,7 @@ describe("the handle message's search for the task", () => {
     lines[121] = "    at handleRequestRetry (/srv/app/worker.js:912:7)";
     lines[340] = "08:07 INFO req=req-qmldj8 user=u-66287 order=ord-00478 status=200";
     const message = await handleFor(lines.join("\n"), "Which order did request req-qmldj8 handle?");
-    const shown = searchSection(message).trim().split("\n").slice(1);
+    const shown = taskSearchSection(message).trim().split("\n").slice(1);
     expect(shown[0]).toContain("341| 08:07 INFO req=req-qmldj8");
     expect(message).toContain('mode="grep", pattern="req-qmldj8"');
   });
@@ -134,7 +132,7 @@ describe("the handle message's search for the task", () => {
       lines[at] = `備考: 保管場所の倉庫は変更予定、保管場所を確認 (品番: RN-${10000 + at * 3})`;
     lines[2445] = "品番: RN-17335  倉庫: 大阪第二  数量: 12";
     const message = await handleFor(lines.join("\n"), "品番RN-17335の保管場所の倉庫はどこですか？");
-    const shown = searchSection(message).trim().split("\n").slice(1);
+    const shown = taskSearchSection(message).trim().split("\n").slice(1);
     expect(shown[0]).toContain("2446| 品番: RN-17335  倉庫: 大阪第二");
     expect(message).toContain('mode="grep", pattern="RN-17335"');
   });
@@ -144,7 +142,7 @@ describe("the handle message's search for the task", () => {
     lines[31_000] =
       "2026-03-14T10:00:00Z ERROR [svc-3] request 31000 failed: disk quota exceeded on vol-7";
     const message = await handleFor(lines.join("\n"), "Why did the disk quota fail?");
-    expect(searchSection(message)).toContain("31001| 2026-03-14T10:00:00Z ERROR [svc-3]");
+    expect(taskSearchSection(message)).toContain("31001| 2026-03-14T10:00:00Z ERROR [svc-3]");
   });
 
   it("shows the best line inside its record, with taskRecord, and does not repeat its lines", async () => {
@@ -188,17 +186,17 @@ describe("the handle message's search for the task", () => {
       ).join("\n");
     // The pod holds "pod" besides the word found: its item is shown, with the pod's name.
     const widened = await handleFor(`${pods(0)}\n`, "Which pod was OOMKilled?", true);
-    expect(searchSection(widened)).toContain("[record: list item, lines 137-144;");
-    expect(searchSection(widened)).toContain("  139|     name: api-17\n");
+    expect(taskSearchSection(widened)).toContain("[record: list item, lines 137-144;");
+    expect(taskSearchSection(widened)).toContain("  139|     name: api-17\n");
     // No more of the task's words in the pod than in its container: the container alone.
     const inner = await handleFor(`${pods(0)}\n`, "Which entry was OOMKilled?", true);
-    expect(searchSection(inner)).toContain("[record: list item, lines 142-144;");
-    expect(searchSection(inner)).not.toContain("api-17");
+    expect(taskSearchSection(inner)).toContain("[record: list item, lines 142-144;");
+    expect(taskSearchSection(inner)).not.toContain("api-17");
     // A pod over the record's bounds would show only the part around the line: the container.
     const long = await handleFor(`${pods(70)}\n`, "Which pod was OOMKilled?", true);
-    expect(searchSection(long)).toMatch(/\[record: list item, lines [\d,]+-[\d,]+; the search/);
-    expect(searchSection(long)).toContain("- name: main\n");
-    expect(searchSection(long)).not.toContain("api-17");
+    expect(taskSearchSection(long)).toMatch(/\[record: list item, lines [\d,]+-[\d,]+; the search/);
+    expect(taskSearchSection(long)).toContain("- name: main\n");
+    expect(taskSearchSection(long)).not.toContain("api-17");
   });
 
   it("ranks a table row by its header's names too, and a line by its own words, not its record's", async () => {
@@ -227,7 +225,7 @@ describe("the handle message's search for the task", () => {
     ].join("\n");
     const task =
       "Look up the escalation table: the row with team Platform and region US. Who is the primary?";
-    const table = searchSection(await handleFor(`${runbook}\n`, task, true));
+    const table = taskSearchSection(await handleFor(`${runbook}\n`, task, true));
     expect(table).toMatch(/^ *\[record: table row, line 218; names from the header, line 206;/m);
     expect(table).toContain("218| Team=Platform, Region=US, Primary on-call=Person 31,");
     // A log: the line with the request's id comes before a stack trace holding more of the
@@ -238,7 +236,7 @@ describe("the handle message's search for the task", () => {
     );
     log[100] = `${filler(100)} ERROR req=req-9999 order=ord-1 failed\n    at handleOrder (router.js:3)\n    at retryRequest (pool.js:9)`;
     log[250] = `${filler(250)} req=req-7x7x7 order=ord-24712`;
-    const traced = searchSection(
+    const traced = taskSearchSection(
       await handleFor(`${log.join("\n")}\n`, "Which order did request req-7x7x7 handle?", true),
     );
     expect(traced.trim().split("\n")[1]).toContain("req=req-7x7x7 order=ord-24712");
@@ -365,7 +363,7 @@ describe("the handle message's synopsis beside the task search", () => {
     const message = await handleFor(lines.join("\n"), "Which code did the gateway timeout log?");
     const row = "  498| 2026-03-14T09:12:00Z ERROR [pay] gateway timeout code=E-7731";
     expect(message.split(row)).toHaveLength(2);
-    expect(searchSection(message)).toContain(row);
+    expect(taskSearchSection(message)).toContain(row);
     const synopsis = message.split("\nLast lines:\n")[1]!;
     expect(synopsis).toContain("  497| ");
     expect(synopsis).toContain("  499| ");

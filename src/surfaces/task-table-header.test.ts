@@ -4,6 +4,7 @@
  * line says; the row that answers says `catalog-api`, `us-west-2` and `651 ms`.
  */
 import { describe, expect, it } from "vitest";
+import { taskSearchSection } from "../../test/helpers/handle-sections.js";
 import { origin, SCOPE, tempStore } from "../../test/helpers/temp-store.js";
 import { defaultHandleMessage } from "./handle-message.js";
 
@@ -48,7 +49,7 @@ describe("the task search in an HTML table", () => {
       taskText: "catalog-api in us-west-2: p95?",
       taskRecord: true,
     });
-    const section = message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
+    const section = taskSearchSection(message);
     expect(section).toMatch(
       /\[record: block, lines [\d,]+-[\d,]+; names from the header, line 306;/,
     );
@@ -72,7 +73,7 @@ describe("the task search in an HTML table", () => {
       taskText: "Which CVE does the status page mention?",
       taskRecord: true,
     });
-    const section = message.split("\nRead it with:")[0]!.split("found these lines")[1] ?? "";
+    const section = taskSearchSection(message);
     expect(section).toContain("CVE-2026-23381");
   });
 });
