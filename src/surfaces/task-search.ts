@@ -12,6 +12,7 @@ import { grepOutput } from "../retrieval/grep.js";
 import { type SearchMatch, searchOutput } from "../retrieval/search.js";
 import { foldText, termsOf } from "../retrieval/search-terms.js";
 import type { OutputRecord, OutputStore, ReadScope } from "../store/output-store.js";
+import { withoutStatedLengths } from "./task-value-forms.js";
 
 /** A term held by at most this share of the lines is specific to them. */
 const SPECIFIC_SHARE = 0.1;
@@ -267,7 +268,8 @@ export async function searchForTask(
   options: TaskSearchOptions = {},
 ): Promise<TaskSearch> {
   const { maxLineChars } = options;
-  task = withoutLocations(task, record.toolArgs);
+  // Where to look and how long the value is are not words the output holds (SW-69).
+  task = withoutStatedLengths(withoutLocations(task, record.toolArgs));
   if (record.kind === "binary" || task.trim() === "") return NOTHING;
   const opened = await outputs.open(record.id, scope);
   try {

@@ -134,6 +134,22 @@ function digitsForm(question: string): ValueForm | undefined {
 }
 
 /**
+ * The task without the lengths it gives a value ("the 13-digit code", "64 hex characters",
+ * "13桁"): a length describes the value's shape, and the output holds the value, never the
+ * words of its length. Searched as words, the `13` of "13-digit" finds a date's 13th day.
+ * A layout's last group ("8-4-4-4-12 hex digits") is not a length and stays.
+ *
+ * @example
+ * withoutStatedLengths("Which 13-digit barcode is in the notes?");
+ * // "Which  barcode is in the notes?"
+ */
+export function withoutStatedLengths(task: string): string {
+  return task
+    .replace(new RegExp(STATED_LENGTH.source, "gi"), "")
+    .replace(new RegExp(STATED_DIGITS.source, "gi"), "");
+}
+
+/**
  * The kinds of value a question names, in the order above: each one's values have a shape a
  * search for words cannot find ("the IPv6 address" is not in `2001:db8::1`).
  *
