@@ -52,3 +52,51 @@ export async function withSection(
   const { start, text } = heading.line;
   return { ...found, section: { charStart: start, charEnd: start + text.length } };
 }
+
+/** The level of an ATX heading line (1 to 6), or 0 when the line is not one. */
+const headingLevel = (text: string) =>
+  ATX_HEADING.test(text) ? /^ {0,3}(#+)/.exec(text)![1]!.length : 0;
+
+/**
+ * The section a Markdown heading on line `at` opens: the heading and the lines under it, up to
+ * the next heading of the same or a higher level outside fenced code, at most `maxLines` lines
+ * (blank lines at its end left out). A heading names what its section is about, as an INI
+ * section header does its keys (SW-70): a search that finds "v1.30.0" in `## Version v1.30.0`
+ * means the release date under it, which the heading's line alone does not show. `null` when
+ * the line is no heading (or lies in fenced code, or past SCAN_CHARS, where that is unknown),
+ * or when nothing but blank lines follows it before the next heading.
+ *
+ * @example
+ * await headingSection(window, 736, 60); // `## Version v1.30.0` with its date and notes
+ * // { kind: "block", first: 736, last: 743, … }
+ */
+export async function headingSection(
+  window: LineWindow,
+  at: number,
+  maxLines: number,
+): Promise<FoundRecord | null> {
+  const own = await window.line(at);
+  const level = own ? headingLevel(own.text) : 0;
+  if (!own || level === 0 || own.start > SCAN_CHARS) return null;
+  let fencesAbove = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    const line = await window.line(i);
+    if (!line) return null;
+    if (FENCE.test(line.text)) fencesAbove++;
+  }
+  if (fencesAbove % 2 === 1) return null;
+  let last = at;
+  let inFence = false;
+  for (let i = at + 1; i - at < maxLines; i++) {
+    const line = await window.line(i);
+    if (!line) break;
+    if (FENCE.test(line.text)) inFence = !inFence;
+    else if (!inFence && headingLevel(line.text) > 0 && headingLevel(line.text) <= level) break;
+    if (line.text.trim() !== "") last = i;
+  }
+  if (last === at) return null;
+  const end = await window.end(last);
+  return end === null
+    ? null
+    : { kind: "block", first: at, last, charStart: own.start, charEnd: end };
+}

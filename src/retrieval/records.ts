@@ -24,7 +24,7 @@ import { withTableHeader } from "./record-html-table.js";
 import { indentedBlock, listItem, outerListItem, spanOf } from "./record-indent.js";
 import { jsonLineRecord, jsonTreeRecord } from "./record-json.js";
 import { isBlank, LineWindow } from "./record-lines.js";
-import { withSection } from "./record-section.js";
+import { headingSection, withSection } from "./record-section.js";
 import { lineStamp, stampedEntry, withoutStamp } from "./record-stamps.js";
 import { tableRow } from "./record-table.js";
 import {
@@ -111,6 +111,7 @@ async function findRecord(
   }
   if (kind === "markdown") {
     return (
+      (await headingSection(window, at, limits.maxLines)) ??
       (await tableRow(window, at)) ??
       (await listItem(window, at)) ??
       (await paragraph(window, at, limits.maxLines))
