@@ -20,6 +20,7 @@ import { clipText } from "../core/clip-text.js";
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
 import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
+import { callLocations } from "../surfaces/task-search.js";
 import { operatingInstructions } from "./operating-instructions.js";
 import { renderResult, shortenedResult } from "./render-result.js";
 import {
@@ -354,6 +355,18 @@ async function onlyAnUnreadId(
 }
 
 /** A code-like value of the report that no tool result showed and the task did not name. */
+/**
+ * The paths, URLs and file names a tool call of the session read with success (SW-71): a place
+ * a tool accepted exists, and a report naming it invents nothing, though no result echoed it (a
+ * file's text does not repeat its own path). Only a call that returned an output counts: a
+ * failed read names a place that may not exist, and spillway's own tools read no place.
+ */
+async function placesRead(context: SessionContext): Promise<string[]> {
+  return (await context.history.toolCalls(context.sessionId))
+    .filter((call) => call.status === "ok" && call.outputId !== null)
+    .flatMap((call) => callLocations(call.argsText));
+}
+
 async function unseenValue(
   context: SessionContext,
   report: string,
@@ -365,6 +378,7 @@ async function unseenValue(
     ...shown.runtime,
     context.state.taskText ?? "",
     context.systemPrompt,
+    ...(await placesRead(context)),
   ];
   const values = unseenValues(report, seen);
   if (values.length === 0) return undefined;

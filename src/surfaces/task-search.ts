@@ -221,6 +221,17 @@ const PATH_SEPARATOR = /[/\\]/;
 const BARE_FILE_NAME = /^[^\s/\\]*\p{L}[^\s/\\]*\.\p{L}[\p{L}\p{N}]{0,9}$/u;
 
 /**
+ * The arguments of a call that name where it read: a path or URL (a value with a `/` or `\`),
+ * or a file's name alone.
+ *
+ * @example
+ * callLocations('{"path":"data/app.log","tail":10}'); // ["data/app.log"]
+ */
+export function callLocations(toolArgs: string): string[] {
+  return argumentStrings(toolArgs).filter((v) => PATH_SEPARATOR.test(v) || BARE_FILE_NAME.test(v));
+}
+
+/**
  * The task without the words that name where the output came from: a path or URL the call read
  * (an argument value with a `/` or `\`, or a file's name alone), as written, as its tail from
  * a separator on (`data/app.log` of `/srv/data/app.log`), or as its last part alone (`app.log`).
@@ -233,9 +244,7 @@ const BARE_FILE_NAME = /^[^\s/\\]*\p{L}[^\s/\\]*\.\p{L}[\p{L}\p{N}]{0,9}$/u;
  * // "Which IP in   fetched /a.pdf?"
  */
 export function withoutLocations(task: string, toolArgs: string): string {
-  const locations = argumentStrings(toolArgs).filter(
-    (v) => PATH_SEPARATOR.test(v) || BARE_FILE_NAME.test(v),
-  );
+  const locations = callLocations(toolArgs);
   if (locations.length === 0) return task;
   const lastParts = new Set(locations.map((l) => foldText(l.split(PATH_SEPARATOR).pop()!)));
   const names = (word: string) =>
