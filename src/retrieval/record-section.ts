@@ -90,8 +90,9 @@ export async function headingSection(
   for (let i = at + 1; i - at < maxLines; i++) {
     const line = await window.line(i);
     if (!line) break;
+    const next = headingLevel(line.text);
     if (FENCE.test(line.text)) inFence = !inFence;
-    else if (!inFence && headingLevel(line.text) > 0 && headingLevel(line.text) <= level) break;
+    else if (!inFence && next > 0 && next <= level) break;
     if (line.text.trim() !== "") last = i;
   }
   if (last === at) return null;

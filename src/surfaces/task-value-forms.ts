@@ -133,6 +133,10 @@ function digitsForm(question: string): ValueForm | undefined {
   return { name: `${length}-digit number`, pattern: `${START}[0-9]{${length}}${END}` };
 }
 
+/** Every length the task states, of characters or of digits (`replace` needs the `g` flag). */
+const EVERY_STATED_LENGTH = new RegExp(STATED_LENGTH.source, "gi");
+const EVERY_STATED_DIGITS = new RegExp(STATED_DIGITS.source, "gi");
+
 /**
  * The task without the lengths it gives a value ("the 13-digit code", "64 hex characters",
  * "13桁"): a length describes the value's shape, and the output holds the value, never the
@@ -144,9 +148,7 @@ function digitsForm(question: string): ValueForm | undefined {
  * // "Which  barcode is in the notes?"
  */
 export function withoutStatedLengths(task: string): string {
-  return task
-    .replace(new RegExp(STATED_LENGTH.source, "gi"), "")
-    .replace(new RegExp(STATED_DIGITS.source, "gi"), "");
+  return task.replace(EVERY_STATED_LENGTH, "").replace(EVERY_STATED_DIGITS, "");
 }
 
 /**
