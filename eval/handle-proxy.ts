@@ -10,7 +10,8 @@
  * handle message offers as its example, as a model copying it makes it. A best result that holds the value
  * and none of the task's decoys (the values beside it a reader could take instead) is counted
  * apart: what a reader meets first is then the answer alone; so are the other values of the
- * answer's form beside it there (handle-best.ts), what a reader could take for it.
+ * answer's form beside it there (handle-best.ts), what a reader could take for it, and those
+ * anywhere in the message.
  *
  *   npm run eval:handles -- --tasks 90                       # a fresh seed, printed
  *   npm run eval:handles -- --seed 223151 --ablate taskRecord --json
@@ -125,6 +126,7 @@ const shownIds: string[] = [];
 const bestIds: string[] = [];
 const aloneIds: string[] = [];
 let alikes = 0;
+let alikesInMessages = 0;
 const searchBestIds: string[] = [];
 const searchIds: string[] = [];
 const exampleBestIds: string[] = [];
@@ -161,6 +163,7 @@ for (const task of drawTasks({ seed, count: tasks })) {
     const alone = inBest && !task.decoys.some((decoy) => holdsValue(bestText, decoy));
     if (alone) aloneIds.push(task.id);
     if (inBest) alikes += lookAlikes(bestLines, values);
+    alikesInMessages += lookAlikes(message.split("\n"), values);
     const where = inBest ? `, in the best result${alone ? " without a decoy" : ""}` : "";
     process.stdout.write(
       `${task.id} ${task.shape}/${task.kind}: ${shown ? `shown${where}` : "not shown"} · ${message.length} characters\n`,
@@ -179,7 +182,7 @@ process.stdout.write(
     .map(([kind, k]) => `${kind} ${k.best}/${k.tasks}`)
     .join(
       ", ",
-    )}); in it without a decoy: ${aloneIds.length}; values of the answer's form beside it there: ${alikes}; ${chars} characters in all${ablate.length > 0 ? `; off: ${ablate.join(", ")}` : ""}\n`,
+    )}); in it without a decoy: ${aloneIds.length}; values of the answer's form beside it there: ${alikes}, in the whole messages: ${alikesInMessages}; ${chars} characters in all${ablate.length > 0 ? `; off: ${ablate.join(", ")}` : ""}\n`,
 );
 if (on("taskSearch"))
   process.stdout.write(
@@ -187,5 +190,5 @@ if (on("taskSearch"))
   );
 if (json)
   process.stdout.write(
-    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, best: bestIds.length, bestAlone: aloneIds.length, lookAlikes: alikes, searchBest: searchBestIds.length, searchAnswer: searchIds.length, exampleBest: exampleBestIds.length, exampleAnswer: exampleIds.length, chars, kinds, shownIds, bestIds, aloneIds, searchBestIds, searchIds, exampleBestIds, exampleIds })}\n`,
+    `${JSON.stringify({ eval: "handles", model: "none (deterministic proxy)", seed, tasks, ablate, shown: shownIds.length, best: bestIds.length, bestAlone: aloneIds.length, lookAlikes: alikes, lookAlikesInMessages: alikesInMessages, searchBest: searchBestIds.length, searchAnswer: searchIds.length, exampleBest: exampleBestIds.length, exampleAnswer: exampleIds.length, chars, kinds, shownIds, bestIds, aloneIds, searchBestIds, searchIds, exampleBestIds, exampleIds })}\n`,
   );

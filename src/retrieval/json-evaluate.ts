@@ -11,7 +11,7 @@ import { outlineJson } from "./json-outline.js";
 export const MATCH_COUNT_LIMIT = 10_000;
 
 export type JsonTask =
-  | { readonly type: "outline" }
+  | { readonly type: "outline"; readonly firstValues?: boolean }
   | {
       readonly type: "query";
       readonly query: string;
@@ -156,7 +156,11 @@ export function evaluateJson(
   try {
     const parsed = parse(text, kind);
     if ("type" in parsed) return parsed;
-    if (task.type === "outline") return { type: "outline", outline: outlineJson(parsed.root) };
+    if (task.type === "outline")
+      return {
+        type: "outline",
+        outline: outlineJson(parsed.root, { firstValues: task.firstValues ?? true }),
+      };
     return query(parsed, task);
   } catch (error) {
     if (error instanceof RangeError) return { type: "too-costly", reason: error.message };

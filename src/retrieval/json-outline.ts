@@ -96,7 +96,7 @@ function quote(text: string): string {
   return JSON.stringify(short);
 }
 
-function describe(shape: Shape): string {
+function describe(shape: Shape, firstValues: boolean): string {
   const types = [...shape.types.keys()];
   const parts: string[] = [];
   for (const type of types) {
@@ -129,7 +129,9 @@ function describe(shape: Shape): string {
           ? "string"
           : strings === 1
             ? `string ${quote(shape.example)}`
-            : `string, first value ${quote(shape.example)}`,
+            : firstValues
+              ? `string, first value ${quote(shape.example)}`
+              : "string",
       );
     } else {
       parts.push(type);
@@ -153,13 +155,14 @@ function render(
   indent: string,
   lines: string[],
   parentObjects: number,
+  firstValues: boolean,
 ): void {
   if (lines.length >= MAX_LINES) return;
   const presence =
     parentObjects > 0 && shape.seen < parentObjects
       ? ` (in ${shape.seen} of ${parentObjects})`
       : "";
-  lines.push(`${indent}${label}: ${describe(shape)}${presence}`);
+  lines.push(`${indent}${label}: ${describe(shape, firstValues)}${presence}`);
   const childIndent = `${indent}  `;
   let shown = 0;
   for (const [key, child] of shape.keys) {
@@ -167,13 +170,23 @@ function render(
       lines.push(`${childIndent}… ${shape.keys.size - shown} more keys`);
       break;
     }
-    render(child, keyLabel(key), childIndent, lines, shape.objects);
+    render(child, keyLabel(key), childIndent, lines, shape.objects, firstValues);
     shown++;
   }
   const element = shape.element;
   if (element && (element.keys.size > 0 || element.element)) {
-    render(element, "[*]", childIndent, lines, 0);
+    render(element, "[*]", childIndent, lines, 0, firstValues);
   }
+}
+
+export interface OutlineOptions {
+  /**
+   * Give a string key's first value (default true). Without it, a key of many string values
+   * says only `string`: the first value is one record's, a position in the document rather
+   * than a fact of the whole, and a model shown it beside lines found for its task can take
+   * it for the answer (docs/architecture.md, SW-72). A key's only string value is kept.
+   */
+  readonly firstValues?: boolean;
 }
 
 /**
@@ -186,11 +199,11 @@ function render(
  * //     [*]: object (1 key)
  * //       .id: number 1..2
  */
-export function outlineJson(root: unknown): string {
+export function outlineJson(root: unknown, options: OutlineOptions = {}): string {
   const shape = emptyShape();
   merge(shape, root, 0);
   const lines: string[] = [];
-  render(shape, "$", "", lines, 0);
+  render(shape, "$", "", lines, 0, options.firstValues ?? true);
   if (lines.length >= MAX_LINES) {
     lines.push(
       `… outline stops at ${MAX_LINES} lines; query a deeper path (e.g. $.items[0]) for the rest`,

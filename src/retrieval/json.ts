@@ -22,6 +22,8 @@ export interface JsonRequest {
   readonly query?: string;
   /** Return the document's shape (keys, types, array lengths) instead of values. */
   readonly outline?: boolean;
+  /** With `outline`: give each string key's first value (default true; see `outlineJson`). */
+  readonly outlineFirstValues?: boolean;
   /** Skip this many matches (a previous result's `nextOffset`). */
   readonly offset?: number;
   readonly maxResults?: number;
@@ -162,7 +164,12 @@ export async function queryJson(
     maxMemoryMb: intArg("maxMemoryMb", request.maxMemoryMb, DEFAULT_JSON_MEMORY_MB, 16, 65_536),
   };
   if (request.outline === true || request.query === undefined) {
-    const result = await runTask(output, { type: "outline" }, limits, job);
+    const result = await runTask(
+      output,
+      { type: "outline", firstValues: request.outlineFirstValues ?? true },
+      limits,
+      job,
+    );
     if (result.type !== "outline") throw unexpected(output, limits, result);
     return {
       mode: "json",

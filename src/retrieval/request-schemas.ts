@@ -60,6 +60,7 @@ const pageShape = {
 const jsonShape = {
   query: str('a JSONPath query string, e.g. "$.items[*].id"').optional(),
   outline: bool.optional(),
+  outlineFirstValues: bool.optional(),
   offset: int.optional(),
   maxResults: int.optional(),
   maxChars: int.optional(),

@@ -275,6 +275,21 @@ describe("json", () => {
     expect(await countTokens(result.outline)).toBeLessThan(300);
   });
 
+  it("gives a string key's first value unless asked not to; its only value either way", async () => {
+    const { opened } = await openText(
+      JSON.stringify({ kind: "export", items: [{ status: "ok" }, { status: "failed" }] }),
+    );
+    const withValues = await queryJson(opened, { outline: true });
+    const without = await queryJson(opened, { outline: true, outlineFirstValues: false });
+    if (withValues.kind !== "outline" || without.kind !== "outline")
+      throw new Error("outline expected");
+    expect(withValues.outline).toContain('.status: string, first value "ok"');
+    expect(without.outline).toMatch(/\.status: string$/m);
+    expect(without.outline).not.toContain('"ok"');
+    // A key with one string value in the whole document says it: that is no record's position.
+    expect(without.outline).toContain('.kind: string "export"');
+  });
+
   it("queries with JSONPath, returns paths, and pages through matches", async () => {
     const { opened } = await openText(JSON.stringify(doc));
     const failed = await queryJson(opened, {

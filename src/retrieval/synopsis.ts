@@ -38,6 +38,8 @@ export interface SynopsisOptions {
   readonly outlineMaxBytes?: number;
   /** A JSON outline or nothing: the first and last lines are not read. */
   readonly outlineOnly?: boolean;
+  /** Give a JSON outline's first value of each string key (default true; see `outlineJson`). */
+  readonly outlineFirstValues?: boolean;
 }
 
 async function linesOf(output: OpenedOutput, first: number, last: number): Promise<SynopsisLine[]> {
@@ -103,7 +105,10 @@ export async function synopsisOf(
     (record.byteSize ?? 0) <= outlineMax
   ) {
     try {
-      const result = await queryJson(output, { outline: true });
+      const result = await queryJson(output, {
+        outline: true,
+        outlineFirstValues: options.outlineFirstValues ?? true,
+      });
       if (result.kind === "outline") return { type: "outline", outline: result.outline };
     } catch (error) {
       if (!isSpillwayError(error, "INVALID_JSON", "OUTPUT_TOO_LARGE")) throw error;

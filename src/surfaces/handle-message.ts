@@ -46,7 +46,13 @@ export async function synopsisOf(
   const opened = await outputs.open(record.id, scope);
   let synopsis: Awaited<ReturnType<typeof synopsisOfOutput>>;
   try {
-    synopsis = await synopsisOfOutput(opened, { edgeLines: lines, outlineOnly });
+    // Focused on found lines, the outline leaves out its first values too: like the first and
+    // last lines, they are one record's, a position rather than evidence (SW-72).
+    synopsis = await synopsisOfOutput(opened, {
+      edgeLines: lines,
+      outlineOnly,
+      outlineFirstValues: !outlineOnly,
+    });
   } finally {
     await opened.close();
   }
@@ -168,8 +174,9 @@ export interface HandleGuidance {
   /** Show the search's best line inside its record (the `taskRecord` guidance switch). */
   readonly taskRecord?: boolean;
   /**
-   * Leave out the output's first and last lines when the task search found lines: they are
-   * positions, not evidence for the task (the `taskFocus` guidance switch, SW-43).
+   * Leave out the output's first and last lines, and a JSON outline's first values, when the
+   * task search found lines: they are positions, not evidence for the task (the `taskFocus`
+   * guidance switch, SW-43 and SW-72).
    */
   readonly taskFocus?: boolean;
   /**

@@ -1,7 +1,8 @@
 /**
  * With the task search's lines shown, the handle message leaves out the output's first and last
  * lines (the `taskFocus` switch, SW-43): they are positions, not evidence for the task, and a
- * model copies what it is shown. A JSON outline stays: it says how to query the document.
+ * model copies what it is shown. A JSON outline stays: it says how to query the document, but
+ * without its first values, which are one record's, a position too (SW-72).
  */
 import { describe, expect, it } from "vitest";
 import { SCOPE, SESSION, tempStore } from "../../test/helpers/temp-store.js";
@@ -62,5 +63,26 @@ describe("taskFocus: the task's lines without the output's edges", () => {
     });
     expect(focused).toContain('"status": "lost"');
     expect(focused).toContain("Shape (JSON outline):");
+  });
+
+  it("gives the outline's keys without their first values beside found lines", async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      id: 52000 + i,
+      status: i === 77 ? "refunded" : "shipped",
+      tracking: `1Z${String(70000000 + i * 7919).padStart(14, "0")}`,
+    }));
+    const text = JSON.stringify(rows, null, 2);
+    const task = { taskText: "which tracking code has order 52077?" };
+    const focused = await message(text, { ...task, taskFocus: true });
+    expect(focused).toContain('"id": 52077');
+    expect(focused).toMatch(/\.tracking: string$/m);
+    // The first order's tracking code is nowhere: it is not order 52077's.
+    expect(focused).not.toContain("1Z00000070000000");
+    expect(focused).toContain(".id: number 52000..52299");
+    // Without found lines, or with the switch off, the outline gives each key's first value.
+    const nothing = await message(text, { taskText: "which quasar?", taskFocus: true });
+    expect(nothing).toContain('.tracking: string, first value "1Z00000070000000"');
+    const off = await message(text, task);
+    expect(off).toContain('.tracking: string, first value "1Z00000070000000"');
   });
 });

@@ -26,7 +26,11 @@ describe("eval:handles", () => {
     // A best result without the task's decoys is a part of those with the value in it.
     expect(lastJson(on.stdout).bestAlone).toBeLessThanOrEqual(lastJson(on.stdout).best);
     expect(on.stdout).toMatch(
-      /in it without a decoy: \d+; values of the answer's form beside it there: \d+;/,
+      /in it without a decoy: \d+; values of the answer's form beside it there: \d+, in the whole messages: \d+;/,
+    );
+    // Those in the best result are among those in the whole messages.
+    expect(lastJson(on.stdout).lookAlikes).toBeLessThanOrEqual(
+      lastJson(on.stdout).lookAlikesInMessages,
     );
     // The search a model makes with its question as the query is counted per task too.
     expect(on.stdout).toContain(
