@@ -198,6 +198,10 @@ export interface OutlineOptions {
  * //   .items: array[2] of object
  * //     [*]: object (1 key)
  * //       .id: number 1..2
+ * outlineJson([{ sku: "A-1" }, { sku: "B-2" }], { firstValues: false });
+ * // $: array[2] of object
+ * //   [*]: object (1 key)
+ * //     .sku: string        (with first values: string, first value "A-1")
  */
 export function outlineJson(root: unknown, options: OutlineOptions = {}): string {
   const shape = emptyShape();
