@@ -31,8 +31,8 @@ const titled = (title: string, lines: readonly SynopsisLine[]) =>
  * first and last lines, each clipped and saying so, or, for lines too long to show, its first
  * and last characters. Never the whole output. Lines in `shownElsewhere` are left out: the
  * message already shows them, and every request carries it. With `outlineOnly`, only a JSON
- * outline is given: it says how to query the document, where first and last lines are only
- * positions.
+ * outline is given, its keys and types without first values: it says how to query the
+ * document, where first and last lines, and the first record's values, are only positions.
  */
 export async function synopsisOf(
   outputs: OutputStore,
@@ -46,8 +46,7 @@ export async function synopsisOf(
   const opened = await outputs.open(record.id, scope);
   let synopsis: Awaited<ReturnType<typeof synopsisOfOutput>>;
   try {
-    // Focused on found lines, the outline leaves out its first values too: like the first and
-    // last lines, they are one record's, a position rather than evidence (SW-72).
+    // Focused on found lines, the outline leaves out its first values too (SW-72).
     synopsis = await synopsisOfOutput(opened, {
       edgeLines: lines,
       outlineOnly,
