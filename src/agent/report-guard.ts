@@ -19,10 +19,6 @@ import { guided } from "../config/guidance.js";
 import { clipText } from "../core/clip-text.js";
 import { escapeRegExp } from "../core/escape-regexp.js";
 import { grepOutput } from "../retrieval/grep.js";
-import { NOTHING_FOUND_MARK } from "../surfaces/get-tool-output/nothing-found.js";
-import { callLocations } from "../surfaces/task-search.js";
-import { operatingInstructions } from "./operating-instructions.js";
-import { renderResult, shortenedResult } from "./render-result.js";
 import {
   MIN_SENTENCE_CHARS,
   normalizedText,
@@ -31,6 +27,7 @@ import {
   unseenValues,
   withoutLinePrefix,
 } from "./report-checks.js";
+import { renderedOnce, returnedTexts, type ShownResults } from "./report-shown.js";
 import {
   idGivenAsValue,
   type ReturnedTexts,
@@ -38,7 +35,6 @@ import {
   unreadOutputs,
 } from "./report-unread-id.js";
 import type { SessionContext } from "./session-context.js";
-import { sessionResults } from "./session-results.js";
 
 /** Values named in the note, at most. */
 const NAMED = 3;
@@ -72,56 +68,6 @@ export async function reportGuard(
   return note;
 }
 
-/** The tool results of the session as the model was shown them, by who wrote them. */
-interface ShownResults {
-  /** What reads of stored outputs returned, and outputs shown whole. */
-  readonly returned: string[];
-  /** What the runtime wrote: handle messages, notes, errors, the hint after an empty read. */
-  readonly runtime: string[];
-}
-
-/**
- * Every tool result of the session as the model was shown it, the texts that stood in for
- * results and turns when the context was made smaller (a result's shortened form; a compaction
- * summary's header and call index, not its summary proper, the summarizer's account of what the
- * tools returned), and spillway's standing instructions after the agent's system prompt.
- */
-async function shownResults(context: SessionContext): Promise<ShownResults> {
-  const shown: ShownResults = { returned: [], runtime: [] };
-  for (const { ref } of await sessionResults(context)) {
-    const text = await renderResult(context, ref);
-    const read =
-      ref.kind === "retrieval" && !ref.isError
-        ? ref.text.split(NOTHING_FOUND_MARK)[0]!
-        : ref.kind === "output" && ref.shown === "inline"
-          ? text
-          : "";
-    shown.returned.push(read);
-    shown.runtime.push(text.slice(read.length));
-    const shortened = await shortenedResult(context, ref);
-    if (shortened !== undefined) shown.runtime.push(shortened);
-  }
-  for (const summary of await context.history.summaries(context.sessionId))
-    shown.runtime.push(summary.text.replace(summary.summary.trim(), ""));
-  shown.runtime.push(operatingInstructions(context));
-  return shown;
-}
-
-/** The session's tool results, rendered on the first call and shared by every later one. */
-function renderedOnce(context: SessionContext): () => Promise<ShownResults> {
-  let rendered: Promise<ShownResults> | undefined;
-  return () => {
-    rendered ??= shownResults(context);
-    return rendered;
-  };
-}
-
-/** What reads returned and outputs shown whole showed, rendered once for every check. */
-const returnedTexts =
-  (shownOnce: () => Promise<ShownResults>): ReturnedTexts =>
-  async () =>
-    (await shownOnce()).returned;
-
 /** What the user and the agent's author wrote: quoting it is not copying runtime text. */
 const authored = (context: SessionContext) =>
   normalizedText(`${context.state.taskText ?? ""}\n${context.systemPrompt}`);
@@ -130,19 +76,18 @@ const authored = (context: SessionContext) =>
 const ANY_QUOTE = `[${QUOTE_MARKS.source.slice(1, -1)}]`;
 
 /** Whether some stored output of the session holds the sentence (spacing, case and quotes aside). */
-async function anOutputHolds(context: SessionContext, sentence: string): Promise<boolean> {
+async function anOutputHolds(
+  context: SessionContext,
+  outputIds: readonly string[],
+  sentence: string,
+): Promise<boolean> {
   // The sentence is normalized (quotes folded to `"`): any quote mark of the output matches one.
   const pattern = sentence
     .split(" ")
     .map((word) => escapeRegExp(word).replaceAll('"', ANY_QUOTE))
     .join("\\s+");
   const scope = { sessionId: context.sessionId };
-  const ids = new Set(
-    (await context.history.toolCalls(context.sessionId)).flatMap((c) =>
-      c.outputId ? [c.outputId] : [],
-    ),
-  );
-  for (const id of ids) {
+  for (const id of outputIds) {
     const opened = await context.outputs.open(id, scope);
     try {
       const found = await grepOutput(opened, {
@@ -208,10 +153,12 @@ async function echoedSentence(
   report: string,
   shownOnce: () => Promise<ShownResults>,
 ): Promise<string | undefined> {
-  const wrote = runtimeWrote(context, await shownOnce());
+  const shown = await shownOnce();
+  const wrote = runtimeWrote(context, shown);
   const candidates = reportSentences(report).filter(wrote).slice(0, SENTENCES_CHECKED);
   for (const sentence of candidates) {
-    if (!(await anOutputHolds(context, withoutLinePrefix(sentence)))) return sentence;
+    if (!(await anOutputHolds(context, shown.outputIds, withoutLinePrefix(sentence))))
+      return sentence;
   }
   return undefined;
 }
@@ -224,14 +171,16 @@ async function onlyRuntimeText(
   context: SessionContext,
   report: string,
   wroteOnce: RuntimeWroteOnce,
+  shownOnce: () => Promise<ShownResults>,
 ): Promise<string | undefined> {
   const whole = normalizedText(report);
   const found = reportSentences(report);
   // reportSentences adds the whole report as one more sentence; here each part must match.
   const sentences = found.length > 1 ? found.filter((s) => s !== whole) : found;
   if (sentences.length === 0 || !sentences.every(await wroteOnce())) return undefined;
+  const { outputIds } = await shownOnce();
   for (const sentence of sentences.slice(0, SENTENCES_CHECKED)) {
-    if (await anOutputHolds(context, withoutLinePrefix(sentence))) return undefined;
+    if (await anOutputHolds(context, outputIds, withoutLinePrefix(sentence))) return undefined;
   }
   return sentences[0];
 }
@@ -269,10 +218,10 @@ export async function reportAfterSendBack(
     return { report };
   const shown = renderedOnce(context);
   const wroteOnce = runtimeWroteOnce(context, shown);
-  const refused = await runtimeTextAgain(context, report, wroteOnce, returnedTexts(shown));
+  const refused = await runtimeTextAgain(context, report, wroteOnce, shown);
   return refused !== undefined
     ? { refused }
-    : { report: await withoutRuntimeLines(context, report, wroteOnce) };
+    : { report: await withoutRuntimeLines(context, report, wroteOnce, shown) };
 }
 
 /**
@@ -286,12 +235,12 @@ async function runtimeTextAgain(
   context: SessionContext,
   report: string,
   wroteOnce: RuntimeWroteOnce,
-  returned: ReturnedTexts,
+  shownOnce: () => Promise<ShownResults>,
 ): Promise<string | undefined> {
-  const id = await onlyAnUnreadId(context, report, returned);
+  const id = await onlyAnUnreadId(context, report, returnedTexts(shownOnce));
   if (id !== undefined)
     return `The final report gave ${id}, the name spillway gave an output that was never read, as its answer, with nothing but the task's words besides, after a report had been sent back once; no answer was delivered.`;
-  const sentence = await onlyRuntimeText(context, report, wroteOnce);
+  const sentence = await onlyRuntimeText(context, report, wroteOnce, shownOnce);
   if (sentence === undefined) return undefined;
   return `The final report was only text spillway wrote ("${clipText(sentence, 100)}"), not something a tool returned, after a report had been sent back once; no answer was delivered.`;
 }
@@ -312,8 +261,10 @@ async function withoutRuntimeLines(
   context: SessionContext,
   report: string,
   wroteOnce: RuntimeWroteOnce,
+  shownOnce: () => Promise<ShownResults>,
 ): Promise<string> {
   const wrote = await wroteOnce();
+  const { outputIds } = await shownOnce();
   const kept: string[] = [];
   let checked = 0;
   let dropped = false;
@@ -321,7 +272,8 @@ async function withoutRuntimeLines(
     const text = normalizedText(line);
     const candidate = checked < LINES_CHECKED && text.length >= MIN_SENTENCE_CHARS && wrote(text);
     if (candidate) checked++;
-    if (candidate && !(await anOutputHolds(context, withoutLinePrefix(text)))) dropped = true;
+    if (candidate && !(await anOutputHolds(context, outputIds, withoutLinePrefix(text))))
+      dropped = true;
     else kept.push(line);
   }
   const rest = kept
@@ -355,18 +307,6 @@ async function onlyAnUnreadId(
 }
 
 /** A code-like value of the report that no tool result showed and the task did not name. */
-/**
- * The paths, URLs and file names a tool call of the session read with success (SW-71): a place
- * a tool accepted exists, and a report naming it invents nothing, though no result echoed it (a
- * file's text does not repeat its own path). Only a call that returned an output counts: a
- * failed read names a place that may not exist, and spillway's own tools read no place.
- */
-async function placesRead(context: SessionContext): Promise<string[]> {
-  return (await context.history.toolCalls(context.sessionId))
-    .filter((call) => call.status === "ok" && call.outputId !== null)
-    .flatMap((call) => callLocations(call.argsText));
-}
-
 async function unseenValue(
   context: SessionContext,
   report: string,
@@ -378,7 +318,7 @@ async function unseenValue(
     ...shown.runtime,
     context.state.taskText ?? "",
     context.systemPrompt,
-    ...(await placesRead(context)),
+    ...shown.places,
   ];
   const values = unseenValues(report, seen);
   if (values.length === 0) return undefined;
