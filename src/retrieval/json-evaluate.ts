@@ -11,7 +11,7 @@ import { outlineJson } from "./json-outline.js";
 export const MATCH_COUNT_LIMIT = 10_000;
 
 export type JsonTask =
-  | { readonly type: "outline"; readonly firstValues?: boolean }
+  | { readonly type: "outline"; readonly firstValues: boolean }
   | {
       readonly type: "query";
       readonly query: string;
@@ -159,7 +159,7 @@ export function evaluateJson(
     if (task.type === "outline")
       return {
         type: "outline",
-        outline: outlineJson(parsed.root, { firstValues: task.firstValues ?? true }),
+        outline: outlineJson(parsed.root, { firstValues: task.firstValues }),
       };
     return query(parsed, task);
   } catch (error) {
